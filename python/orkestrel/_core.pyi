@@ -1,0 +1,3 @@
+"""The native extension: the Rust core of orkestrel."""
+
+__version__: str

@@ -1,0 +1,33 @@
+"""The constructor-free way to reach `Tool` and `ToolManager`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orkestrel.tool.manager import ToolManager
+from orkestrel.tool.tool import Tool
+from orkestrel.tool.types import ToolHandler, ToolInterface, ToolManagerInterface
+
+
+def create_tool(
+    *,
+    name: str,
+    execute: ToolHandler,
+    description: str | None = None,
+    summary: str | None = None,
+    parameters: dict[str, Any] | None = None,
+) -> ToolInterface:
+    """Creates an executable tool bound to the supplied handler, returned as a `ToolInterface`
+    so a call site holds the published contract rather than the `Tool` class.
+    """
+    return Tool(
+        name=name, execute=execute, description=description, summary=summary, parameters=parameters
+    )
+
+
+def create_tool_manager() -> ToolManagerInterface:
+    """Creates an empty registry that advertises definitions and executes calls with per-call
+    error isolation, returned as a `ToolManagerInterface` so a caller holds the published
+    contract rather than the `ToolManager` class.
+    """
+    return ToolManager()

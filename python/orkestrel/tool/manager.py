@@ -1,0 +1,178 @@
+"""The `ToolManager` registry."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, cast, overload
+
+import anyio
+
+from orkestrel.tool.helpers import error_message, tool_to_definition
+from orkestrel.tool.tool import _ABSENT
+from orkestrel.tool.types import (
+    ToolCall,
+    ToolDefinition,
+    ToolFailure,
+    ToolInterface,
+    ToolResult,
+    ToolSuccess,
+)
+
+
+def _read(call: ToolCall, key: str, default: Any) -> Any:
+    try:
+        return call[key]  # type: ignore[literal-required]
+    except KeyError:
+        return default
+
+
+def _milliseconds(seconds: float) -> str:
+    ms = seconds * 1000
+    return str(int(ms)) if float(ms).is_integer() else f"{ms:g}"
+
+
+def _check_options(timeout: float | None, limit: int | None) -> None:
+    if timeout is not None and (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, int | float)
+        or not math.isfinite(timeout)
+        or timeout <= 0
+    ):
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"limit must be a positive integer, got {limit!r}")
+
+
+class ToolManager:
+    """Represents an insertion-ordered tool registry with per-call error isolation.
+
+    A failing call becomes a failure result; only a call whose `id` or `name` cannot be read,
+    or a `BaseException` such as cancellation, escapes `execute`.
+    """
+
+    __slots__ = ("_tools",)
+
+    def __init__(self) -> None:
+        self._tools: dict[str, ToolInterface] = {}
+
+    @property
+    def count(self) -> int:
+        """How many tools are registered."""
+        return len(self._tools)
+
+    def add(self, tool: ToolInterface | Sequence[ToolInterface]) -> None:
+        """Registers one tool.
+
+        A list registers each in order, later entries replacing earlier ones of the same name.
+        Re-adding a registered name replaces the tool in place.
+        """
+        for item in tool if isinstance(tool, list | tuple) else (tool,):
+            self._tools[item.name] = item
+
+    def tool(self, name: str) -> ToolInterface | None:
+        """Finds one registered tool by name."""
+        return self._tools.get(name)
+
+    def tools(self) -> list[ToolInterface]:
+        """Lists the registered tools in insertion order."""
+        return list(self._tools.values())
+
+    def definitions(self) -> list[ToolDefinition]:
+        """Lists the definitions advertised to a caller."""
+        return [tool_to_definition(tool) for tool in self._tools.values()]
+
+    @overload
+    async def execute(
+        self, call: ToolCall, *, timeout: float | None = None, limit: int | None = None
+    ) -> ToolResult: ...
+    @overload
+    async def execute(
+        self, call: Sequence[ToolCall], *, timeout: float | None = None, limit: int | None = None
+    ) -> list[ToolResult]: ...
+    async def execute(
+        self,
+        call: ToolCall | Sequence[ToolCall],
+        *,
+        timeout: float | None = None,
+        limit: int | None = None,
+    ) -> ToolResult | list[ToolResult]:
+        """Executes one call with error isolation.
+
+        A list runs concurrently and answers in input order, one result per call. `timeout`
+        (seconds) turns a slow call into a failure and cancels it; `limit` caps how many calls
+        of a batch run at once.
+        """
+        _check_options(timeout, limit)
+        if not isinstance(call, list | tuple):
+            single: ToolCall = call  # type: ignore[assignment]
+            return await self._run(
+                single, _read(single, "id", None), _read(single, "name", None), timeout
+            )
+        heads = [(item, _read(item, "id", None), _read(item, "name", None)) for item in call]
+        results: list[ToolResult | None] = [None] * len(heads)
+        limiter = anyio.CapacityLimiter(limit) if limit is not None else None
+
+        async def run(index: int, item: ToolCall, id_: Any, name: Any) -> None:
+            if limiter is None:
+                results[index] = await self._run(item, id_, name, timeout)
+                return
+            async with limiter:
+                results[index] = await self._run(item, id_, name, timeout)
+
+        try:
+            async with anyio.create_task_group() as group:
+                for index, (item, id_, name) in enumerate(heads):
+                    group.start_soon(run, index, item, id_, name)
+        except BaseExceptionGroup as group_error:
+            if len(group_error.exceptions) == 1:
+                raise group_error.exceptions[0] from None
+            raise
+        return [result for result in results if result is not None]
+
+    async def _run(self, call: ToolCall, id_: Any, name: Any, timeout: float | None) -> ToolResult:
+        tool = self._tools.get(name) if isinstance(name, str) else None
+        if tool is None:
+            return _failure(id_, name, f"tool not found: {name}")
+        try:
+            args = _read(call, "arguments", {})
+            caller = _read(call, "caller", _ABSENT)
+            if timeout is None:
+                value = await _invoke(tool, args, caller)
+            else:
+                with anyio.move_on_after(timeout) as scope:
+                    value = await _invoke(tool, args, caller)
+                if scope.cancelled_caught:
+                    return _failure(id_, name, f"tool timed out after {_milliseconds(timeout)} ms")
+        except Exception as exc:
+            return _failure(id_, name, error_message(exc))
+        success: ToolSuccess = {"id": id_, "name": name, "success": True, "value": value}
+        return success
+
+    def remove(self, name: str | Sequence[str]) -> bool:
+        """Removes one registered tool.
+
+        A list removes each name and reports `True` only when every name was registered.
+        """
+        if not isinstance(name, list | tuple):
+            return self._tools.pop(cast(str, name), _ABSENT) is not _ABSENT
+        names = list(name)
+        removed = [self._tools.pop(item, _ABSENT) is not _ABSENT for item in names]
+        return bool(removed) and all(removed)
+
+    def clear(self) -> None:
+        """Removes every registered tool."""
+        self._tools.clear()
+
+    def __repr__(self) -> str:
+        return f"ToolManager({list(self._tools)!r})"
+
+
+async def _invoke(tool: ToolInterface, args: Any, caller: Any) -> Any:
+    if caller is _ABSENT:
+        return await tool.execute(args)
+    return await tool.execute(args, caller)
+
+
+def _failure(id_: Any, name: Any, error: str) -> ToolFailure:
+    return {"id": id_, "name": name, "success": False, "error": error}

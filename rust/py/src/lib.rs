@@ -1,0 +1,14 @@
+//! The `orkestrel._core` extension module: argument plumbing, conversions and
+//! error mapping over `orkestrel-core`.
+
+use pyo3::prelude::*;
+
+#[pymodule(gil_used = false)]
+mod _core {
+    use pyo3::prelude::*;
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", orkestrel_core::VERSION)
+    }
+}
