@@ -1,0 +1,23 @@
+"""Shared test configuration: hypothesis profiles and the installed-package check."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+import orkestrel
+
+settings.register_profile("default", max_examples=100, deadline=None)
+settings.register_profile(
+    "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+ROOT = Path(__file__).resolve().parent.parent
+
+if os.environ.get("ORKESTREL_REQUIRE_INSTALLED") == "1":
+    location = Path(orkestrel.__file__).resolve()
+    if ROOT in location.parents:
+        raise RuntimeError(f"tests must run against the installed wheel, not {location}")
