@@ -3,7 +3,7 @@
 from orkestrel.tool.factories import create_tool, create_tool_manager
 from orkestrel.tool.helpers import tool_to_definition
 from orkestrel.tool.manager import ToolManager
-from orkestrel.tool.tool import Tool
+from orkestrel.tool.base import Tool
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,

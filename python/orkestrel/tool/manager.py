@@ -9,7 +9,7 @@ from typing import Any, cast, overload
 import anyio
 
 from orkestrel.tool.helpers import error_message, tool_to_definition
-from orkestrel.tool.tool import _ABSENT
+from orkestrel.tool.base import _ABSENT
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,
