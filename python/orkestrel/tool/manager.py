@@ -8,8 +8,8 @@ from typing import Any, cast, overload
 
 import anyio
 
-from orkestrel.tool.helpers import error_message, tool_to_definition
 from orkestrel.tool.base import _ABSENT
+from orkestrel.tool.helpers import error_message, tool_to_definition
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,
@@ -157,8 +157,10 @@ class ToolManager:
         if not isinstance(name, list | tuple):
             return self._tools.pop(cast(str, name), _ABSENT) is not _ABSENT
         names = list(name)
-        removed = [self._tools.pop(item, _ABSENT) is not _ABSENT for item in names]
-        return bool(removed) and all(removed)
+        present = [item in self._tools for item in names]
+        for item in names:
+            self._tools.pop(item, None)
+        return bool(present) and all(present)
 
     def clear(self) -> None:
         """Removes every registered tool."""
