@@ -429,3 +429,27 @@ async def test_removed_tool_is_not_found_until_added_again() -> None:
     assert (await tools.execute(call("1", "echo")))["success"] is False
     tools.add(make("echo", lambda args: "back"))
     assert (await tools.execute(call("2", "echo")))["success"] is True
+
+
+async def test_a_base_exception_in_a_batch_cancels_the_other_calls() -> None:
+    class Stop(BaseException):
+        pass
+
+    cancelled: list[str] = []
+
+    async def slow(args: dict[str, Any]) -> None:
+        try:
+            await anyio.sleep(5)
+        except anyio.get_cancelled_exc_class():
+            cancelled.append("slow")
+            raise
+
+    async def stop(args: dict[str, Any]) -> None:
+        await anyio.sleep(0.01)
+        raise Stop
+
+    tools = ToolManager()
+    tools.add([make("slow", slow), make("stop", stop)])
+    with anyio.fail_after(2), pytest.raises(Stop):
+        await tools.execute([call("1", "slow"), call("2", "stop")])
+    assert cancelled == ["slow"]
