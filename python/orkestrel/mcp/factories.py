@@ -82,20 +82,34 @@ async def from_mcp(
     `ToolNameCollisionError` before anything is added. On exit the wrapped tools are removed.
     """
     target: ToolManagerInterface = manager if manager is not None else ToolManager()
-    async with AsyncExitStack() as stack:
-        session = await _connect(source, stack)
-        tools = [_wrap(session, remote, prefix) for remote in await _list(session)]
-        names = [tool.name for tool in tools]
-        taken = {name for name in names if names.count(name) > 1 or target.tool(name) is not None}
-        if taken:
-            raise ToolNameCollisionError(sorted(taken))
-        target.add(tools)
-        try:
-            yield target
-        finally:
-            for tool in tools:
-                if target.tool(tool.name) is tool:
-                    target.remove(tool.name)
+    try:
+        async with AsyncExitStack() as stack:
+            session = await _connect(source, stack)
+            tools = [_wrap(session, remote, prefix) for remote in await _list(session)]
+            names = [tool.name for tool in tools]
+            taken = {n for n in names if names.count(n) > 1 or target.tool(n) is not None}
+            if taken:
+                raise ToolNameCollisionError(sorted(taken))
+            target.add(tools)
+            try:
+                yield target
+            finally:
+                for tool in tools:
+                    if target.tool(tool.name) is tool:
+                        target.remove(tool.name)
+    except BaseExceptionGroup as group:
+        # The SDK's task groups wrap whatever crosses them; a lone error is re-raised as itself.
+        error = _alone(group)
+        if error is group:
+            raise
+        raise error from error.__cause__
+
+
+def _alone(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
 
 
 async def _connect(source: McpSource, stack: AsyncExitStack) -> Client | ClientSession:

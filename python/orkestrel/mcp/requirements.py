@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from importlib import metadata, util
+from importlib import metadata
 
 MINIMUM_SDK_MAJOR = 2
 INSTALL_HINT = "pip install 'orkestrel[mcp]'"
@@ -14,12 +14,14 @@ def require_sdk() -> None:
     The 1.x line has a different server API (`FastMCP`, decorator handlers), so it is refused
     by version rather than failing later on a missing name.
     """
-    if util.find_spec("mcp") is None:
+    try:
+        import mcp  # noqa: F401
+    except ImportError as error:
         raise ImportError(
             f"orkestrel.mcp needs the official MCP SDK (mcp>={MINIMUM_SDK_MAJOR}); "
             f"install it with: {INSTALL_HINT}",
             name="mcp",
-        )
+        ) from error
     try:
         version = metadata.version("mcp")
     except metadata.PackageNotFoundError:
