@@ -17,6 +17,7 @@ from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema
 
 from orkestrel.tool.faults import arguments_error
+from orkestrel.tool.schemas import admits_null
 
 T = TypeVar("T")
 
@@ -75,16 +76,6 @@ def _has_description(annotation: Any) -> bool:
     )
 
 
-def _admits_null(schema: Any) -> bool:
-    if not isinstance(schema, dict) or not schema or schema.get("type") == "null":
-        return True
-    kinds = schema.get("type")
-    if isinstance(kinds, list) and "null" in kinds:
-        return True
-    arms = schema.get("anyOf") or schema.get("oneOf") or []
-    return any(isinstance(arm, dict) and _admits_null(arm) for arm in arms)
-
-
 class ParameterModel:
     """Validates a tool call's arguments against a function's parameters and binds the call.
 
@@ -113,7 +104,9 @@ class ParameterModel:
             field = f"p{index}"
             slots.append(_Slot(name, field, positional, None))
             options: dict[str, Any] = {"alias": name}
-            if parameter.default is not parameter.empty:
+            if isinstance(parameter.default, FieldInfo):
+                annotation = Annotated[annotation, parameter.default]
+            elif parameter.default is not parameter.empty:
                 options["default"] = parameter.default
             if name in descriptions and not _has_description(annotation):
                 options["description"] = descriptions[name]
@@ -138,7 +131,7 @@ class ParameterModel:
         self._nullable = frozenset(
             key
             for key, value in properties.items()
-            if key not in required and not _admits_null(value)
+            if key not in required and not admits_null(value)
         )
 
     def bind(self, args: Any, caller: Any = _NO_CALLER) -> tuple[list[Any], dict[str, Any]]:
