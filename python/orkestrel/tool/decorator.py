@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, ParamSpec, TypeVar, overload
@@ -22,7 +23,8 @@ R = TypeVar("R")
 class FunctionTool(Tool, Generic[P, R]):
     """A `Tool` built by `@tool` from a Python function, which stays callable as that function.
 
-    Calling it (`lookup("x")`) runs the function directly, untouched. `await
+    `namespace` resolves string annotations that name local classes (`@tool` passes the scope
+    it is used in). Calling it (`lookup("x")`) runs the function directly, untouched. `await
     tool.execute(args)` validates and coerces `args` against the signature first and raises
     `ArgumentsError` when they do not fit. Register it like any `Tool`: `manager.add(lookup)`.
     """
@@ -38,8 +40,11 @@ class FunctionTool(Tool, Generic[P, R]):
         summary: str | None = None,
         description: str | None = None,
         parameters: type[BaseModel] | None = None,
+        namespace: Mapping[str, Any] | None = None,
     ) -> None:
-        if isinstance(function, type) or not callable(function):
+        if isinstance(function, type):
+            raise TypeError(f"@tool decorates a function, not the class {function.__name__}")
+        if not callable(function):
             raise TypeError(f"@tool decorates a function, not {type(function).__name__}")
         if parameters is not None and not (
             isinstance(parameters, type) and issubclass(parameters, BaseModel)
@@ -47,7 +52,7 @@ class FunctionTool(Tool, Generic[P, R]):
             raise TypeError("@tool(parameters=...) takes a pydantic BaseModel subclass")
         label = _name(function, name)
         docstring = parse_docstring(inspect.getdoc(function))
-        model = ParameterModel(function, label, docstring.arguments, parameters)
+        model = ParameterModel(function, label, docstring.arguments, parameters, namespace)
         _warn_unknown(label, docstring.arguments, model, parameters)
         full = description if description is not None else docstring.description
         super().__init__(
@@ -102,12 +107,18 @@ def tool(
     if function is not None and not callable(function):
         raise TypeError("@tool takes options by keyword only, e.g. @tool(name='lookup')")
 
-    def decorate(target: Callable[P, R]) -> FunctionTool[P, R]:
+    def decorate(target: Callable[P, R], depth: int = 1) -> FunctionTool[P, R]:
+        scope = sys._getframe(depth).f_locals
         return FunctionTool(
-            target, name=name, summary=summary, description=description, parameters=parameters
+            target,
+            name=name,
+            summary=summary,
+            description=description,
+            parameters=parameters,
+            namespace=scope,
         )
 
-    return decorate if function is None else decorate(function)
+    return decorate if function is None else decorate(function, 2)
 
 
 def _name(function: Callable[..., Any], name: str | None) -> str:

@@ -19,6 +19,9 @@ from orkestrel.tool.errors import ArgumentFault, ArgumentsError
 ARGUMENT_FAULT_LIMIT = 20
 """At most this many fault lines are listed; the rest are counted on one closing line."""
 
+PATH_STEP_LIMIT = 12
+"""A longer path shows its first and last six steps around `…`."""
+
 _KINDS: dict[str, str] = {
     "int_type": "an integer",
     "int_parsing": "an integer",
@@ -47,6 +50,8 @@ _KINDS: dict[str, str] = {
     "typed_dict_type": "an object",
     "none_required": "null",
     "missing": "a value (required)",
+    "recursion_loop": "data nested less deeply, without cycles",
+    "recursion_depth_exceeded": "data nested less deeply, without cycles",
 }
 _BOUNDS: dict[str, str] = {
     "greater_than": "a number greater than {gt}",
@@ -109,6 +114,10 @@ def _real_path(args: Any, loc: tuple[Any, ...], kind: str) -> tuple[Any, ...]:
 
 
 def _path_text(path: tuple[Any, ...]) -> str:
+    if len(path) > PATH_STEP_LIMIT:
+        keep = PATH_STEP_LIMIT // 2
+        head, tail = _path_text(path[:keep]), _path_text(path[-keep:])
+        return f"{head}…{'' if tail.startswith('[') else '.'}{tail}"
     text = ""
     for step in path:
         if isinstance(step, int):

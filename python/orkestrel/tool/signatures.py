@@ -91,11 +91,14 @@ class ParameterModel:
         tool: str,
         descriptions: Mapping[str, str],
         whole: type[BaseModel] | None = None,
+        namespace: Mapping[str, Any] | None = None,
     ) -> None:
         self._tool = tool
         slots: list[_Slot] = []
         fields: dict[str, Any] = {}
-        for index, (name, parameter, annotation) in enumerate(_parameters(function, tool)):
+        for index, (name, parameter, annotation) in enumerate(
+            _parameters(function, tool, namespace)
+        ):
             positional = parameter.kind is parameter.POSITIONAL_ONLY
             default = None if parameter.default is parameter.empty else parameter.default
             if is_caller(annotation):
@@ -163,14 +166,15 @@ class ParameterModel:
 
 
 def _parameters(
-    function: Callable[..., Any], tool: str
+    function: Callable[..., Any], tool: str, namespace: Mapping[str, Any] | None
 ) -> list[tuple[str, inspect.Parameter, Any]]:
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError) as error:
         raise TypeError(f"tool {tool!r}: cannot read the function's signature ({error})") from None
     try:
-        hints = typing.get_type_hints(function, include_extras=True)
+        local = dict(namespace) if namespace is not None else None
+        hints = typing.get_type_hints(function, localns=local, include_extras=True)
     except Exception as error:
         raise TypeError(
             f"tool {tool!r}: cannot resolve the type hints ({type(error).__name__}: {error})"
