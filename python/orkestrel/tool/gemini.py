@@ -3,7 +3,7 @@
 The keyword list follows the Gemini API reference for `Schema` ("a select subset of an OpenAPI
 3.0 schema object"): one `type` per schema with `nullable` for null, string-only `enum`, a few
 formats per type, no references. So every `$ref` is inlined (a recursive one is cut after
-`GEMINI_RECURSION_DEPTH` levels), and every other keyword is dropped or rewritten, and recorded.
+`GEMINI_RECURSION_DEPTH` expansions), and every other keyword is dropped or rewritten, and recorded.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ GEMINI_FORMATS = {
 """The formats Gemini accepts, per type."""
 
 GEMINI_RECURSION_DEPTH = 2
-"""How many times a recursive definition is described inside itself before it is cut."""
+"""How many times one definition may be expanded along a path; the next reference is cut."""
 
 GEMINI_PROPERTY_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 """Gemini's rule for parameter names: a letter or `_` first, then letters, digits or `_`."""
@@ -164,7 +164,7 @@ class _Inliner:
                     path,
                     "$ref",
                     "changed",
-                    f"recursive {ref} cut after {GEMINI_RECURSION_DEPTH} levels: "
+                    f"recursive {ref} cut after {GEMINI_RECURSION_DEPTH} expansions: "
                     "deeper levels are not described",
                 )
                 return {**stub, **schema}, stack

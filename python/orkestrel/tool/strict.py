@@ -162,7 +162,7 @@ def _object(node: dict[str, Any], root: dict[str, Any], path: str, report: Repor
                 child = nullable(child)
                 report.add(here, "required", "changed", "now required and nullable: null = absent")
             properties[name] = child
-    if list(properties) != required:
+    if list(properties) != required or "required" not in node:
         node["required"] = list(properties)
 
 
