@@ -9,7 +9,7 @@ from orkestrel.tool.factories import create_tool, create_tool_manager
 from orkestrel.tool.helpers import tool_to_definition
 from orkestrel.tool.manager import ToolManager
 from orkestrel.tool.schemas import ExportAction, ExportChange
-from orkestrel.tool.signatures import CALLER, Caller
+from orkestrel.tool.signatures import Caller
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,
@@ -24,7 +24,6 @@ from orkestrel.tool.types import (
 from orkestrel.tool.validators import is_tool_call
 
 __all__ = [
-    "CALLER",
     "PROVIDERS",
     "ArgumentFault",
     "ArgumentsError",

@@ -25,7 +25,7 @@ CHARACTERS_PER_TOKEN = 4
 
 
 class ToolCost(TypedDict):
-    """What one tool definition costs."""
+    """Reports what one tool definition costs."""
 
     name: str
     characters: int
@@ -33,7 +33,7 @@ class ToolCost(TypedDict):
 
 
 class DefinitionsCost(TypedDict):
-    """What a set of tool definitions costs, in total and per tool."""
+    """Reports what a set of tool definitions costs, in total and per tool."""
 
     characters: int
     tokens: int

@@ -21,7 +21,7 @@ R = TypeVar("R")
 
 
 class FunctionTool(Tool, Generic[P, R]):
-    """A `Tool` built by `@tool` from a Python function, which stays callable as that function.
+    """Represents a `Tool` built by `@tool` from a Python function, still callable as that function.
 
     `namespace` resolves string annotations that name local classes (`@tool` passes the scope
     it is used in). Calling it (`lookup("x")`) runs the function directly, untouched. `await

@@ -13,9 +13,10 @@ from orkestrel.tool.strict import strict_schema
 from orkestrel.tool.types import ToolDefinition
 
 Provider = Literal["openai", "anthropic", "gemini", "mcp"]
-"""The providers `export` renders for."""
+"""Names a provider that `export` renders for."""
 
 PROVIDERS: tuple[str, ...] = get_args(Provider)
+"""Lists the provider names `export` accepts, in the order its errors give them."""
 
 _NAMES: dict[str, tuple[re.Pattern[str], str]] = {
     "openai": (re.compile(r"^[A-Za-z0-9_-]{1,64}$"), "1-64 letters, digits, _ or -"),
@@ -32,7 +33,7 @@ _EMPTY_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
 
 
 class ExportResult(NamedTuple):
-    """What `export` returns: the rendered tools, and every change made to get there."""
+    """Holds what `export` returns: the rendered tools and every change made to get there."""
 
     tools: list[dict[str, Any]]
     """One provider-shaped tool per definition, in input order."""

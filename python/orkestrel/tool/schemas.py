@@ -14,8 +14,8 @@ EXPORT_NODE_LIMIT = 100_000
 """Most objects and arrays one tool's parameter schema may hold, before or after inlining."""
 
 ExportAction = Literal["dropped", "changed", "added", "flagged"]
-"""What rendering did at one place: removed a keyword, rewrote it, added one the provider
-requires, or kept something the provider is documented to refuse or ignore (`flagged`)."""
+"""Says what rendering did at one place: dropped a keyword, changed it, added one the provider
+requires, or flagged something kept that the provider is documented to refuse or ignore."""
 
 
 class ExportChange(TypedDict):

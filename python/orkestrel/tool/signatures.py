@@ -33,7 +33,7 @@ CALLER = CallerMarker()
 """The marker inside `Caller[T]`; `Annotated[T, CALLER]` is the same thing spelled out."""
 
 Caller = Annotated[T, CALLER]
-"""Annotates the parameter that receives `ToolCall.caller`, e.g. `who: Caller[User]`.
+"""Marks the parameter that receives `ToolCall.caller`, e.g. `who: Caller[User]`.
 
 That parameter is left out of the schema. It receives the call's `caller` when the call carries
 one, else its own default, else `None`.
