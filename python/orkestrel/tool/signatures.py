@@ -145,8 +145,9 @@ class ParameterModel:
         Raises `ArgumentsError` with one line per fault.
         """
         data = args
-        if isinstance(args, Mapping) and self._nullable:
-            data = {k: v for k, v in args.items() if not (v is None and k in self._nullable)}
+        if isinstance(args, Mapping):
+            nullable = self._nullable
+            data = {k: v for k, v in args.items() if not (v is None and k in nullable)}
         try:
             model = self._model.model_validate(data)
         except ValidationError as error:
