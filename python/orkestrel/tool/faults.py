@@ -67,7 +67,7 @@ _BOUNDS: dict[str, str] = {
     "literal_error": "one of {expected}",
     "enum": "one of {expected}",
 }
-_IDENTIFIER = re.compile(r"^[A-Za-z_]\w*$")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def arguments_error(
@@ -82,7 +82,7 @@ def arguments_error(
     for item in error.errors(include_url=False, include_context=True, include_input=True):
         kind = str(item.get("type", ""))
         path = _real_path(args, tuple(item.get("loc", ())), kind)
-        expected = _expected(kind, item, path, names)
+        expected = _expected(kind, item, path, names).replace("\r", "\\r").replace("\n", "\\n")
         received = "nothing" if kind == "missing" else preview(item.get("input"))
         known = merged.get(path)
         if known is None:
@@ -122,7 +122,7 @@ def _path_text(path: tuple[Any, ...]) -> str:
     for step in path:
         if isinstance(step, int):
             text += f"[{step}]"
-        elif _IDENTIFIER.match(str(step)):
+        elif _IDENTIFIER.fullmatch(str(step)):
             text += f".{step}" if text else str(step)
         else:
             text += f"[{preview(str(step))}]"
