@@ -6,8 +6,10 @@ import importlib.util
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
@@ -19,15 +21,39 @@ APP = HERE / "app.py"
 Spawn = Callable[[list[str], Path], AbstractContextManager[str]]
 
 
-@pytest.fixture(scope="session")
-def app() -> ModuleType:
-    """The test tool set, loaded from `app.py`."""
-    spec = importlib.util.spec_from_file_location("orkestrel_mcp_test_app", APP)
+def _load(path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"orkestrel_mcp_test_{path.stem}", path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="session")
+def app() -> ModuleType:
+    """The test tool set, loaded from `app.py`."""
+    return _load(APP)
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """A test plugin written to `directory` as module `module`, with its `.dist-info`."""
+
+    directory: Path
+    module: str
+
+
+@pytest.fixture
+def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Plugin]:
+    """A tool-factory plugin visible to `importlib.metadata` through `sys.path`."""
+    module = f"orkestrel_plugin_{uuid.uuid4().hex[:12]}"
+    directory = tmp_path / "site"
+    directory.mkdir()
+    _load(HERE / "plugin.py").write_plugin(directory, module)
+    monkeypatch.syspath_prepend(str(directory))
+    yield Plugin(directory, module)
+    sys.modules.pop(module, None)
 
 
 @pytest.fixture

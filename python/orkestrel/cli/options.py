@@ -1,0 +1,46 @@
+"""The command-line options every toolbox command shares."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+DEFAULT_DATA = Path(".orkestrel")
+"""Where the toolbox keeps its state (databases and their definitions) unless `--data` says."""
+
+
+def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds `--root`, `--data`, `--readonly` and `--tools` to a toolbox command's parser."""
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help="directory the workspace tool edits (default: the current directory)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        metavar="DIR",
+        help="directory for databases and their definitions (default: ./.orkestrel)",
+    )
+    parser.add_argument(
+        "--readonly",
+        action="store_true",
+        help="refuse every write, at the tools and at the storage engines",
+    )
+    parser.add_argument(
+        "--tools",
+        type=_names,
+        default=None,
+        metavar="LIST",
+        help="comma-separated tool factories to load (default: all, plugins included)",
+    )
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected one or more comma-separated names")
+    return names

@@ -1,0 +1,84 @@
+"""`orkestrel serve`: the toolbox served to MCP clients over stdio or streamable HTTP."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from typing import Any, TextIO
+
+import anyio
+
+from orkestrel.cli.builtins import builtin_factories
+from orkestrel.cli.options import add_toolbox_arguments
+from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
+
+USAGE = 2
+FAILURE = 1
+
+
+def add_serve_parser(commands: Any) -> argparse.ArgumentParser:
+    """Adds the `serve` command and its options."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "serve",
+        help="serve the toolbox to MCP clients",
+        description="Serve the toolbox to MCP clients: over stdio (for a client that starts "
+        "this command) or over streamable HTTP on loopback.",
+    )
+    add_toolbox_arguments(parser)
+    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="HTTP interface to bind (default: 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="HTTP port, 0 for a free one (default: 8000)"
+    )
+    return parser
+
+
+async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None) -> int:
+    """Builds the toolbox and serves it until the client leaves (stdio) or the process is
+    stopped (HTTP); returns the exit status.
+
+    Over HTTP it prints `listening on <url>` to stderr once it accepts connections.
+    """
+    err = stderr or sys.stderr
+    interactive = options.transport == "stdio" and sys.stdin.isatty()
+    try:
+        from orkestrel.mcp import serve
+    except ImportError as error:
+        print(f"orkestrel serve: {error}", file=err)
+        return FAILURE
+    try:
+        async with (
+            open_toolbox(
+                root=options.root,
+                data=options.data,
+                readonly=options.readonly,
+                select=options.tools,
+                builtins=builtin_factories(),
+                warn=lambda message: print(f"orkestrel: {message}", file=err),
+            ) as manager,
+            anyio.create_task_group() as group,
+        ):
+            where = await group.start(
+                functools.partial(
+                    serve, manager, options.transport, host=options.host, port=options.port
+                )
+            )
+            if options.transport == "http":
+                print(f"listening on {where}", file=err, flush=True)
+            elif interactive:
+                print(
+                    f"orkestrel: serving {manager.count} tools over stdio to the MCP client "
+                    "that runs this command; press Ctrl-D to stop",
+                    file=err,
+                    flush=True,
+                )
+    except ToolboxSetupError as error:
+        print(f"orkestrel serve: {error}", file=err)
+        return USAGE if error.usage else FAILURE
+    except OSError as error:
+        print(f"orkestrel serve: {error}", file=err)
+        return FAILURE
+    return 0
