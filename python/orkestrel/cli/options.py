@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import TextIO
+
+from orkestrel.cli.builtins import builtin_factories
+from orkestrel.cli.toolbox import open_toolbox
+from orkestrel.tool import ToolManager
 
 DEFAULT_DATA = Path(".orkestrel")
 """Where the toolbox keeps its state (databases and their definitions) unless `--data` says."""
@@ -44,3 +50,17 @@ def _names(text: str) -> list[str]:
     if not names:
         raise argparse.ArgumentTypeError("expected one or more comma-separated names")
     return names
+
+
+def toolbox_of(
+    options: argparse.Namespace, stderr: TextIO
+) -> AbstractAsyncContextManager[ToolManager]:
+    """Opens the toolbox a command's toolbox options describe, warning on `stderr`."""
+    return open_toolbox(
+        root=options.root,
+        data=options.data,
+        readonly=options.readonly,
+        select=options.tools,
+        builtins=builtin_factories(),
+        warn=lambda message: print(f"orkestrel: {message}", file=stderr),
+    )

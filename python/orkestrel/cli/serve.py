@@ -9,9 +9,8 @@ from typing import Any, TextIO
 
 import anyio
 
-from orkestrel.cli.builtins import builtin_factories
-from orkestrel.cli.options import add_toolbox_arguments
-from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
+from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
+from orkestrel.cli.toolbox import ToolboxSetupError
 
 USAGE = 2
 FAILURE = 1
@@ -51,14 +50,7 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         return FAILURE
     try:
         async with (
-            open_toolbox(
-                root=options.root,
-                data=options.data,
-                readonly=options.readonly,
-                select=options.tools,
-                builtins=builtin_factories(),
-                warn=lambda message: print(f"orkestrel: {message}", file=err),
-            ) as manager,
+            toolbox_of(options, err) as manager,
             anyio.create_task_group() as group,
         ):
             where = await group.start(

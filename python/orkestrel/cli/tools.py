@@ -9,9 +9,8 @@ from typing import Any, TextIO
 
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
-from orkestrel.cli.builtins import builtin_factories
-from orkestrel.cli.options import add_toolbox_arguments
-from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
+from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
+from orkestrel.cli.toolbox import ToolboxSetupError
 from orkestrel.tool import ToolCall, ToolInterface, ToolManager
 
 USAGE = 2
@@ -62,14 +61,7 @@ async def run_tools(
             print(f"orkestrel tools call: {error}", file=err)
             return USAGE
     try:
-        async with open_toolbox(
-            root=options.root,
-            data=options.data,
-            readonly=options.readonly,
-            select=options.tools,
-            builtins=builtin_factories(),
-            warn=lambda message: print(f"orkestrel: {message}", file=err),
-        ) as manager:
+        async with toolbox_of(options, err) as manager:
             return await _act(options, manager, arguments, out, err)
     except ToolboxSetupError as error:
         print(f"orkestrel tools: {error}", file=err)
