@@ -79,6 +79,10 @@ def build() -> ToolManager:
     def shout(args: dict[str, Any]) -> str:
         return str(args["text"]).upper()
 
+    def noisy(args: dict[str, Any]) -> str:
+        print("stray output that must not reach the protocol stream")
+        return "quiet"
+
     def multiline(args: dict[str, Any]) -> None:
         raise RuntimeError("first line\nsecond line")
 
@@ -113,6 +117,7 @@ def build() -> ToolManager:
             ),
             create_tool(name="multiline", description="Fails on two lines.", execute=multiline),
             create_tool(name="loop", description="Answers a cyclic value.", execute=loop),
+            create_tool(name="noisy", description="Prints to stdout.", execute=noisy),
         ]
     )
     return manager
