@@ -6,6 +6,8 @@ import importlib.util
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -99,3 +101,30 @@ def app_url(spawn_http: Spawn, tmp_path_factory: pytest.TempPathFactory) -> Iter
     log = tmp_path_factory.mktemp("http") / "server.log"
     with spawn_http([sys.executable, str(APP), "--transport", "http"], log) as url:
         yield url
+
+
+Post = Callable[..., tuple[int, bytes]]
+
+
+def _post(url: str, body: bytes, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    request = urllib.request.Request(
+        url,
+        data=body,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            **(headers or {}),
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return int(response.status), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+@pytest.fixture(scope="session")
+def http_post() -> Post:
+    """Sends one raw MCP POST (blocking); gives the status and the body."""
+    return _post

@@ -7,8 +7,7 @@ import json
 import subprocess
 import sys
 import threading
-import urllib.error
-import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -81,29 +80,14 @@ def test_stdio_survives_hostile_lines() -> None:
     assert 2 not in answers
 
 
-def post(url: str, body: bytes) -> tuple[int, dict[str, Any]]:
-    request = urllib.request.Request(
-        url,
-        data=body,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "Accept": "application/json, text/event-stream",
-        },
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return int(response.status), json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 @pytest.mark.anyio
-async def test_http_refuses_unparseable_bodies_and_keeps_serving(app_url: str) -> None:
-    deep = post(app_url, deep_call(2))
-    garbage = post(app_url, b"\xff\xfe")
-    assert (deep[0], deep[1]["error"]["code"]) == (400, -32700)
-    assert (garbage[0], garbage[1]["error"]["code"]) == (400, -32700)
+async def test_http_refuses_unparseable_bodies_and_keeps_serving(
+    app_url: str, http_post: Callable[..., tuple[int, bytes]]
+) -> None:
+    deep = http_post(app_url, deep_call(2))
+    garbage = http_post(app_url, b"\xff\xfe")
+    assert (deep[0], json.loads(deep[1])["error"]["code"]) == (400, -32700)
+    assert (garbage[0], json.loads(garbage[1])["error"]["code"]) == (400, -32700)
     async with Client(app_url) as client:
         answer = await client.call_tool("add", {"left": 2, "right": 2})
     assert answer.content == [types.TextContent(text="4")]
