@@ -101,7 +101,9 @@ pub fn to_value(json: &crate::json::Json) -> Value {
         Json::Null => Value::Null,
         Json::Bool(b) => Value::Bool(*b),
         Json::Number(Num::Int(i)) => Value::from(*i),
-        Json::Number(Num::Float(f)) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+        Json::Number(Num::Float(f)) => {
+            serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
+        }
         Json::String(s) => Value::String(String::from_utf8_lossy(s).into_owned()),
         Json::Array(items) => Value::Array(items.iter().map(|i| to_value(i)).collect()),
         Json::Object(entries) => Value::Object(
@@ -135,7 +137,10 @@ pub fn fault_value(fault: &crate::contract::Fault) -> Value {
             out.insert("limit".into(), to_value(&crate::json::Json::Number(*n)));
         }
         Some(FaultLimit::Text(t)) => {
-            out.insert("limit".into(), String::from_utf8_lossy(t).into_owned().into());
+            out.insert(
+                "limit".into(),
+                String::from_utf8_lossy(t).into_owned().into(),
+            );
         }
         None => {}
     }
@@ -143,7 +148,11 @@ pub fn fault_value(fault: &crate::contract::Fault) -> Value {
         out.insert("received".into(), received.clone().into());
     }
     if let Some(count) = fault.count {
-        let key = if fault.reason == crate::contract::Reason::Variant { "variants" } else { "matched" };
+        let key = if fault.reason == crate::contract::Reason::Variant {
+            "variants"
+        } else {
+            "matched"
+        };
         out.insert(key.into(), count.into());
     }
     Value::Object(out)

@@ -30,7 +30,9 @@ fn prefix(path: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Segment>> {
     for item in path.try_iter()? {
         let item = item?;
         let item = item.cast::<pyo3::types::PyString>()?;
-        segments.push(Segment::Key(str_bytes(item.as_any()).into_owned().into_boxed_slice()));
+        segments.push(Segment::Key(
+            str_bytes(item.as_any()).into_owned().into_boxed_slice(),
+        ));
     }
     Ok(segments)
 }
@@ -69,7 +71,11 @@ impl PyContract {
     }
 
     /// The coerced value, or `ParseError` carrying the `explain` faults.
-    fn parse<'py>(&self, py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn parse<'py>(
+        &self,
+        py: Python<'py>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         shielded(py, "parse", || {
             let node = PyNode(value.clone());
             let mut sink = PySink { py, error: None };

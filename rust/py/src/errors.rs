@@ -4,10 +4,10 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use orkestrel_core::errors::{Code, Context, ContractError, Limit};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyType};
-use pyo3::intern;
 
 use crate::convert::text;
 

@@ -19,7 +19,11 @@ use crate::sink::PySink;
 
 /// Runs a builder's argument checks and the declaration gate; returns fresh shape data.
 #[pyfunction]
-pub fn check_shape<'py>(py: Python<'py>, builder: &str, shape: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn check_shape<'py>(
+    py: Python<'py>,
+    builder: &str,
+    shape: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     shielded(py, builder, || {
         let declaration = lift(py, check_builder(builder, &PyNode(shape.clone())))?;
         convert::json(py, &render(&declaration))
@@ -28,7 +32,10 @@ pub fn check_shape<'py>(py: Python<'py>, builder: &str, shape: &Bound<'py, PyAny
 
 /// Validates a hand-assembled shape graph; returns fresh shape data.
 #[pyfunction]
-pub fn validate_shape<'py>(py: Python<'py>, shape: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn validate_shape<'py>(
+    py: Python<'py>,
+    shape: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     shielded(py, "validate_shape", || {
         let declaration = lift(py, validate(&PyNode(shape.clone()), false))?;
         convert::json(py, &render(&declaration))
@@ -37,8 +44,13 @@ pub fn validate_shape<'py>(py: Python<'py>, shape: &Bound<'py, PyAny>) -> PyResu
 
 /// Widens a JSON Schema into shape data (spec §10).
 #[pyfunction]
-pub fn schema_to_shape<'py>(py: Python<'py>, schema: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    shielded(py, "schema_to_shape", || convert::json(py, &widen(&PyNode(schema.clone()))))
+pub fn schema_to_shape<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    shielded(py, "schema_to_shape", || {
+        convert::json(py, &widen(&PyNode(schema.clone())))
+    })
 }
 
 /// The `received` text of a value.
@@ -53,7 +65,9 @@ pub fn number_to_string(value: &Bound<'_, PyAny>) -> PyResult<String> {
     match PyNode(value.clone()).view() {
         View::Int(i) => Ok(js_number(i as f64)),
         View::Float(f) => Ok(js_number(f)),
-        _ => Err(PyTypeError::new_err("number_to_string expects an int or a float")),
+        _ => Err(PyTypeError::new_err(
+            "number_to_string expects an int or a float",
+        )),
     }
 }
 
@@ -63,7 +77,11 @@ pub fn is_json_value(value: &Bound<'_, PyAny>) -> bool {
     json_value(&PyNode(value.clone()))
 }
 
-fn clone<'py>(py: Python<'py>, value: &Bound<'py, PyAny>, door: &str) -> PyResult<Bound<'py, PyAny>> {
+fn clone<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    door: &str,
+) -> PyResult<Bound<'py, PyAny>> {
     shielded(py, door, || {
         let mut sink = PySink { py, error: None };
         let out = lift(py, clone_json(&PyNode(value.clone()), &mut sink, door))?;
@@ -76,13 +94,19 @@ fn clone<'py>(py: Python<'py>, value: &Bound<'py, PyAny>, door: &str) -> PyResul
 
 /// A deep copy of JSON data in fresh containers; `ContractError` (`clone`) otherwise.
 #[pyfunction]
-pub fn clone_json_value<'py>(py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn clone_json_value<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     clone(py, value, "clone_json_value")
 }
 
 /// A deep copy of a JSON record; `ContractError` (`clone`) for anything else.
 #[pyfunction]
-pub fn clone_json_record<'py>(py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn clone_json_record<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     if !matches!(PyNode(value.clone()).view(), View::Object) {
         let error = ContractError::new(
             Code::Clone,

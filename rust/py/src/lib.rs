@@ -19,8 +19,8 @@ mod _core {
     use crate::contract::PyContract;
     #[pymodule_export]
     use crate::functions::{
-        check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string,
-        preview, schema_to_shape, validate_shape,
+        check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
+        schema_to_shape, validate_shape,
     };
 
     #[pymodule_init]
@@ -35,7 +35,10 @@ mod _core {
         m.add("GENERATION_ATTEMPT_LIMIT", limits::GENERATION_ATTEMPT_LIMIT)?;
         m.add("INFER_DEPTH_LIMIT", limits::INFER_DEPTH_LIMIT)?;
         m.add("INFER_BREADTH_LIMIT", limits::INFER_BREADTH_LIMIT)?;
-        m.add("JSON_SCHEMA_TYPES", pyo3::types::PyTuple::new(m.py(), limits::JSON_SCHEMA_TYPES)?)?;
+        m.add(
+            "JSON_SCHEMA_TYPES",
+            pyo3::types::PyTuple::new(m.py(), limits::JSON_SCHEMA_TYPES)?,
+        )?;
         Ok(())
     }
 }

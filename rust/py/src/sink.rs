@@ -2,10 +2,10 @@
 
 use orkestrel_core::contract::Sink;
 use orkestrel_core::value::{Node, View};
-use pyo3::IntoPyObjectExt;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyList};
+use pyo3::IntoPyObjectExt;
 
 use crate::convert::{integral, text};
 use crate::node::{str_bytes, PyNode};
@@ -60,7 +60,9 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
         let made = match node.view() {
             View::Str(bytes) => text(self.py, &bytes),
             View::Int(i) => i.into_bound_py_any(self.py),
-            View::Float(f) if unsafe { ffi::PyFloat_Check(ptr) } != 0 => Ok(PyFloat::new(self.py, f).into_any()),
+            View::Float(f) if unsafe { ffi::PyFloat_Check(ptr) } != 0 => {
+                Ok(PyFloat::new(self.py, f).into_any())
+            }
             _ => Ok(node.0.clone()),
         };
         self.settle(made)

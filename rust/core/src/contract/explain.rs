@@ -16,6 +16,9 @@ use crate::text::preview::{preview_string, preview_view};
 use crate::text::{trim, utf16_len};
 use crate::value::{Node, View};
 
+/// An undeclared key of a record: its array index (for ordering), key and value.
+type Extra<N> = (Option<u32>, (Box<[u8]>, N));
+
 struct Report<'c> {
     contract: &'c Contract,
     path: Vec<Segment>,
@@ -48,9 +51,20 @@ impl Report<'_> {
         fault
     }
 
-    fn length_faults(&self, expected: &'static str, len: u64, min: Option<u64>, max: Option<u64>, received: &str) -> Vec<Fault> {
+    fn length_faults(
+        &self,
+        expected: &'static str,
+        len: u64,
+        min: Option<u64>,
+        max: Option<u64>,
+        received: &str,
+    ) -> Vec<Fault> {
         let mut faults = Vec::new();
-        let limit = |n: u64| Some(FaultLimit::Number(Num::Int(i64::try_from(n).unwrap_or(i64::MAX))));
+        let limit = |n: u64| {
+            Some(FaultLimit::Number(Num::Int(
+                i64::try_from(n).unwrap_or(i64::MAX),
+            )))
+        };
         if let Some(min) = min.filter(|m| len < *m) {
             faults.push(self.constraint(expected, "min", limit(min), received.to_owned()));
         }
@@ -70,7 +84,8 @@ impl Report<'_> {
                     return self.type_fault(kind, &view);
                 };
                 let received = preview_string(&text);
-                let mut faults = self.length_faults(kind, utf16_len(&text) as u64, *min, *max, &received);
+                let mut faults =
+                    self.length_faults(kind, utf16_len(&text) as u64, *min, *max, &received);
                 if let Some(pattern) = pattern.as_ref().filter(|p| !p.is_match(&text)) {
                     let limit = Some(FaultLimit::Text(pattern.source.clone()));
                     faults.push(self.constraint(kind, "pattern", limit, received));
@@ -87,10 +102,20 @@ impl Report<'_> {
                     faults.push(self.constraint(kind, "integer", None, received.clone()));
                 }
                 if let Some(min) = min.filter(|m| n < m.value()) {
-                    faults.push(self.constraint(kind, "min", Some(FaultLimit::Number(min)), received.clone()));
+                    faults.push(self.constraint(
+                        kind,
+                        "min",
+                        Some(FaultLimit::Number(min)),
+                        received.clone(),
+                    ));
                 }
                 if let Some(max) = max.filter(|m| n > m.value()) {
-                    faults.push(self.constraint(kind, "max", Some(FaultLimit::Number(max)), received));
+                    faults.push(self.constraint(
+                        kind,
+                        "max",
+                        Some(FaultLimit::Number(max)),
+                        received,
+                    ));
                 }
                 faults
             }
@@ -103,7 +128,8 @@ impl Report<'_> {
                 _ => self.type_fault(kind, &view),
             },
             Compiled::Literal(values) => {
-                let trimmed_member = matches!(&view, View::Str(text) if is_text_member(values, trim(text)));
+                let trimmed_member =
+                    matches!(&view, View::Str(text) if is_text_member(values, trim(text)));
                 if is_member(values, &view) || trimmed_member {
                     Vec::new()
                 } else {
@@ -152,7 +178,10 @@ impl Report<'_> {
             }
             Compiled::Union { variants, one_of } => {
                 if *one_of {
-                    let matched = variants.iter().filter(|v| contract.guard(**v, value)).count();
+                    let matched = variants
+                        .iter()
+                        .filter(|v| contract.guard(**v, value))
+                        .count();
                     if matched == 1 {
                         return Vec::new();
                     }
@@ -202,13 +231,16 @@ impl Report<'_> {
         view: &View<'_>,
     ) -> Vec<Fault> {
         let mut slots: Vec<Option<N>> = vec![None; props.len()];
-        let mut extras: Vec<(Option<u32>, (Box<[u8]>, N))> = Vec::new();
+        let mut extras: Vec<Extra<N>> = Vec::new();
         let read = value.entries(|entry| {
             match find(props, entry.text) {
                 Some(index) => slots[index] = Some(entry.value.clone()),
                 None => {
                     if matches!(tail, Tail::Shape(_)) {
-                        extras.push((array_index(entry.text), (entry.text.into(), entry.value.clone())));
+                        extras.push((
+                            array_index(entry.text),
+                            (entry.text.into(), entry.value.clone()),
+                        ));
                     }
                 }
             }

@@ -73,7 +73,12 @@ impl Contract {
             }
             Compiled::Union { variants, one_of } => {
                 if *one_of {
-                    variants.iter().filter(|v| self.guard(**v, value)).take(2).count() == 1
+                    variants
+                        .iter()
+                        .filter(|v| self.guard(**v, value))
+                        .take(2)
+                        .count()
+                        == 1
                 } else {
                     variants.iter().any(|v| self.guard(*v, value))
                 }

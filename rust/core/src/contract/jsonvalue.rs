@@ -167,14 +167,22 @@ pub fn clone_json<N: Node, S: super::Sink<N>>(
                 }
                 let view = node.view();
                 match view {
-                    View::Null | View::Bool(_) | View::Int(_) | View::Str(_) => values.push(sink.plain(&node)),
+                    View::Null | View::Bool(_) | View::Int(_) | View::Str(_) => {
+                        values.push(sink.plain(&node))
+                    }
                     View::Float(f) if f.is_finite() => values.push(sink.plain(&node)),
                     View::Float(_) => return Err(clone_error(door, "number is not finite")),
                     View::Other("function") => {
-                        let what = if nested { "property is not JSON data" } else { "value is not JSON data" };
+                        let what = if nested {
+                            "property is not JSON data"
+                        } else {
+                            "value is not JSON data"
+                        };
                         return Err(clone_error(door, what));
                     }
-                    View::Other(_) => return Err(clone_error(door, "object is not a plain record")),
+                    View::Other(_) => {
+                        return Err(clone_error(door, "object is not a plain record"))
+                    }
                     View::Array | View::Object => {
                         let identity = node.identity();
                         if ancestors.contains(identity) {
@@ -198,7 +206,10 @@ pub fn clone_json<N: Node, S: super::Sink<N>>(
                             });
                             match read {
                                 Err(EntriesError::NotRecord) => {
-                                    return Err(clone_error(door, "record has a key that is not a string"));
+                                    return Err(clone_error(
+                                        door,
+                                        "record has a key that is not a string",
+                                    ));
                                 }
                                 Err(EntriesError::Unreadable) => {
                                     return Err(clone_error(door, "record could not be read"));
@@ -207,7 +218,12 @@ pub fn clone_json<N: Node, S: super::Sink<N>>(
                             }
                             stack.push(Build::Object(keys));
                         }
-                        stack.extend(children.into_iter().rev().map(|child| Build::Enter(child, true)));
+                        stack.extend(
+                            children
+                                .into_iter()
+                                .rev()
+                                .map(|child| Build::Enter(child, true)),
+                        );
                     }
                 }
             }

@@ -118,7 +118,9 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
         Decl::Json { .. } => Compiled::Json,
         Decl::Raw { .. } => Compiled::Raw,
         Decl::Literal { values, .. } => Compiled::Literal(values.clone()),
-        Decl::Array { items, min, max, .. } => Compiled::Array {
+        Decl::Array {
+            items, min, max, ..
+        } => Compiled::Array {
             items: *items,
             min: *min,
             max: *max,

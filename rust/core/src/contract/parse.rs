@@ -70,8 +70,8 @@ pub fn coerce_boolean(view: &View<'_>) -> Option<bool> {
             _ => None,
         },
         _ => match view.number() {
-            Some(n) if n == 1.0 => Some(true),
-            Some(n) if n == 0.0 => Some(false),
+            Some(1.0) => Some(true),
+            Some(0.0) => Some(false),
             _ => None,
         },
     }
@@ -83,6 +83,9 @@ pub(super) fn js_sort<T>(extras: &mut [(Option<u32>, T)]) {
         extras.sort_by_key(|(index, _)| index.map_or((1, 0), |i| (0, i)));
     }
 }
+
+/// An undeclared key kept by an open record: its array index (for ordering), key and value.
+type Extra<N, S> = (Option<u32>, (<N as Node>::Key, <S as Sink<N>>::Out));
 
 type Parsed<S, N> = Result<Option<<S as Sink<N>>::Out>, ContractError>;
 
@@ -197,7 +200,7 @@ impl Contract {
     ) -> Parsed<S, N> {
         let mut slots: Vec<Option<(N::Key, S::Out)>> = Vec::new();
         slots.resize_with(props.len(), || None);
-        let mut extras: Vec<(Option<u32>, (N::Key, S::Out))> = Vec::new();
+        let mut extras: Vec<Extra<N, S>> = Vec::new();
         let mut failed: Result<bool, ContractError> = Ok(false);
         let read = value.entries(|entry| {
             let (shape, slot) = match find(props, entry.text) {

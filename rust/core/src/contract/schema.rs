@@ -43,7 +43,11 @@ fn emit_node(nodes: &[Decl], id: Id, memo: &mut Vec<Option<JsonRef>>) -> JsonRef
             integer,
             description,
         } => {
-            let mut out = type_only(if *integer == Some(true) { "integer" } else { "number" });
+            let mut out = type_only(if *integer == Some(true) {
+                "integer"
+            } else {
+                "number"
+            });
             out.maybe("minimum", min.map(num_json))
                 .maybe("maximum", max.map(num_json))
                 .maybe("description", text_json(description));
@@ -69,8 +73,11 @@ fn emit_node(nodes: &[Decl], id: Id, memo: &mut Vec<Option<JsonRef>>) -> JsonRef
             description,
         } => {
             let mut out = ObjectBuilder::new();
-            out.set("enum", Arc::new(Json::Array(values.iter().map(lit_json).collect())))
-                .maybe("description", text_json(description));
+            out.set(
+                "enum",
+                Arc::new(Json::Array(values.iter().map(lit_json).collect())),
+            )
+            .maybe("description", text_json(description));
             out.build()
         }
         Decl::Array {
@@ -129,8 +136,15 @@ fn emit_node(nodes: &[Decl], id: Id, memo: &mut Vec<Option<JsonRef>>) -> JsonRef
             mode,
             description,
         } => {
-            let list = variants.iter().map(|v| emit_node(nodes, *v, memo)).collect();
-            let key = if *mode == Some(Mode::OneOf) { "oneOf" } else { "anyOf" };
+            let list = variants
+                .iter()
+                .map(|v| emit_node(nodes, *v, memo))
+                .collect();
+            let key = if *mode == Some(Mode::OneOf) {
+                "oneOf"
+            } else {
+                "anyOf"
+            };
             let mut out = ObjectBuilder::new();
             out.set(key, Arc::new(Json::Array(list)))
                 .maybe("description", text_json(description));
@@ -139,7 +153,10 @@ fn emit_node(nodes: &[Decl], id: Id, memo: &mut Vec<Option<JsonRef>>) -> JsonRef
         Decl::Nullable { inner } => {
             let inner = emit_node(nodes, *inner, memo);
             let mut out = ObjectBuilder::new();
-            out.set("anyOf", Arc::new(Json::Array(vec![inner, type_only("null").build()])));
+            out.set(
+                "anyOf",
+                Arc::new(Json::Array(vec![inner, type_only("null").build()])),
+            );
             out.build()
         }
         Decl::Optional { inner } => emit_node(nodes, *inner, memo),

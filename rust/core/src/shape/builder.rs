@@ -1,9 +1,11 @@
 //! Builder argument checks (spec §4.1), run before the declaration gate.
 
-use super::gate::{field, fields_of, received, validate};
+use super::fields::{field, fields_of};
+use super::gate::validate;
 use super::Declaration;
 use crate::errors::{path_of, Code, Context, ContractError, Limit};
 use crate::text::number::is_safe_integer;
+use crate::text::preview::preview as received;
 use crate::value::{Node, View};
 
 fn length_bounds<N: Node>(
@@ -13,7 +15,11 @@ fn length_bounds<N: Node>(
 ) -> Result<(), ContractError> {
     for name in ["min", "max"] {
         if let Some(value) = field(fields, name) {
-            if !value.view().number().is_some_and(|n| is_safe_integer(n) && n >= 0.0) {
+            if !value
+                .view()
+                .number()
+                .is_some_and(|n| is_safe_integer(n) && n >= 0.0)
+            {
                 return Err(ContractError::new(
                     Code::Bound,
                     format!("{builder}: {name} must be a non-negative safe integer"),
@@ -30,7 +36,12 @@ fn length_bounds<N: Node>(
     Ok(())
 }
 
-fn structure(builder: &str, message: &str, path: Vec<Vec<u8>>, shape: &'static str) -> ContractError {
+fn structure(
+    builder: &str,
+    message: &str,
+    path: Vec<Vec<u8>>,
+    shape: &'static str,
+) -> ContractError {
     ContractError::new(
         Code::Structure,
         format!("{builder}: {message}"),
@@ -63,7 +74,11 @@ pub fn check_builder<N: Node>(builder: &str, shape: &N) -> Result<Declaration, C
             }
         }
         "number_shape" | "integer_shape" => {
-            let shape = if builder == "integer_shape" { "integer" } else { "number" };
+            let shape = if builder == "integer_shape" {
+                "integer"
+            } else {
+                "number"
+            };
             for name in ["min", "max"] {
                 if let Some(value) = field(&fields, name) {
                     if value.view().finite().is_none() {
@@ -85,11 +100,19 @@ pub fn check_builder<N: Node>(builder: &str, shape: &N) -> Result<Declaration, C
         "literal_shape" => {
             let values = field(&fields, "values").filter(|v| matches!(v.view(), View::Array));
             let Some(values) = values else {
-                return Err(structure(builder, "values must be an array", path_of(["values"]), "literal"));
+                return Err(structure(
+                    builder,
+                    "values must be an array",
+                    path_of(["values"]),
+                    "literal",
+                ));
             };
             for index in 0..values.len().unwrap_or(0) {
                 let ok = values.item(index).is_ok_and(|v| {
-                    matches!(v.view(), View::Str(_) | View::Int(_) | View::Float(_) | View::Bool(_))
+                    matches!(
+                        v.view(),
+                        View::Str(_) | View::Int(_) | View::Float(_) | View::Bool(_)
+                    )
                 });
                 if !ok {
                     return Err(structure(
@@ -101,15 +124,13 @@ pub fn check_builder<N: Node>(builder: &str, shape: &N) -> Result<Declaration, C
                 }
             }
         }
-        "object_shape" => {
-            if field(&fields, "properties").and_then(fields_of).is_none() {
-                return Err(structure(
-                    builder,
-                    "properties must be a plain record",
-                    path_of(["properties"]),
-                    "object",
-                ));
-            }
+        "object_shape" if field(&fields, "properties").and_then(fields_of).is_none() => {
+            return Err(structure(
+                builder,
+                "properties must be a plain record",
+                path_of(["properties"]),
+                "object",
+            ));
         }
         "record_shape" => {
             let bad = field(&fields, "additionalProperties")

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::gate::{field, fields_of, literal_of};
+use super::fields::{field, fields_of, literal_of};
 use super::raw::items_of;
 use super::render::{lit_json, num_json};
 use super::Lit;
@@ -33,7 +33,8 @@ fn raw(description: Option<JsonRef>) -> JsonRef {
     let mut schema = ObjectBuilder::new();
     schema.maybe("description", description);
     let mut out = ObjectBuilder::new();
-    out.set("type", Json::text("raw")).set("schema", schema.build());
+    out.set("type", Json::text("raw"))
+        .set("schema", schema.build());
     out.build()
 }
 
@@ -47,7 +48,8 @@ fn number_of<N: Node>(value: Option<&N>) -> Option<Num> {
 
 /// Keeps each side that is a non-negative safe integer; drops both when min > max.
 fn length_bounds<N: Node>(min: Option<&N>, max: Option<&N>) -> (Option<Num>, Option<Num>) {
-    let keep = |v: Option<&N>| number_of(v).filter(|n| is_safe_integer(n.value()) && n.value() >= 0.0);
+    let keep =
+        |v: Option<&N>| number_of(v).filter(|n| is_safe_integer(n.value()) && n.value() >= 0.0);
     range_pair(keep(min), keep(max))
 }
 
@@ -88,8 +90,12 @@ impl Converter {
         if let Some(values) = field(fields, "enum").and_then(items_of) {
             let mut kept: Vec<Lit> = Vec::new();
             for value in &values {
-                let Some(lit) = literal_of(value) else { continue };
-                if matches!(lit, Lit::Num(n) if !n.value().is_finite()) || kept.iter().any(|k| k.same(&lit)) {
+                let Some(lit) = literal_of(value) else {
+                    continue;
+                };
+                if matches!(lit, Lit::Num(n) if !n.value().is_finite())
+                    || kept.iter().any(|k| k.same(&lit))
+                {
                     continue;
                 }
                 kept.push(lit);
@@ -97,21 +103,30 @@ impl Converter {
             if !kept.is_empty() {
                 let mut out = ObjectBuilder::new();
                 out.set("type", Json::text("literal"))
-                    .set("values", Arc::new(Json::Array(kept.iter().map(lit_json).collect())))
+                    .set(
+                        "values",
+                        Arc::new(Json::Array(kept.iter().map(lit_json).collect())),
+                    )
                     .maybe("description", description);
                 return out.build();
             }
         }
         for (keyword, one_of) in [("oneOf", true), ("anyOf", false)] {
-            let Some(entries) = field(fields, keyword).and_then(items_of) else { continue };
+            let Some(entries) = field(fields, keyword).and_then(items_of) else {
+                continue;
+            };
             let records: Vec<&N> = entries.iter().filter(|e| fields_of(*e).is_some()).collect();
             if records.len() > INFER_BREADTH_LIMIT {
                 return raw(description);
             }
             if !records.is_empty() {
-                let variants = records.into_iter().map(|r| self.convert(Some(r), depth - 1)).collect();
+                let variants = records
+                    .into_iter()
+                    .map(|r| self.convert(Some(r), depth - 1))
+                    .collect();
                 let mut out = ObjectBuilder::new();
-                out.set("type", Json::text("union")).set("variants", Arc::new(Json::Array(variants)));
+                out.set("type", Json::text("union"))
+                    .set("variants", Arc::new(Json::Array(variants)));
                 if one_of {
                     out.set("mode", Json::text("oneOf"));
                 }
@@ -126,14 +141,17 @@ impl Converter {
         let mut out = ObjectBuilder::new();
         match kind.as_deref() {
             Some(b"string") => {
-                let (min, max) = length_bounds(field(fields, "minLength"), field(fields, "maxLength"));
+                let (min, max) =
+                    length_bounds(field(fields, "minLength"), field(fields, "maxLength"));
                 out.set("type", Json::text("string"))
                     .maybe("min", min.map(num_json))
                     .maybe("max", max.map(num_json));
             }
             Some(kind @ (b"number" | b"integer")) => {
-                let (mut min, mut max) =
-                    range_pair(number_of(field(fields, "minimum")), number_of(field(fields, "maximum")));
+                let (mut min, mut max) = range_pair(
+                    number_of(field(fields, "minimum")),
+                    number_of(field(fields, "maximum")),
+                );
                 let integer = kind == b"integer";
                 if integer {
                     if let (Some(lo), Some(hi)) = (min, max) {
@@ -156,7 +174,8 @@ impl Converter {
                     Some(items) => self.convert(Some(items), depth - 1),
                     None => raw(None),
                 };
-                let (min, max) = length_bounds(field(fields, "minItems"), field(fields, "maxItems"));
+                let (min, max) =
+                    length_bounds(field(fields, "minItems"), field(fields, "maxItems"));
                 out.set("type", Json::text("array"))
                     .set("items", items)
                     .maybe("min", min.map(num_json))
@@ -172,8 +191,15 @@ impl Converter {
         out.build()
     }
 
-    fn object<N: Node>(&mut self, fields: &[(Box<[u8]>, N)], depth: usize, out: &mut ObjectBuilder) {
-        let properties = field(fields, "properties").and_then(fields_of).unwrap_or_default();
+    fn object<N: Node>(
+        &mut self,
+        fields: &[(Box<[u8]>, N)],
+        depth: usize,
+        out: &mut ObjectBuilder,
+    ) {
+        let properties = field(fields, "properties")
+            .and_then(fields_of)
+            .unwrap_or_default();
         let required: Vec<Box<[u8]>> = field(fields, "required")
             .and_then(items_of)
             .unwrap_or_default()
@@ -196,7 +222,9 @@ impl Converter {
                 shape
             } else {
                 let mut optional = ObjectBuilder::new();
-                optional.set("type", Json::text("optional")).set("inner", shape);
+                optional
+                    .set("type", Json::text("optional"))
+                    .set("inner", shape);
                 optional.build()
             };
             map.set(name, shape);

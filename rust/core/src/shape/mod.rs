@@ -1,8 +1,11 @@
 //! Shape declarations: the validated, owned form of a shape graph (spec §4).
 
 pub mod builder;
+pub mod fields;
 pub mod from_schema;
 pub mod gate;
+mod measure;
+mod observe;
 pub mod raw;
 pub mod render;
 

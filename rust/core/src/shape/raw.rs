@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::gate::{field, fields_of, literal_of};
+use super::fields::{field, fields_of, literal_of};
 use super::Lit;
 use crate::constants::COMPILE_DEPTH_LIMIT;
 use crate::json::{Json, JsonRef, Num};
@@ -142,7 +142,9 @@ impl RawInspector {
                 }
                 b"anyOf" | b"oneOf" => {
                     let list = items_of(value).unwrap_or_default();
-                    Arc::new(Json::Array(list.iter().map(|v| nested(v, &mut height)).collect()))
+                    Arc::new(Json::Array(
+                        list.iter().map(|v| nested(v, &mut height)).collect(),
+                    ))
                 }
                 b"enum" | b"required" => {
                     let list = items_of(value).unwrap_or_default();
@@ -205,7 +207,11 @@ fn check_record<N: Node>(fields: &Fields<N>) -> Result<Vec<N>, String> {
     }
     for name in ["minLength", "maxLength", "minItems", "maxItems"] {
         if let Some(value) = field(fields, name) {
-            if !value.view().number().is_some_and(|n| is_safe_integer(n) && n >= 0.0) {
+            if !value
+                .view()
+                .number()
+                .is_some_and(|n| is_safe_integer(n) && n >= 0.0)
+            {
                 return refuse("raw schema length bounds must be non-negative safe integers");
             }
         }
@@ -240,7 +246,9 @@ fn check_record<N: Node>(fields: &Fields<N>) -> Result<Vec<N>, String> {
         let mut seen: Vec<Vec<u8>> = Vec::new();
         for value in &list {
             match value.view() {
-                View::Str(text) if !seen.iter().any(|s| s[..] == text[..]) => seen.push(text.to_vec()),
+                View::Str(text) if !seen.iter().any(|s| s[..] == text[..]) => {
+                    seen.push(text.to_vec())
+                }
                 _ => return refuse("raw schema required values must be unique strings"),
             }
         }

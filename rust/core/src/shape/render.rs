@@ -80,7 +80,10 @@ fn render_node(declaration: &Declaration, id: Id, memo: &mut Vec<Option<JsonRef>
             description,
         } => {
             out.set("type", Json::text("literal"))
-                .set("values", Arc::new(Json::Array(values.iter().map(lit_json).collect())))
+                .set(
+                    "values",
+                    Arc::new(Json::Array(values.iter().map(lit_json).collect())),
+                )
                 .maybe("description", text_json(description));
         }
         Decl::Array {
@@ -105,7 +108,8 @@ fn render_node(declaration: &Declaration, id: Id, memo: &mut Vec<Option<JsonRef>
             for (name, id) in properties {
                 map.set(name, child(*id, memo));
             }
-            out.set("type", Json::text("object")).set("properties", map.build());
+            out.set("type", Json::text("object"))
+                .set("properties", map.build());
             match additional {
                 Additional::Absent => {}
                 Additional::Bool(b) => {
@@ -141,7 +145,8 @@ fn render_node(declaration: &Declaration, id: Id, memo: &mut Vec<Option<JsonRef>
             out.set("type", Json::text(kind)).set("inner", inner);
         }
         Decl::Raw { schema } => {
-            out.set("type", Json::text("raw")).set("schema", schema.clone());
+            out.set("type", Json::text("raw"))
+                .set("schema", schema.clone());
         }
     }
     let done = out.build();

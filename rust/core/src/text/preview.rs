@@ -71,7 +71,10 @@ mod tests {
         let body63 = "a".repeat(63);
         assert_eq!(preview_string(body63.as_bytes()), format!("\"{body63}…"));
         let long = "b".repeat(100);
-        assert_eq!(preview_string(long.as_bytes()), format!("\"{}…", "b".repeat(63)));
+        assert_eq!(
+            preview_string(long.as_bytes()),
+            format!("\"{}…", "b".repeat(63))
+        );
         let lone = [0xED, 0xA0, 0x80];
         assert_eq!(preview_string(&lone), "\"\\ud800\"");
     }
