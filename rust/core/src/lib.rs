@@ -7,6 +7,7 @@ pub mod errors;
 pub mod json;
 pub mod pattern;
 pub mod shape;
+pub mod stack;
 pub mod text;
 pub mod value;
 

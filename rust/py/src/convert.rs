@@ -44,10 +44,20 @@ pub fn json<'py>(py: Python<'py>, document: &Arc<Json>) -> PyResult<Bound<'py, P
     json_node(py, document, &mut memo)
 }
 
+type Memo<'py> = HashMap<*const Json, Bound<'py, PyAny>>;
+
 fn json_node<'py>(
     py: Python<'py>,
     node: &Arc<Json>,
-    memo: &mut HashMap<*const Json, Bound<'py, PyAny>>,
+    memo: &mut Memo<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    orkestrel_core::stack::grow(|| json_body(py, node, memo))
+}
+
+fn json_body<'py>(
+    py: Python<'py>,
+    node: &Arc<Json>,
+    memo: &mut Memo<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let key = Arc::as_ptr(node);
     if let Some(done) = memo.get(&key) {

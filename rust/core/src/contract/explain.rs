@@ -10,6 +10,7 @@ use super::{find, is_member, is_text_member, Compiled, Contract, Tail};
 use crate::constants::FAULT_LIMIT;
 use crate::json::Num;
 use crate::shape::Id;
+use crate::stack::deeper;
 use crate::text::keys::array_index;
 use crate::text::number::{is_integer, number_to_string};
 use crate::text::preview::{preview_string, preview_view};
@@ -74,7 +75,11 @@ impl Report<'_> {
         faults
     }
 
-    fn explain<N: Node>(&mut self, id: Id, value: &N) -> Vec<Fault> {
+    fn explain<N: Node>(&mut self, id: Id, value: &N, depth: u32) -> Vec<Fault> {
+        deeper(depth, || self.explain_at(id, value, depth + 1))
+    }
+
+    fn explain_at<N: Node>(&mut self, id: Id, value: &N, depth: u32) -> Vec<Fault> {
         let contract = self.contract;
         let kind = contract.kinds[id];
         let view = value.view();
@@ -146,9 +151,9 @@ impl Report<'_> {
             Compiled::Raw => Vec::new(),
             Compiled::Nullable(inner) => match view {
                 View::Null => Vec::new(),
-                _ => self.explain(*inner, value),
+                _ => self.explain(*inner, value, depth),
             },
-            Compiled::Optional(inner) => self.explain(*inner, value),
+            Compiled::Optional(inner) => self.explain(*inner, value, depth),
             Compiled::Array { items, min, max } => {
                 let len = match (&view, value.len()) {
                     (View::Array, Ok(len)) => len,
@@ -161,7 +166,7 @@ impl Report<'_> {
                     }
                     self.path.push(Segment::Index(index));
                     match value.item(index) {
-                        Ok(item) => faults.extend(self.explain(*items, &item)),
+                        Ok(item) => faults.extend(self.explain(*items, &item, depth)),
                         Err(_) => faults.push(self.fault(Reason::Type, contract.kinds[*items])),
                     }
                     self.path.pop();
@@ -174,13 +179,13 @@ impl Report<'_> {
                 if !matches!(view, View::Object) {
                     return self.type_fault(kind, &view);
                 }
-                self.explain_object(props, tail, value, &view)
+                self.explain_object(props, tail, value, &view, depth)
             }
             Compiled::Union { variants, one_of } => {
                 if *one_of {
                     let matched = variants
                         .iter()
-                        .filter(|v| contract.guard(**v, value))
+                        .filter(|v| contract.guard(**v, value, depth))
                         .count();
                     if matched == 1 {
                         return Vec::new();
@@ -189,12 +194,12 @@ impl Report<'_> {
                     fault.count = Some(matched);
                     let mut faults = vec![fault];
                     if matched == 0 {
-                        faults.extend(self.closest(variants, value).unwrap_or_default());
+                        faults.extend(self.closest(variants, value, depth).unwrap_or_default());
                     }
                     faults.truncate(FAULT_LIMIT);
                     faults
                 } else {
-                    let Some(closest) = self.closest(variants, value) else {
+                    let Some(closest) = self.closest(variants, value, depth) else {
                         return Vec::new();
                     };
                     let mut fault = Fault::at(Reason::Variant, self.path.clone());
@@ -209,10 +214,10 @@ impl Report<'_> {
     }
 
     /// The shortest variant report (earliest on ties); `None` when one is empty.
-    fn closest<N: Node>(&mut self, variants: &[Id], value: &N) -> Option<Vec<Fault>> {
+    fn closest<N: Node>(&mut self, variants: &[Id], value: &N, depth: u32) -> Option<Vec<Fault>> {
         let mut best: Option<Vec<Fault>> = None;
         for variant in variants {
-            let report = self.explain(*variant, value);
+            let report = self.explain(*variant, value, depth);
             if report.is_empty() {
                 return None;
             }
@@ -229,6 +234,7 @@ impl Report<'_> {
         tail: &Tail,
         value: &N,
         view: &View<'_>,
+        depth: u32,
     ) -> Vec<Fault> {
         let mut slots: Vec<Option<N>> = vec![None; props.len()];
         let mut extras: Vec<Extra<N>> = Vec::new();
@@ -256,7 +262,7 @@ impl Report<'_> {
             }
             self.path.push(Segment::Key(prop.name.clone()));
             match slot {
-                Some(child) => faults.extend(self.explain(prop.shape, child)),
+                Some(child) => faults.extend(self.explain(prop.shape, child, depth)),
                 None if !prop.optional => faults.push(self.fault(Reason::Missing, prop.kind)),
                 None => {}
             }
@@ -269,7 +275,7 @@ impl Report<'_> {
                     break;
                 }
                 self.path.push(Segment::Key(key.clone()));
-                faults.extend(self.explain(*shape, child));
+                faults.extend(self.explain(*shape, child, depth));
                 self.path.pop();
             }
         }
@@ -285,6 +291,6 @@ impl Contract {
             contract: self,
             path: prefix,
         };
-        report.explain(0, value)
+        report.explain(0, value, 0)
     }
 }

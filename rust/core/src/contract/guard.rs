@@ -5,16 +5,21 @@ use std::ops::ControlFlow;
 use super::jsonvalue::is_json_value;
 use super::{find, is_member, Compiled, Contract, Tail};
 use crate::shape::Id;
+use crate::stack::deeper;
 use crate::text::number::is_integer;
 use crate::value::{Node, View};
 
 impl Contract {
     /// Whether `value` satisfies the contract exactly, with no coercion.
     pub fn is_valid<N: Node>(&self, value: &N) -> bool {
-        self.guard(0, value)
+        self.guard(0, value, 0)
     }
 
-    pub(super) fn guard<N: Node>(&self, id: Id, value: &N) -> bool {
+    pub(super) fn guard<N: Node>(&self, id: Id, value: &N, depth: u32) -> bool {
+        deeper(depth, || self.guard_node(id, value, depth + 1))
+    }
+
+    fn guard_node<N: Node>(&self, id: Id, value: &N, depth: u32) -> bool {
         match &self.nodes[id] {
             Compiled::String { min, max, pattern } => match value.view() {
                 View::Str(text) => {
@@ -37,7 +42,11 @@ impl Contract {
                 if min.is_some_and(|m| (len as u64) < m) || max.is_some_and(|m| (len as u64) > m) {
                     return false;
                 }
-                (0..len).all(|i| value.item(i).is_ok_and(|item| self.guard(*items, &item)))
+                (0..len).all(|i| {
+                    value
+                        .item(i)
+                        .is_ok_and(|item| self.guard(*items, &item, depth))
+                })
             }
             Compiled::Object {
                 props,
@@ -54,12 +63,12 @@ impl Contract {
                         Some(index) => {
                             let prop = &props[index];
                             seen += usize::from(!prop.optional);
-                            self.guard(prop.shape, entry.value)
+                            self.guard(prop.shape, entry.value, depth)
                         }
                         None => match tail {
                             Tail::Closed => false,
                             Tail::Open => true,
-                            Tail::Shape(shape) => self.guard(*shape, entry.value),
+                            Tail::Shape(shape) => self.guard(*shape, entry.value, depth),
                         },
                     };
                     if pass {
@@ -75,18 +84,18 @@ impl Contract {
                 if *one_of {
                     variants
                         .iter()
-                        .filter(|v| self.guard(**v, value))
+                        .filter(|v| self.guard(**v, value, depth))
                         .take(2)
                         .count()
                         == 1
                 } else {
-                    variants.iter().any(|v| self.guard(*v, value))
+                    variants.iter().any(|v| self.guard(*v, value, depth))
                 }
             }
             Compiled::Nullable(inner) => {
-                matches!(value.view(), View::Null) || self.guard(*inner, value)
+                matches!(value.view(), View::Null) || self.guard(*inner, value, depth)
             }
-            Compiled::Optional(inner) => self.guard(*inner, value),
+            Compiled::Optional(inner) => self.guard(*inner, value, depth),
             Compiled::Json => is_json_value(value),
             Compiled::Raw => true,
         }

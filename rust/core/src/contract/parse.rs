@@ -9,6 +9,7 @@ use super::jsonvalue::is_json_value;
 use super::{find, is_member, is_text_member, Compiled, Contract, Tail};
 use crate::errors::ContractError;
 use crate::shape::Id;
+use crate::stack::deeper;
 use crate::text::keys::array_index;
 use crate::text::number::{number_to_string, parse_number};
 use crate::text::{trim, utf16_len};
@@ -92,10 +93,26 @@ type Parsed<S, N> = Result<Option<<S as Sink<N>>::Out>, ContractError>;
 impl Contract {
     /// Parses `value` with coercion; `Ok(None)` when it does not satisfy the contract.
     pub fn parse<N: Node, S: Sink<N>>(&self, value: &N, sink: &mut S) -> Parsed<S, N> {
-        self.parse_node(0, value, sink)
+        self.parse_node(0, value, sink, 0)
     }
 
-    fn parse_node<N: Node, S: Sink<N>>(&self, id: Id, value: &N, sink: &mut S) -> Parsed<S, N> {
+    fn parse_node<N: Node, S: Sink<N>>(
+        &self,
+        id: Id,
+        value: &N,
+        sink: &mut S,
+        depth: u32,
+    ) -> Parsed<S, N> {
+        deeper(depth, || self.parse_at(id, value, sink, depth + 1))
+    }
+
+    fn parse_at<N: Node, S: Sink<N>>(
+        &self,
+        id: Id,
+        value: &N,
+        sink: &mut S,
+        depth: u32,
+    ) -> Parsed<S, N> {
         let view = value.view();
         Ok(match &self.nodes[id] {
             Compiled::String { min, max, pattern } => match &view {
@@ -143,7 +160,7 @@ impl Contract {
                     let item = value
                         .item(index)
                         .map_err(|_| ContractError::unreadable("parse", "array", Some("array")))?;
-                    match self.parse_node(*items, &item, sink)? {
+                    match self.parse_node(*items, &item, sink, depth)? {
                         Some(parsed) => out.push(parsed),
                         None => return Ok(None),
                     }
@@ -158,21 +175,21 @@ impl Contract {
                 if !matches!(view, View::Object) {
                     return Ok(None);
                 }
-                return self.parse_object(props, *required, tail, value, sink);
+                return self.parse_object(props, *required, tail, value, sink, depth);
             }
             Compiled::Union { variants, one_of } => {
                 if *one_of {
-                    let mut matched = variants.iter().filter(|v| self.guard(**v, value));
+                    let mut matched = variants.iter().filter(|v| self.guard(**v, value, depth));
                     match (matched.next(), matched.next()) {
-                        (Some(variant), None) => self.parse_node(*variant, value, sink)?,
+                        (Some(variant), None) => self.parse_node(*variant, value, sink, depth)?,
                         _ => None,
                     }
-                } else if variants.iter().any(|v| self.guard(*v, value)) {
+                } else if variants.iter().any(|v| self.guard(*v, value, depth)) {
                     Some(sink.keep(value))
                 } else {
                     let mut found = None;
                     for variant in variants {
-                        found = self.parse_node(*variant, value, sink)?;
+                        found = self.parse_node(*variant, value, sink, depth)?;
                         if found.is_some() {
                             break;
                         }
@@ -182,9 +199,9 @@ impl Contract {
             }
             Compiled::Nullable(inner) => match view {
                 View::Null => Some(sink.keep(value)),
-                _ => self.parse_node(*inner, value, sink)?,
+                _ => self.parse_node(*inner, value, sink, depth)?,
             },
-            Compiled::Optional(inner) => self.parse_node(*inner, value, sink)?,
+            Compiled::Optional(inner) => self.parse_node(*inner, value, sink, depth)?,
             Compiled::Json => is_json_value(value).then(|| sink.keep(value)),
             Compiled::Raw => Some(sink.keep(value)),
         })
@@ -197,6 +214,7 @@ impl Contract {
         tail: &Tail,
         value: &N,
         sink: &mut S,
+        depth: u32,
     ) -> Parsed<S, N> {
         let mut slots: Vec<Option<(N::Key, S::Out)>> = Vec::new();
         slots.resize_with(props.len(), || None);
@@ -212,7 +230,7 @@ impl Contract {
                 },
             };
             let parsed = match shape {
-                Some(shape) => match self.parse_node(shape, entry.value, sink) {
+                Some(shape) => match self.parse_node(shape, entry.value, sink, depth) {
                     Ok(Some(parsed)) => parsed,
                     Ok(None) => {
                         failed = Ok(true);

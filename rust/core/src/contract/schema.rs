@@ -20,6 +20,10 @@ fn type_only(kind: &str) -> ObjectBuilder {
 }
 
 fn emit_node(nodes: &[Decl], id: Id, memo: &mut Vec<Option<JsonRef>>) -> JsonRef {
+    crate::stack::grow(|| emit_body(nodes, id, memo))
+}
+
+fn emit_body(nodes: &[Decl], id: Id, memo: &mut Vec<Option<JsonRef>>) -> JsonRef {
     if let Some(done) = &memo[id] {
         return done.clone();
     }

@@ -62,6 +62,10 @@ fn range_pair(min: Option<Num>, max: Option<Num>) -> (Option<Num>, Option<Num>) 
 
 impl Converter {
     fn convert<N: Node>(&mut self, node: Option<&N>, depth: usize) -> JsonRef {
+        crate::stack::grow(|| self.convert_at(node, depth))
+    }
+
+    fn convert_at<N: Node>(&mut self, node: Option<&N>, depth: usize) -> JsonRef {
         let Some(node) = node else {
             return raw(None);
         };

@@ -36,6 +36,10 @@ pub fn render(declaration: &Declaration) -> JsonRef {
 }
 
 fn render_node(declaration: &Declaration, id: Id, memo: &mut Vec<Option<JsonRef>>) -> JsonRef {
+    crate::stack::grow(|| render_body(declaration, id, memo))
+}
+
+fn render_body(declaration: &Declaration, id: Id, memo: &mut Vec<Option<JsonRef>>) -> JsonRef {
     if let Some(done) = &memo[id] {
         return done.clone();
     }
