@@ -44,6 +44,26 @@ async def test_http_on_port_zero_reports_its_url_and_stops_when_cancelled(
     assert refused(parts.port)
 
 
+def has_ipv6_loopback() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not has_ipv6_loopback(), reason="no IPv6 loopback on this machine")
+async def test_http_on_ipv6_loopback(app: ModuleType) -> None:
+    async with anyio.create_task_group() as group:
+        url = await group.start(functools.partial(serve, app.build(), "http", host="::1", port=0))
+        async with Client(url) as client:
+            answer = await client.call_tool("add", {"left": 1, "right": 2})
+        group.cancel_scope.cancel()
+    assert url.startswith("http://[::1]:")
+    assert answer.content == [types.TextContent(text="3")]
+
+
 async def test_http_serves_on_a_custom_path(app: ModuleType) -> None:
     async with anyio.create_task_group() as group:
         url = await group.start(
