@@ -13,14 +13,14 @@ import mcp_types as types
 import pytest
 from mcp.client import Client
 
-from orkestrel.cli.serve import add_serve_parser, run_serve
+from orkestrel.cli.serve import register, run_serve
 
 pytestmark = pytest.mark.anyio
 
 
 def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="orkestrel")
-    add_serve_parser(parser.add_subparsers(dest="command"))
+    register(parser.add_subparsers(dest="command"))
     return parser.parse_args(["serve", *argv])
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from orkestrel.cli.tools import add_tools_parser, run_tools
+from orkestrel.cli.tools import register, run_tools
 
 pytestmark = pytest.mark.anyio
 
@@ -22,7 +22,7 @@ class Terminal(io.StringIO):
 
 def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="orkestrel")
-    add_tools_parser(parser.add_subparsers(dest="command"))
+    register(parser.add_subparsers(dest="command"))
     return parser.parse_args(["tools", *argv])
 
 

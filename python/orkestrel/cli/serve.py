@@ -16,8 +16,8 @@ USAGE = 2
 FAILURE = 1
 
 
-def add_serve_parser(commands: Any) -> argparse.ArgumentParser:
-    """Adds the `serve` command and its options."""
+def register(commands: Any) -> argparse.ArgumentParser:
+    """Adds the `serve` command and its options to the `orkestrel` parser."""
     parser: argparse.ArgumentParser = commands.add_parser(
         "serve",
         help="serve the toolbox to MCP clients",
@@ -32,7 +32,13 @@ def add_serve_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--port", type=int, default=8000, help="HTTP port, 0 for a free one (default: 8000)"
     )
+    parser.set_defaults(run=run)
     return parser
+
+
+def run(options: argparse.Namespace) -> int:
+    """Runs a parsed `serve` command line and returns its exit status."""
+    return anyio.run(run_serve, options)
 
 
 async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None) -> int:

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+import anyio
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
 from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
@@ -17,8 +18,9 @@ USAGE = 2
 FAILURE = 1
 
 
-def add_tools_parser(commands: Any) -> argparse.ArgumentParser:
-    """Adds the `tools` command and its `list`, `describe` and `call` subcommands."""
+def register(commands: Any) -> argparse.ArgumentParser:
+    """Adds the `tools` command and its `list`, `describe` and `call` subcommands to the
+    `orkestrel` parser."""
     parser: argparse.ArgumentParser = commands.add_parser(
         "tools", help="list, describe and call the toolbox's tools from a terminal"
     )
@@ -36,7 +38,13 @@ def add_tools_parser(commands: Any) -> argparse.ArgumentParser:
     )
     for sub in (listing, describe, call):
         add_toolbox_arguments(sub)
+    parser.set_defaults(run=run)
     return parser
+
+
+def run(options: argparse.Namespace) -> int:
+    """Runs a parsed `tools` command line and returns its exit status."""
+    return anyio.run(run_tools, options)
 
 
 async def run_tools(
