@@ -3,9 +3,14 @@
 
 use pyo3::prelude::*;
 
+mod query;
+
 #[pymodule(gil_used = false)]
 mod _core {
     use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use crate::query::{clamp_query, glob_match, like_match, normalize_query, resolve_limit};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
