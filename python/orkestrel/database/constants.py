@@ -2,34 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, get_args
+
+from orkestrel.database.types import AggregateFunction, ColumnType, Operator
 
 DEFAULT_PRIMARY: Final = "id"
 """Names the primary column a table uses when `primary` does not name one, `'id'`."""
 
-OPERATORS: Final = (
-    "equals",
-    "not",
-    "above",
-    "below",
-    "from",
-    "to",
-    "between",
-    "any",
-    "none",
-    "like",
-    "glob",
-    "starts",
-    "ends",
-    "absent",
-    "present",
-)
+OPERATORS: Final[tuple[Operator, ...]] = get_args(Operator)
 """Lists the fifteen condition operators of the query form, in their advertised order."""
 
-AGGREGATES: Final = ("count", "sum", "average", "minimum", "maximum")
+AGGREGATES: Final[tuple[AggregateFunction, ...]] = get_args(AggregateFunction)
 """Lists the aggregate functions `Table.aggregate` computes."""
 
-COLUMN_TYPES: Final = ("string", "integer", "number", "boolean", "json")
+COLUMN_TYPES: Final[tuple[ColumnType, ...]] = get_args(ColumnType)
 """Lists the column types a table may declare."""
 
 MAX_PATTERN_LENGTH: Final = 1024

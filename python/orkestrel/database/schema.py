@@ -93,7 +93,7 @@ def _read_column(table: str, name: str, declared: Any) -> Column:
     if isinstance(declared, Column):
         return declared
     if isinstance(declared, str) and declared in COLUMN_TYPES:
-        return Column(declared)  # type: ignore[arg-type]
+        return Column(declared)
     raise _refuse(
         f"column {name!r} of table {table!r} must be a Column or one of {', '.join(COLUMN_TYPES)}",
         table=table,

@@ -97,8 +97,18 @@ class ThreadedDriver(ABC):
             if self._connection is not None:
                 self._seal(self._connection)
 
+        def release() -> None:
+            if not self._opened and self._connection is not None:
+                connection, self._connection = self._connection, None
+                self._disconnect(connection)
+
         if await self._call(self._locked, connect):
-            await self.run(prepare, write=not storage_readonly)
+            try:
+                await self.run(prepare, write=not storage_readonly)
+            except BaseException:
+                with anyio.CancelScope(shield=True):
+                    await self._call(self._locked, release)
+                raise
             if readonly:
                 await self._call(self._locked, seal)
 
