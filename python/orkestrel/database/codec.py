@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from orkestrel.contract.helpers import preview
 from orkestrel.database.dialect import Dialect
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.helpers import parse_number
@@ -13,6 +14,14 @@ from orkestrel.database.schema import TableSchema
 from orkestrel.database.types import Key, KeyGenerator, Row
 
 _Cell = tuple[str, bool, Callable[[Any], Any], Callable[[Any], Any]]
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _default_key() -> Key:
@@ -57,7 +66,7 @@ class RowCodec:
 
     def _misfit(self, name: str, value: Any) -> DatabaseError:
         kind = self._schema.lookup[name].type
-        return self._refuse(f"{value!r:.80} does not fit {kind} column {name!r}", column=name)
+        return self._refuse(f"{preview(value)} does not fit {kind} column {name!r}", column=name)
 
     def _check_fields(self, row: Any, what: str) -> Mapping[str, Any]:
         if not isinstance(row, Mapping):
@@ -65,7 +74,8 @@ class RowCodec:
         for name in row:
             if name not in self._columns:
                 raise self._refuse(
-                    f"table {self._schema.name!r} has no column {name!r}", column=repr(name)
+                    f"table {self._schema.name!r} has no column {preview(name)}",
+                    column=preview(name),
                 )
         return row
 
@@ -128,6 +138,8 @@ class RowCodec:
         if isinstance(key, float) and parse_number(key) is None:
             raise self._refuse(f"a key must be finite, not {key!r}")
         parsed: Key | None = self._key.column.parse(key)
+        if isinstance(parsed, str) and not _encodable(parsed):
+            return None
         return parsed
 
     def decode(self, values: tuple[Any, ...]) -> Row:

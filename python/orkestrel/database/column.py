@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -15,13 +16,15 @@ from orkestrel.database.helpers import (
 )
 from orkestrel.database.types import ColumnType
 
+_NUL = re.compile(r"(?:^|[^\\])(?:\\\\)*\\u0000")
+
 
 def _parse_json(value: Any) -> Any:
     try:
-        canonical_json(value)
+        text = canonical_json(value)
     except (TypeError, ValueError, RecursionError):
         return None
-    return value
+    return None if _NUL.search(text) else value
 
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {

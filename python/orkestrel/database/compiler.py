@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from orkestrel.contract.helpers import preview
 from orkestrel.database.constants import (
     AGGREGATES,
     MAX_CONDITIONS,
@@ -62,7 +63,7 @@ def _closed_record(value: Any, keys: frozenset[str], what: str) -> Mapping[str, 
         raise _refuse(f"{what} must be an object")
     unknown = [key for key in value if key not in keys]
     if unknown:
-        raise _refuse(f"{what} has unknown field {unknown[0]!r}", field=repr(unknown[0]))
+        raise _refuse(f"{what} has unknown field {preview(unknown[0])}", field=preview(unknown[0]))
     return value
 
 
@@ -70,9 +71,9 @@ def _column(schema: TableSchema, name: Any, where: str) -> ColumnSchema:
     column = schema.lookup.get(name) if isinstance(name, str) else None
     if column is None:
         raise _refuse(
-            f"{where}: table {schema.name!r} has no column {name!r}",
+            f"{where}: table {schema.name!r} has no column {preview(name)}",
             table=schema.name,
-            column=repr(name),
+            column=preview(name),
         )
     return column
 
@@ -81,16 +82,18 @@ def _page(value: Any, name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _refuse(f"{name} must be a non-negative integer, not {value!r}")
+        raise _refuse(f"{name} must be a non-negative integer, not {preview(value)}")
     if isinstance(value, float) and not value.is_integer():
-        raise _refuse(f"{name} must be a non-negative integer, not {value!r}")
+        raise _refuse(f"{name} must be a non-negative integer, not {preview(value)}")
     if value < 0:
-        raise _refuse(f"{name} must be a non-negative integer, not {value!r}")
+        raise _refuse(f"{name} must be a non-negative integer, not {preview(value)}")
     return min(int(value), MAX_INTEGER)
 
 
 def _operand(column: ColumnSchema, value: Any, dialect: Dialect, where: str) -> Any:
     if column.type == "json":
+        if column.column.parse(value) is None:
+            raise _refuse(f"{where}: the value is not storable JSON", column=column.name)
         return dialect.encoder("json")(value)
     if column.type in _NUMERIC:
         parsed: Any = parse_number(value)
@@ -102,7 +105,7 @@ def _operand(column: ColumnSchema, value: Any, dialect: Dialect, where: str) -> 
         parsed = parse_string(value)
     if parsed is None:
         raise _refuse(
-            f"{where}: {value!r} does not fit {column.type} column {column.name!r}",
+            f"{where}: {preview(value)} does not fit {column.type} column {column.name!r}",
             column=column.name,
         )
     return dialect.encoder(column.type)(parsed)
@@ -134,11 +137,11 @@ def _membership(
     return f"({test} OR {quoted} IS NULL)", present
 
 
-def _pattern(column: ColumnSchema, value: Any, where: str) -> str:
+def _pattern(column: ColumnSchema, value: Any, where: str, capped: bool) -> str:
     text = parse_string(value)
     if text is None:
-        raise _refuse(f"{where}: the pattern must be a string")
-    if len(text) > MAX_PATTERN_LENGTH:
+        raise _refuse(f"{where}: the value must be a string")
+    if capped and len(text) > MAX_PATTERN_LENGTH:
         raise _refuse(
             f"{where}: a pattern may be at most {MAX_PATTERN_LENGTH} characters long",
             column=column.name,
@@ -152,7 +155,7 @@ def _condition(
     column = _column(schema, condition.get("column"), where)
     operator = condition.get("operator")
     if operator not in OPERATORS:
-        raise _refuse(f"{where}: unknown operator {operator!r}", operator=repr(operator))
+        raise _refuse(f"{where}: unknown operator {preview(operator)}", operator=preview(operator))
     values = condition.get("values")
     if not isinstance(values, list | tuple):
         raise _refuse(f"{where}: values must be a list")
@@ -171,7 +174,7 @@ def _condition(
             raise _refuse(
                 f"{where}: operator {operator!r} needs a string column", column=column.name
             )
-        text = _pattern(column, values[0], where)
+        text = _pattern(column, values[0], where, operator in ("like", "glob"))
         if operator == "like":
             return dialect.like(quoted), [text]
         if operator == "glob":
@@ -214,7 +217,7 @@ def compile_where(schema: TableSchema, dialect: Dialect, conditions: Any) -> Sta
         condition = _closed_record(raw, _CONDITION_KEYS, where)
         connector = condition.get("connector")
         if connector not in (None, "and", "or"):
-            raise _refuse(f"{where}: connector must be 'and' or 'or', not {connector!r}")
+            raise _refuse(f"{where}: connector must be 'and' or 'or', not {preview(connector)}")
         part, values = _condition(schema, dialect, condition, where)
         sql = part if index == 0 else f"({sql} {joiner} {part})"
         params.extend(values)
@@ -291,7 +294,7 @@ def compile_aggregate(
     others need an integer or number column and skip absent cells.
     """
     if function not in AGGREGATES:
-        raise _refuse(f"unknown aggregate {function!r}", function=repr(function))
+        raise _refuse(f"unknown aggregate {preview(function)}", function=preview(function))
     target = _column(schema, column, "aggregate")
     read = read_query(schema, dialect, query)
     quoted = dialect.quote(target.name)

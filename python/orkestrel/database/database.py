@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from orkestrel.abort import AbortSignal
+from orkestrel.contract.helpers import preview
 from orkestrel.database.drivers.sqlite import SQLiteDriver
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.schema import TableSchema, build_schemas
@@ -54,7 +55,9 @@ class Database:
             or not isinstance(version, int | float)
             or not math.isfinite(version)
         ):
-            raise DatabaseError("VALIDATION", f"version must be a finite number, not {version!r}")
+            raise DatabaseError(
+                "VALIDATION", f"version must be a finite number, not {preview(version)}"
+            )
         if name is not None and (not isinstance(name, str) or not name):
             raise DatabaseError("VALIDATION", "name must be a non-empty string")
         if generator is not None and not callable(generator):
@@ -102,7 +105,9 @@ class Database:
         table = self._tables.get(name) if isinstance(name, str) else None
         if table is None:
             raise DatabaseError(
-                "NOT_FOUND", f"database {self._name!r} has no table {name!r}", {"table": repr(name)}
+                "NOT_FOUND",
+                f"database {self._name!r} has no table {preview(name)}",
+                {"table": preview(name)},
             )
         return table
 

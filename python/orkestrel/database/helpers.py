@@ -7,6 +7,7 @@ import json
 import math
 from typing import Any
 
+from orkestrel.contract.helpers import number_to_string
 from orkestrel.database.constants import (
     MAX_IDENTIFIER_BYTES,
     MAX_INTEGER,
@@ -19,17 +20,18 @@ _FALSE = frozenset({"false", "0"})
 
 
 def parse_string(value: Any) -> str | None:
-    """Reads a string cell: a string as is, a finite number as its decimal text, else `None`."""
+    """Reads a string cell: a string as is, a finite number as its decimal text, else `None`.
+
+    A string holding a NUL character is refused, since PostgreSQL cannot store one.
+    """
     if type(value) is str:
-        return value
+        return None if "\x00" in value else value
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float) and math.isfinite(value):
-        return str(int(value)) if value.is_integer() and abs(value) < 1e21 else repr(value)
+    if isinstance(value, int) or (isinstance(value, float) and math.isfinite(value)):
+        return number_to_string(value)
     if isinstance(value, str):
-        return str(value)
+        return parse_string(str(value))
     return None
 
 

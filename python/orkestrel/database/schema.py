@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from orkestrel.contract.helpers import preview
 from orkestrel.database.column import Column
 from orkestrel.database.constants import COLUMN_TYPES, DEFAULT_PRIMARY
 from orkestrel.database.errors import DatabaseError
@@ -85,7 +86,7 @@ def _refuse(message: str, **context: Any) -> DatabaseError:
 def _check_name(name: Any, what: str) -> str:
     fault = identifier_fault(name)
     if fault is not None:
-        raise _refuse(f"invalid {what} name {name!r}: {fault}", name=repr(name))
+        raise _refuse(f"invalid {what} name {preview(name)}: {fault}", name=preview(name))
     return str(name)
 
 
@@ -140,11 +141,11 @@ def _build_table(
             or any(not isinstance(c, str) or c not in names for c in index)
         ):
             raise _refuse(
-                f"index {index!r} of table {name!r} must list one or more declared columns",
+                f"index {preview(index)} of table {name!r} must list one or more declared columns",
                 table=name,
             )
         if len(set(index)) != len(index):
-            raise _refuse(f"index {index!r} of table {name!r} repeats a column", table=name)
+            raise _refuse(f"index {preview(index)} of table {name!r} repeats a column", table=name)
         if tuple(index) not in unique:
             unique.append(tuple(index))
     return TableSchema(name, primary, tuple(built), tuple(unique))
@@ -169,7 +170,9 @@ def build_schemas(
             raise _refuse(f"{label} must map table names to their settings")
         unknown = [name for name in extra if name not in tables]
         if unknown:
-            raise _refuse(f"{label} names undeclared table {unknown[0]!r}", table=unknown[0])
+            raise _refuse(
+                f"{label} names undeclared table {preview(unknown[0])}", table=preview(unknown[0])
+            )
     schemas: dict[str, TableSchema] = {}
     for name, columns in tables.items():
         _check_name(name, "table")

@@ -192,6 +192,10 @@ class ThreadedDriver(ABC):
             if operation.aborted and error.code != "ABORTED":
                 raise aborted_error() from error
             raise
+        except UnicodeEncodeError as error:
+            raise DatabaseError(
+                "VALIDATION", "text must be valid Unicode (no lone surrogates)"
+            ) from error
         except Exception as error:
             if operation.aborted:
                 raise aborted_error() from error

@@ -6,6 +6,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from orkestrel.contract.helpers import preview
 from orkestrel.database.dialect import postgres_dialect
 from orkestrel.database.drivers.base import ThreadedDriver
 from orkestrel.database.errors import DatabaseError
@@ -62,7 +63,7 @@ class PostgresDriver(ThreadedDriver):
     def __init__(self, dsn: str, *, schema: str = "public", connect_timeout: int = 10) -> None:
         fault = identifier_fault(schema)
         if fault is not None:
-            raise DatabaseError("VALIDATION", f"invalid schema name {schema!r}: {fault}")
+            raise DatabaseError("VALIDATION", f"invalid schema name {preview(schema)}: {fault}")
         super().__init__(postgres_dialect(schema))
         self._dsn = dsn
         self._connect_timeout = connect_timeout
@@ -146,6 +147,9 @@ class PostgresDriver(ThreadedDriver):
         context: dict[str, Any] = {"engine": "postgres", "cause": repr(error), "retryable": False}
         if state == "23505":
             return DatabaseError("CONFLICT", "a row with this key already exists", context)
+        if state == "54000":
+            message = f"a value is too large for an index of this table: {error}"
+            return DatabaseError("VALIDATION", message, context)
         if state == "25006":
             context["readonly"] = True
             return DatabaseError("DRIVER", f"the database is read-only: {error}", context)
