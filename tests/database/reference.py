@@ -7,6 +7,7 @@ with absent cells first, breaks ties by key, and pages.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import cmp_to_key
 from typing import Any
@@ -90,15 +91,12 @@ def matches(row: dict[str, Any], condition: dict[str, Any], types: dict[str, str
 
 def fold(row: dict[str, Any], conditions: list[dict[str, Any]], types: dict[str, str]) -> bool:
     """Folds the conditions left to right; each connector joins its condition to the next."""
-    result = True
-    joiner = "and"
-    for index, condition in enumerate(conditions):
+    if not conditions:
+        return True
+    result = matches(row, conditions[0], types)
+    for previous, condition in itertools.pairwise(conditions):
         hit = matches(row, condition, types)
-        if index == 0:
-            result = hit
-        else:
-            result = (result or hit) if joiner == "or" else (result and hit)
-        joiner = condition.get("connector") or "and"
+        result = (result or hit) if previous.get("connector") == "or" else (result and hit)
     return result
 
 

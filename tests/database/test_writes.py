@@ -192,6 +192,6 @@ async def test_clear_removes_every_row(products: Any) -> None:
 async def test_large_key_batches_read_across_statements(products: Any) -> None:
     rows = [{"id": f"k{i:05}", "name": "n", "price": i} for i in range(1200)]
     await products.add(rows)
-    keys = [row["id"] for row in rows][::-1] + ["missing"]
+    keys = [*[row["id"] for row in reversed(rows)], "missing"]
     found = await products.get(keys)
     assert [row["id"] if row else None for row in found] == [*keys[:-1], None]
