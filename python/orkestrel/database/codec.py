@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from orkestrel.contract.helpers import preview
+from orkestrel.database.constants import MAX_INTEGER, MIN_INTEGER
 from orkestrel.database.dialect import Dialect
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.helpers import parse_number
@@ -22,6 +23,17 @@ def _encodable(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+_TEXT, _INTEGER, _REAL, _BOOL, _FLAG, _SLOW = range(6)
+_NUMBERS = (_INTEGER, _REAL)
+_MIN, _MAX = MIN_INTEGER, MAX_INTEGER
+
+
+def _fast_code(kind: str, dialect: Dialect) -> int:
+    if kind == "boolean":
+        return _FLAG if dialect.name == "sqlite" else _BOOL
+    return {"string": _TEXT, "integer": _INTEGER, "number": _REAL}.get(kind, _SLOW)
 
 
 def _default_key() -> Key:
@@ -40,6 +52,7 @@ class RowCodec:
         "_cells",
         "_columns",
         "_decoders",
+        "_fast",
         "_generator",
         "_key",
         "_key_index",
@@ -60,6 +73,10 @@ class RowCodec:
         self._key = schema.key
         self._key_index = self._names.index(schema.primary)
         self._generator = generator or _default_key
+        self._fast = tuple(
+            (c.name, _fast_code(c.type, dialect), c.optional and c.name != schema.primary)
+            for c in schema.columns
+        )
 
     def _refuse(self, message: str, **context: Any) -> DatabaseError:
         return DatabaseError("VALIDATION", message, {"table": self._schema.name, **context})
@@ -78,6 +95,59 @@ class RowCodec:
                     column=preview(name),
                 )
         return row
+
+    def encode_rows(self, rows: list[Any]) -> tuple[list[Key], list[list[Any]]]:
+        """Checks a batch of rows and returns their keys and bound values, in order.
+
+        Plain cells (a NUL-free `str` for a string column, an `int` within 64 bits, a finite
+        `float`, a `bool`) take a fast path; any other row goes through `encode`, which coerces
+        and explains.
+        """
+        keys: list[Key] = []
+        batch: list[list[Any]] = []
+        columns = self._columns
+        fast = self._fast
+        key_index = self._key_index
+        for row in rows:
+            params: list[Any] | None = None
+            if type(row) is dict and columns.issuperset(row):
+                params = []
+                for name, code, optional in fast:
+                    value = row.get(name)
+                    kind = type(value)
+                    if value is None:
+                        if not optional:
+                            params = None
+                            break
+                    elif kind is str:
+                        if code != _TEXT or "\x00" in value:
+                            params = None
+                            break
+                    elif kind is int:
+                        if code not in _NUMBERS or not _MIN <= value <= _MAX:
+                            params = None
+                            break
+                    elif kind is float:
+                        if code != _REAL or value - value != 0:
+                            params = None
+                            break
+                    elif kind is bool:
+                        if code == _FLAG:
+                            value = int(value)
+                        elif code != _BOOL:
+                            params = None
+                            break
+                    else:
+                        params = None
+                        break
+                    params.append(value)
+            if params is None:
+                key, params = self.encode(row)
+            else:
+                key = params[key_index]
+            keys.append(key)
+            batch.append(params)
+        return keys, batch
 
     def encode(self, row: Any) -> tuple[Key, list[Any]]:
         """Checks one row and returns its key and the values to bind, in column order."""

@@ -35,6 +35,15 @@ def parse_string(value: Any) -> str | None:
     return None
 
 
+def _bounded(number: int) -> int | float | None:
+    if MIN_INTEGER <= number <= MAX_INTEGER:
+        return number
+    try:
+        return float(number)
+    except OverflowError:
+        return None
+
+
 def parse_number(value: Any) -> int | float | None:
     """Reads a number cell: a finite number as is, or a numeric string's value, else `None`.
 
@@ -43,7 +52,7 @@ def parse_number(value: Any) -> int | float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int):
-        return int(value)
+        return _bounded(int(value))
     if isinstance(value, float):
         return float(value) if math.isfinite(value) else None
     if isinstance(value, str):
@@ -58,7 +67,7 @@ def parse_number(value: Any) -> int | float | None:
             except ValueError:
                 return None
             return parsed if math.isfinite(parsed) else None
-        return number
+        return _bounded(number)
     return None
 
 

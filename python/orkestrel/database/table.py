@@ -131,12 +131,12 @@ class Table:
             return []
 
         def work(session: SessionInterface) -> list[Key]:
-            encoded = [self._codec.encode(item) for item in rows]
-            if len(encoded) == 1:
-                session.run(sql, encoded[0][1])
+            keys, batch = self._codec.encode_rows(rows)
+            if len(batch) == 1:
+                session.run(sql, batch[0])
             else:
-                session.many(sql, [params for _, params in encoded])
-            return [key for key, _ in encoded]
+                session.many(sql, batch)
+            return keys
 
         keys = await self._run(work, True, signal)
         return keys[0] if single else keys
