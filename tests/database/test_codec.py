@@ -51,6 +51,6 @@ def test_the_fast_path_encodes_as_the_full_path_does(rows: list[dict[str, Any]])
             continue
         keys, batch = codec.encode_rows(rows)
         assert keys == [key for key, _ in full]
-        assert batch == [params for _, params in full]
+        assert [list(params) for params in batch] == [params for _, params in full]
         for ours, theirs in zip(batch, full, strict=True):
             assert [type(v) for v in ours] == [type(v) for v in theirs[1]]

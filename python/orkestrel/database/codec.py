@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from orkestrel import _core
 from orkestrel.contract.helpers import preview
-from orkestrel.database.constants import MAX_INTEGER, MIN_INTEGER
 from orkestrel.database.dialect import Dialect
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.helpers import parse_number
@@ -25,15 +25,13 @@ def _encodable(text: str) -> bool:
     return True
 
 
-_TEXT, _INTEGER, _REAL, _BOOL, _FLAG, _SLOW = range(6)
-_NUMBERS = (_INTEGER, _REAL)
-_MIN, _MAX = MIN_INTEGER, MAX_INTEGER
+_CODES = {"string": 0, "integer": 1, "number": 2}
 
 
 def _fast_code(kind: str, dialect: Dialect) -> int:
     if kind == "boolean":
-        return _FLAG if dialect.name == "sqlite" else _BOOL
-    return {"string": _TEXT, "integer": _INTEGER, "number": _REAL}.get(kind, _SLOW)
+        return 4 if dialect.name == "sqlite" else 3
+    return _CODES.get(kind, 5)
 
 
 def _default_key() -> Key:
@@ -96,57 +94,15 @@ class RowCodec:
                 )
         return row
 
-    def encode_rows(self, rows: list[Any]) -> tuple[list[Key], list[list[Any]]]:
+    def encode_rows(self, rows: list[Any]) -> tuple[list[Key], list[Sequence[Any]]]:
         """Checks a batch of rows and returns their keys and bound values, in order.
 
-        Plain cells (a NUL-free `str` for a string column, an `int` within 64 bits, a finite
-        `float`, a `bool`) take a fast path; any other row goes through `encode`, which coerces
-        and explains.
+        Rows whose cells are all of their columns' plain types are encoded in Rust as they are;
+        any other row goes through `encode`, which coerces and explains.
         """
-        keys: list[Key] = []
-        batch: list[list[Any]] = []
-        columns = self._columns
-        fast = self._fast
-        key_index = self._key_index
-        for row in rows:
-            params: list[Any] | None = None
-            if type(row) is dict and columns.issuperset(row):
-                params = []
-                for name, code, optional in fast:
-                    value = row.get(name)
-                    kind = type(value)
-                    if value is None:
-                        if not optional:
-                            params = None
-                            break
-                    elif kind is str:
-                        if code != _TEXT or "\x00" in value:
-                            params = None
-                            break
-                    elif kind is int:
-                        if code not in _NUMBERS or not _MIN <= value <= _MAX:
-                            params = None
-                            break
-                    elif kind is float:
-                        if code != _REAL or value - value != 0:
-                            params = None
-                            break
-                    elif kind is bool:
-                        if code == _FLAG:
-                            value = int(value)
-                        elif code != _BOOL:
-                            params = None
-                            break
-                    else:
-                        params = None
-                        break
-                    params.append(value)
-            if params is None:
-                key, params = self.encode(row)
-            else:
-                key = params[key_index]
-            keys.append(key)
-            batch.append(params)
+        keys, batch, slow = _core.encode_rows(rows, self._fast, self._key_index)
+        for index in slow:
+            keys[index], batch[index] = self.encode(rows[index])
         return keys, batch
 
     def encode(self, row: Any) -> tuple[Key, list[Any]]:

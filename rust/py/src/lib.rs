@@ -10,7 +10,9 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use crate::query::{clamp_query, glob_match, like_match, normalize_query, resolve_limit};
+    use crate::query::{
+        clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
+    };
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

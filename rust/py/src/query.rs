@@ -1,7 +1,7 @@
 //! Bindings for the database tool's query helpers: limit clamping, connector normalisation and
 //! the `like` / `glob` matchers.
 
-use orkestrel_core::query::{self, RawCondition};
+use orkestrel_core::query::{self, CellKind, RawCondition, Sample, Verdict};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -213,4 +213,80 @@ pub fn glob_match(
     value: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
     match_with(py, pattern, value, query::glob_match)
+}
+
+fn sample<'a>(value: &'a Bound<'_, PyAny>) -> Sample<'a> {
+    if value.is_none() {
+        return Sample::Absent;
+    }
+    if let Ok(text) = value.cast_exact::<PyString>() {
+        return text.to_str().map_or(Sample::Other, Sample::Text);
+    }
+    if let Ok(flag) = value.cast_exact::<PyBool>() {
+        return Sample::Bool(flag.is_true());
+    }
+    if value.is_exact_instance_of::<PyInt>() {
+        return Sample::Int(value.extract::<i64>().ok());
+    }
+    if let Ok(float) = value.cast_exact::<PyFloat>() {
+        return Sample::Float(float.value());
+    }
+    Sample::Other
+}
+
+type Encoded<'py> = (Bound<'py, PyList>, Bound<'py, PyList>, Vec<usize>);
+
+/// Encodes the rows whose cells are all of their columns' plain types into parameter tuples,
+/// in column order, and lists the indexes of the other rows, which need the full coercing path
+/// (their places hold `None`). `columns` holds `(name, code, nullable)` per column.
+#[pyfunction]
+pub fn encode_rows<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyList>,
+    columns: Vec<(Bound<'py, PyString>, u8, bool)>,
+    key: usize,
+) -> PyResult<Encoded<'py>> {
+    let kinds: Vec<CellKind> = columns.iter().map(|c| CellKind::from_code(c.1)).collect();
+    let keys = PyList::empty(py);
+    let batch = PyList::empty(py);
+    let mut slow = Vec::new();
+    let mut params: Vec<Bound<'py, PyAny>> = Vec::with_capacity(columns.len());
+    for (index, row) in rows.iter().enumerate() {
+        params.clear();
+        let mut present = 0;
+        let mut fast = match row.cast_exact::<PyDict>() {
+            Ok(dict) => {
+                let mut fast = true;
+                for ((name, _, nullable), kind) in columns.iter().zip(&kinds) {
+                    let value = dict.get_item(name)?;
+                    present += usize::from(value.is_some());
+                    let value = value.unwrap_or_else(|| py.None().into_bound(py));
+                    match query::judge(*kind, *nullable, sample(&value)) {
+                        Verdict::Keep => params.push(value),
+                        Verdict::Null => params.push(py.None().into_bound(py)),
+                        Verdict::Flag(flag) => params.push(flag.into_pyobject(py)?.into_any()),
+                        Verdict::Slow => {
+                            fast = false;
+                            break;
+                        }
+                    }
+                }
+                fast && present == dict.len()
+            }
+            Err(_) => false,
+        };
+        let chosen = params.get(key).filter(|_| params.len() == columns.len());
+        if fast && chosen.is_none() {
+            fast = false;
+        }
+        if let (true, Some(chosen)) = (fast, chosen) {
+            keys.append(chosen)?;
+            batch.append(PyTuple::new(py, params.iter())?)?;
+        } else {
+            keys.append(py.None())?;
+            batch.append(py.None())?;
+            slow.push(index);
+        }
+    }
+    Ok((keys, batch, slow))
 }
