@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
+import psycopg
 import pytest
 
-from orkestrel.database import Column, DatabaseError, create_database
+from orkestrel.database import Column, DatabaseError, create_database, create_postgres_driver
 
-from .conftest import MakeDriver
+from .conftest import MakeDriver, drop_schema
 
 pytestmark = pytest.mark.anyio
 
@@ -211,3 +213,22 @@ async def test_a_read_only_open_of_missing_tables_is_refused(make_durable: MakeD
         tables={**SHOP, "missing": {"a": "string"}}, driver=make_driver(), readonly=True
     )
     assert await code_of(reader.open()) == "MIGRATION"
+
+
+async def test_a_dropped_postgres_connection_is_replaced(postgres_dsn: str) -> None:
+    schema = f"r_{uuid.uuid4().hex[:12]}"
+    database = create_database(
+        tables=SHOP, driver=create_postgres_driver(postgres_dsn, schema=schema)
+    )
+    products = database.table("products")
+    await products.add({"id": "a", "name": "A"})
+    pid = database.driver._connection.info.backend_pid
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    with pytest.raises(DatabaseError) as caught:
+        await products.count()
+    assert caught.value.code == "DRIVER"
+    assert caught.value.context["retryable"] is True
+    assert await products.keys() == ["a"]
+    await database.close()
+    drop_schema(postgres_dsn, schema)

@@ -4,6 +4,7 @@ a transaction run in a worker thread, with real statement interruption on abort.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -45,6 +46,7 @@ class ThreadedDriver(ABC):
         self._opened = False
         self._closed = False
         self._owner: object = None
+        self._readonly = False
 
     @property
     def dialect(self) -> Dialect:
@@ -91,6 +93,7 @@ class ThreadedDriver(ABC):
             self._owner = schemas
             if self._connection is None:
                 self._connection = self._connect(readonly)
+                self._readonly = readonly
             return not self._opened
 
         def seal() -> None:
@@ -160,8 +163,10 @@ class ThreadedDriver(ABC):
     ) -> T:
         try:
             with self._lock:
-                if self._closed or self._connection is None:
+                if self._closed:
                     raise closed_error()
+                if self._connection is None or not self._healthy(self._connection):
+                    self._reconnect()
                 with self._guard:
                     self._active = operation
                 operation.attach()
@@ -200,6 +205,21 @@ class ThreadedDriver(ABC):
             if operation.aborted:
                 raise aborted_error() from error
             raise self._translate(error) from error
+
+    def _reconnect(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                self._disconnect(connection)
+        self._connection = self._connect(self._readonly)
+        if self._readonly:
+            self._seal(self._connection)
+
+    def _healthy(self, connection: Any) -> bool:
+        """Whether the connection can still run work; a broken one is replaced before the
+        next unit of work.
+        """
+        return True
 
     def _interrupt_if_active(self, operation: Operation) -> None:
         with self._guard:

@@ -67,7 +67,6 @@ class PostgresDriver(ThreadedDriver):
         super().__init__(postgres_dialect(schema))
         self._dsn = dsn
         self._connect_timeout = connect_timeout
-        self._readonly = False
 
     @property
     def schema(self) -> str:
@@ -88,7 +87,6 @@ class PostgresDriver(ThreadedDriver):
                 "the postgres driver needs psycopg: pip install 'orkestrel[postgres]'",
                 {"engine": "postgres", "retryable": False},
             ) from error
-        self._readonly = readonly
         options = "-c default_transaction_read_only=on" if readonly else ""
         try:
             return psycopg.connect(
@@ -99,6 +97,9 @@ class PostgresDriver(ThreadedDriver):
             )
         except psycopg.Error as error:
             raise self._translate(error) from error
+
+    def _healthy(self, connection: Any) -> bool:
+        return not (connection.closed or connection.broken)
 
     def _seal(self, connection: Any) -> None:
         connection.execute("SET default_transaction_read_only = on")
