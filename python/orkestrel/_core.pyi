@@ -1,16 +1,84 @@
 """The native extension: the Rust core of orkestrel."""
 
+from collections.abc import Mapping, Sequence
+from typing import Any, final
+
+from orkestrel.contract.types import ContractShape, Fault, JSONSchema
+
 __version__: str
 
-# query: the database tool's clamping, normalisation and pattern matchers
-from collections.abc import Mapping, Sequence
-from typing import Any
+FAULT_LIMIT: int
+PREVIEW_LIMIT: int
+GUARD_DEPTH_LIMIT: int
+COMPILE_DEPTH_LIMIT: int
+COMPILE_NODE_LIMIT: int
+CLONE_NODE_LIMIT: int
+GENERATION_ATTEMPT_LIMIT: int
+INFER_DEPTH_LIMIT: int
+INFER_BREADTH_LIMIT: int
+JSON_SCHEMA_TYPES: tuple[str, ...]
 
-def resolve_limit(requested: int | float | None, cap: int | float) -> int: ...
-def clamp_query(query: Mapping[str, Any] | None, cap: int | float) -> dict[str, Any]: ...
-def normalize_query(query: Mapping[str, Any] | None) -> dict[str, Any] | None: ...
-def like_match(pattern: object, value: object) -> bool: ...
-def glob_match(pattern: object, value: object) -> bool: ...
+@final
+class Contract:
+    """A shape compiled once into `schema`, `is_valid`, `parse` and `explain`."""
+
+    def __new__(cls, shape: Any) -> Contract: ...
+    @property
+    def schema(self) -> JSONSchema:
+        """The emitted JSON Schema, as a fresh dict on every access."""
+    @property
+    def shape(self) -> ContractShape:
+        """The declaration this contract was compiled from, as fresh shape data."""
+    def is_valid(self, value: Any) -> bool:
+        """Whether the value satisfies the contract exactly, with no coercion; never raises."""
+    def parse(self, value: Any) -> Any:
+        """The coerced value; raises `ParseError` carrying the `explain` faults."""
+    def explain(self, value: Any, path: list[str] | None = None) -> list[Fault]:
+        """The faults of the value under the coercive reading; empty exactly when parse succeeds."""
+    def __reduce__(self) -> tuple[Any, ...]: ...
+
+def check_shape(builder: str, shape: Any) -> Any:
+    """Runs a builder's argument checks and the declaration gate; returns fresh shape data."""
+
+def validate_shape(shape: Any) -> Any:
+    """Validates a hand-assembled shape graph; returns fresh shape data."""
+
+def schema_to_shape(schema: Any) -> Any:
+    """Widens a JSON Schema into shape data."""
+
+def preview(value: Any) -> str:
+    """The short `received` text of a value."""
+
+def number_to_string(value: float) -> str:
+    """ECMAScript `String(number)`: `5.0` is `"5"`, `1e21` is `"1e+21"`."""
+
+def is_json_value(value: Any) -> bool:
+    """Whether a value is JSON data (finite numbers, lists, str-keyed dicts, no cycles)."""
+
+def clone_json_value(value: Any) -> Any:
+    """A deep copy of JSON data in fresh containers; `ContractError` (`clone`) otherwise."""
+
+def clone_json_record(value: Any) -> dict[str, Any]:
+    """A deep copy of a JSON record; `ContractError` (`clone`) for anything else."""
+
+# query: row caps, connector normalisation, like/glob matchers and the row-encoding fast path
+
+def resolve_limit(requested: int | float | None, cap: int | float) -> int:
+    """The request inside the cap, the cap above it or when absent, and 0 below zero."""
+
+def clamp_query(query: Mapping[str, Any] | None, cap: int | float) -> dict[str, Any]:
+    """`{"query": <query with limit + 1>, "limit": <effective limit>}`."""
+
+def normalize_query(query: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The query with every condition's omitted connector set to `"and"`."""
+
+def like_match(pattern: object, value: object) -> bool:
+    """`%` any run, `_` one character, no escape, ignoring case; non-strings never match."""
+
+def glob_match(pattern: object, value: object) -> bool:
+    """`*` any run, `?` one character, no classes, matching case; non-strings never match."""
+
 def encode_rows(
     rows: list[Any], columns: Sequence[tuple[str, int, bool]], key: int
-) -> tuple[list[Any], list[Any], list[int]]: ...
+) -> tuple[list[Any], list[Any], list[int]]:
+    """Keys, parameter tuples and the indexes of rows that need the full coercing path."""
