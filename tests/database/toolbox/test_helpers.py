@@ -157,6 +157,7 @@ def test_fit_records_at_the_cap_and_one_over() -> None:
         "truncated": False,
         "limit": 10,
     }
-    assert fit_records(rows, 10, whole - 1)["truncated"] is True
+    cut = fit_records(rows, 10, whole - 1)
+    assert (cut["truncated"], cut["count"]) == (True, 4)
     huge = [{"id": "a", "text": "x" * 10_000}]
     assert fit_records(huge, 10, 1000) == {"rows": [], "count": 0, "truncated": True, "limit": 10}

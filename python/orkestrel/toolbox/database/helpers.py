@@ -84,7 +84,7 @@ def fit_records(rows: list[dict[str, Any]], limit: int, size: int) -> RecordsRes
         return answer
     budget = size - _size({"rows": [], "count": len(kept), "truncated": True, "limit": limit})
     count = 0
-    for row in kept:
+    for row in kept[:-1]:
         cost = _size(row) + (2 if count else 0)
         if cost > budget:
             break
