@@ -119,6 +119,7 @@ def create_database_tool(
     size: int | None = None,
     timeout: int | None = None,
     readonly: bool = False,
+    resolver: DatabaseResolver | None = None,
 ) -> ToolInterface:
     """Builds an LLM-callable database tool that creates, queries, and mutates databases
     through one `operation`-discriminated call.
@@ -127,7 +128,9 @@ def create_database_tool(
     through the same contract. `records` answers carry at most `limit` rows (default
     `DATABASE_TOOL_LIMIT`) and at most `size` bytes of JSON (default `DATABASE_TOOL_SIZE`);
     `timeout` (milliseconds) interrupts a slow read or write and rolls it back; `readonly`
-    refuses every mutation and opens the databases the tool builds read-only.
+    refuses every mutation and opens the databases the tool builds read-only. A caller-built
+    `resolver` (instead of `databases`, `store`, `drivers` and `generator`) lets the caller close
+    every database the tool opened with `resolver.close()`.
     """
     if timeout is not None:
         _check_count("timeout", timeout, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
@@ -137,13 +140,20 @@ def create_database_tool(
     _check_count("size", budget, MIN_SIZE, MAX_SAFE_INTEGER, f"an integer of at least {MIN_SIZE}")
     contract = create_contract(database_tool_shape)
     arms = _arms(database_tool_shape)
-    resolver = DatabaseResolver(
-        databases,
-        drivers if drivers is not None else {"memory": create_memory_driver},
-        generator,
-        store,
-        readonly=readonly,
-    )
+    if resolver is None:
+        resolver = DatabaseResolver(
+            databases,
+            drivers if drivers is not None else {"memory": create_memory_driver},
+            generator,
+            store,
+            readonly=readonly,
+        )
+    elif any(option is not None for option in (databases, store, drivers, generator)):
+        raise ToolboxError(
+            "TOOL", "pass either a resolver or databases, store, drivers and generator, not both"
+        )
+    else:
+        store = resolver.store
     handler = DatabaseToolHandler(
         resolver, store, limit=cap, size=budget, timeout=timeout, readonly=bool(readonly)
     )

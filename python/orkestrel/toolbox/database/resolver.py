@@ -59,6 +59,22 @@ class DatabaseResolver:
         """Removes a cached live database by id."""
         self._handles.pop(id, None)
 
+    @property
+    def store(self) -> DefinitionStoreInterface | None:
+        """The definition store the resolver reads, if any."""
+        return self._store
+
+    @property
+    def readonly(self) -> bool:
+        """Whether the databases the resolver builds open read-only."""
+        return self._readonly
+
+    async def close(self) -> None:
+        """Closes every cached database and empties the cache; stored definitions stay."""
+        handles, self._handles = self._handles, {}
+        for database in handles.values():
+            await database.close()
+
     def build(self, definition: DatabaseDefinition) -> DatabaseInterface:
         """Constructs (without caching) the live database a definition describes; an unknown
         driver raises `ToolboxError` coded `TOOL`.
