@@ -8,6 +8,7 @@ import sys
 import textwrap
 import uuid
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -61,9 +62,7 @@ READER = textwrap.dedent(
 )
 
 
-async def write_then_read(
-    kind: str, where: str, drivers: dict[str, object], tmp_path: Path
-) -> dict[str, object]:
+async def write_then_read(kind: str, where: str, drivers: dict[str, Any], tmp_path: Path) -> str:
     id = f"shop_{uuid.uuid4().hex[:10]}"
     definitions = tmp_path / "definitions.sqlite3"
     store = create_database_definition_store(create_sqlite_driver(definitions))
