@@ -9,7 +9,7 @@ import anyio
 import pytest
 
 from orkestrel.database import create_database, create_memory_driver, create_sqlite_factory
-from orkestrel.toolbox import ToolboxError
+from orkestrel.toolbox import ToolboxError, create_database_tool
 from orkestrel.toolbox.database.factories import create_memory_definition_store
 from orkestrel.toolbox.database.resolver import DatabaseResolver
 
@@ -85,3 +85,24 @@ async def test_a_readonly_resolver_opens_databases_read_only(tmp_path: Path) -> 
     assert reader.readonly
     assert await reader.table("products").keys() == ["a"]
     await reader.close()
+
+
+async def test_close_closes_every_cached_database_and_keeps_definitions() -> None:
+    store = create_memory_definition_store()
+    await store.set({"id": "shop", "driver": "memory", "tables": {}})
+    resolver = DatabaseResolver(None, {"memory": create_memory_driver}, None, store)
+    first = await resolver.resolve("shop")
+    await first.open()
+    await resolver.close()
+    assert first.status == "closed"
+    assert not resolver.has("shop")
+    assert await store.get("shop") is not None
+    assert (await resolver.resolve("shop")) is not first
+
+
+def test_a_tool_takes_a_resolver_or_the_parts_of_one_not_both() -> None:
+    resolver = DatabaseResolver(None, {"memory": create_memory_driver})
+    assert create_database_tool(resolver=resolver).name == "database"
+    with pytest.raises(ToolboxError) as caught:
+        create_database_tool(resolver=resolver, drivers={})
+    assert caught.value.code == "TOOL"
