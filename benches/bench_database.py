@@ -27,6 +27,7 @@ from orkestrel.database import (
     create_postgres_driver,
     create_sqlite_driver,
 )
+from orkestrel.toolbox import create_database_tool
 
 SIZE = 100_000
 COLUMNS = ("id", "name", "price", "stock")
@@ -238,3 +239,81 @@ def bench_postgres_add_layer(
         run(loop, lambda: table.remove(keys))
 
     benchmark.pedantic(lambda: run(loop, lambda: table.add(BATCH)), setup=clear, rounds=10)
+
+
+def tool_over(database: DatabaseInterface) -> Any:
+    return create_database_tool(databases={"bench": database})
+
+
+RECORDS_CALL = {"operation": "records", "id": "bench", "table": "products", "query": QUERY}
+COUNT_CALL = {
+    "operation": "count",
+    "id": "bench",
+    "table": "products",
+    "query": {"conditions": CONDITION},
+}
+ADD_CALL = {"operation": "add", "id": "bench", "table": "products", "row": BATCH}
+
+
+def _time_tool(
+    benchmark: Any,
+    loop: asyncio.AbstractEventLoop,
+    database: DatabaseInterface,
+    call: dict[str, Any],
+) -> Any:
+    tool = tool_over(database)
+    return benchmark(lambda: run(loop, lambda: tool.execute(call)))
+
+
+def _time_tool_add(
+    benchmark: Any, loop: asyncio.AbstractEventLoop, database: DatabaseInterface
+) -> None:
+    tool = tool_over(database)
+    keys = [row["id"] for row in BATCH]
+
+    def clear() -> None:
+        run(loop, lambda: database.table("products").remove(keys))
+
+    benchmark.pedantic(lambda: run(loop, lambda: tool.execute(ADD_CALL)), setup=clear, rounds=10)
+
+
+@pytest.mark.benchmark(group="sqlite records")
+def bench_sqlite_records_tool(
+    benchmark: Any, layer_sqlite: DatabaseInterface, loop: asyncio.AbstractEventLoop
+) -> None:
+    assert _time_tool(benchmark, loop, layer_sqlite, RECORDS_CALL)["count"] == 1000
+
+
+@pytest.mark.benchmark(group="sqlite count")
+def bench_sqlite_count_tool(
+    benchmark: Any, layer_sqlite: DatabaseInterface, loop: asyncio.AbstractEventLoop
+) -> None:
+    assert _time_tool(benchmark, loop, layer_sqlite, COUNT_CALL)["count"] > 0
+
+
+@pytest.mark.benchmark(group="sqlite add 10k")
+def bench_sqlite_add_tool(
+    benchmark: Any, layer_sqlite: DatabaseInterface, loop: asyncio.AbstractEventLoop
+) -> None:
+    _time_tool_add(benchmark, loop, layer_sqlite)
+
+
+@pytest.mark.benchmark(group="postgres records")
+def bench_postgres_records_tool(
+    benchmark: Any, postgres: tuple[Any, DatabaseInterface], loop: asyncio.AbstractEventLoop
+) -> None:
+    assert _time_tool(benchmark, loop, postgres[1], RECORDS_CALL)["count"] == 1000
+
+
+@pytest.mark.benchmark(group="postgres count")
+def bench_postgres_count_tool(
+    benchmark: Any, postgres: tuple[Any, DatabaseInterface], loop: asyncio.AbstractEventLoop
+) -> None:
+    assert _time_tool(benchmark, loop, postgres[1], COUNT_CALL)["count"] > 0
+
+
+@pytest.mark.benchmark(group="postgres add 10k")
+def bench_postgres_add_tool(
+    benchmark: Any, postgres: tuple[Any, DatabaseInterface], loop: asyncio.AbstractEventLoop
+) -> None:
+    _time_tool_add(benchmark, loop, postgres[1])

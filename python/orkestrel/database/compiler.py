@@ -134,7 +134,12 @@ def _membership(
     test = f"{quoted} NOT IN ({marks})"
     if has_null:
         return f"({test} AND {quoted} IS NOT NULL)", present
-    return f"({test} OR {quoted} IS NULL)", present
+    return _or_absent(column, quoted, test), present
+
+
+def _or_absent(column: ColumnSchema, quoted: str, test: str) -> str:
+    """Adds absent cells to a test; a required column has none, so the test stays index-able."""
+    return f"({test} OR {quoted} IS NULL)" if column.optional else test
 
 
 def _pattern(column: ColumnSchema, value: Any, where: str, capped: bool) -> str:
@@ -198,7 +203,7 @@ def _condition(
     if operator == "between":
         return f"{quoted} BETWEEN {mark} AND {mark}", operands
     nullable = {"not": "<>", "below": "<", "to": "<="}
-    return f"({quoted} {nullable[operator]} {mark} OR {quoted} IS NULL)", operands
+    return _or_absent(column, quoted, f"{quoted} {nullable[operator]} {mark}"), operands
 
 
 def compile_where(schema: TableSchema, dialect: Dialect, conditions: Any) -> Statement:
