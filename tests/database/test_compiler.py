@@ -100,7 +100,8 @@ NUMBERS = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=False, allow_infinity=False),
 )
-VALUES = {"s": st.one_of(st.text(max_size=30), NUMBERS), "n": NUMBERS, 'we"ird%': NUMBERS}
+TEXT = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=["Cs"]), max_size=30)
+VALUES = {"s": st.one_of(TEXT, NUMBERS), "n": NUMBERS, 'we"ird%': NUMBERS}
 
 
 @st.composite

@@ -65,18 +65,22 @@ async def test_closing_during_use_fails_later_calls_cleanly(make_driver: MakeDri
     events = database.table("events")
     results: list[Any] = []
 
+    started = anyio.Event()
+
     async def reader() -> None:
-        for _ in range(50):
+        for _ in range(100_000):
             try:
                 results.append(await events.count())
             except DatabaseError as error:
                 results.append(error.code)
+                return
+            started.set()
             await anyio.lowlevel.checkpoint()
 
     async with anyio.create_task_group() as group:
         group.start_soon(reader)
-        await anyio.sleep(0.01)
+        await started.wait()
         await database.close()
-    assert results
-    assert set(results) <= {0, "CLOSED"}
+    assert results[0] == 0
     assert results[-1] == "CLOSED"
+    assert set(results[:-1]) == {0}
