@@ -188,8 +188,10 @@ class ThreadedDriver(ABC):
             try:
                 result = work(self._session(connection, operation))
                 operation.check()
+                self._settle()
                 self._commit(connection)
             except BaseException:
+                self._settle()
                 self._rollback(connection)
                 raise
             return result
@@ -205,6 +207,11 @@ class ThreadedDriver(ABC):
             if operation.aborted:
                 raise aborted_error() from error
             raise self._translate(error) from error
+
+    def _settle(self) -> None:
+        """Stops interrupting: COMMIT and ROLLBACK must not be cut short by our own watchdog."""
+        with self._guard:
+            self._active = None
 
     def _reconnect(self) -> None:
         connection, self._connection = self._connection, None

@@ -114,8 +114,13 @@ class PostgresDriver(ThreadedDriver):
         connection.execute("COMMIT")
 
     def _rollback(self, connection: Any) -> None:
-        with contextlib.suppress(Exception):
-            connection.execute("ROLLBACK")
+        from psycopg.pq import TransactionStatus
+
+        for _ in range(3):
+            with contextlib.suppress(Exception):
+                connection.execute("ROLLBACK")
+            if connection.info.transaction_status == TransactionStatus.IDLE:
+                return
 
     def _interrupt(self, connection: Any) -> None:
         with contextlib.suppress(Exception):

@@ -115,7 +115,9 @@ class SQLiteDriver(ThreadedDriver):
         connection.execute("COMMIT")
 
     def _rollback(self, connection: sqlite3.Connection) -> None:
-        if connection.in_transaction:
+        for _ in range(3):
+            if not connection.in_transaction:
+                return
             with contextlib.suppress(sqlite3.Error):
                 connection.execute("ROLLBACK")
 
