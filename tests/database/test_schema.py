@@ -232,3 +232,47 @@ async def test_a_dropped_postgres_connection_is_replaced(postgres_dsn: str) -> N
     assert await products.keys() == ["a"]
     await database.close()
     drop_schema(postgres_dsn, schema)
+
+
+def test_a_driver_that_does_not_conform_is_refused() -> None:
+    class Fake:
+        dialect = "sqlite"
+
+        async def run(self) -> None: ...
+
+    for driver in (Fake(), object(), "memory"):
+        with pytest.raises(DatabaseError) as caught:
+            create_database(tables=SHOP, driver=driver)  # type: ignore[arg-type]
+        assert caught.value.code == "CONFORMANCE"
+
+
+async def test_indexes_and_the_version_stamp_are_real(make_driver: MakeDriver, engine: str) -> None:
+    database = create_database(
+        tables=SHOP,
+        driver=make_driver(),
+        indexes={"products": [["name"], ["price", "name"]]},
+        version=3,
+        name="shop",
+    )
+    await database.open()
+    dialect = database.driver.dialect
+    if engine == "postgres":
+        listing = "SELECT indexdef FROM pg_indexes WHERE schemaname = %s AND tablename = 'products'"
+        params: list[Any] = [dialect.namespace]
+    else:
+        listing = "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'products'"
+        params = []
+    stamps = dialect.table("_orkestrel_metadata")
+    meta = f'SELECT "version", "schema" FROM {stamps} WHERE "name" = {dialect.mark}'
+
+    def inspect(session: Any) -> Any:
+        return session.rows(listing, params), session.rows(meta, ["shop"])
+
+    indexes, stamp = await database.driver.run(inspect, write=False)
+    definitions = " ".join(str(row[0]) for row in indexes if row[0])
+    assert '("name")' in definitions.replace("(name)", '("name")')
+    assert "price" in definitions
+    assert len([row for row in indexes if row[0] and "ork_" in row[0]]) == 2
+    assert stamp[0][0] == 3
+    assert '"products"' in stamp[0][1]
+    await database.close()

@@ -8,6 +8,7 @@ from typing import TypeVar
 
 from orkestrel.abort import AbortSignal
 from orkestrel.contract.helpers import preview
+from orkestrel.database.dialect import Dialect
 from orkestrel.database.drivers.sqlite import SQLiteDriver
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.schema import TableSchema, build_schemas
@@ -24,6 +25,20 @@ from orkestrel.database.types import (
 )
 
 T = TypeVar("T")
+
+
+_DRIVER_MEMBERS = ("dialect", "closed", "durable", "open", "run", "close")
+
+
+def _check_driver(driver: object) -> None:
+    missing = [name for name in _DRIVER_MEMBERS if not hasattr(driver, name)]
+    dialect = getattr(driver, "dialect", None)
+    if missing or not isinstance(dialect, Dialect):
+        raise DatabaseError(
+            "CONFORMANCE",
+            "the driver does not implement DriverInterface",
+            {"missing": missing or ["dialect"]},
+        )
 
 
 class Database:
@@ -63,6 +78,8 @@ class Database:
         if generator is not None and not callable(generator):
             raise DatabaseError("VALIDATION", "generator must be callable")
         self._schemas: dict[str, TableSchema] = build_schemas(tables, primary, indexes)
+        if driver is not None:
+            _check_driver(driver)
         self._driver: DriverInterface = driver if driver is not None else SQLiteDriver()
         self._name = name or "default"
         self._version = version
