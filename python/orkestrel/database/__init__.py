@@ -1,5 +1,21 @@
 """A small database layer on real engines: declared tables over SQLite (memory or file) or
 PostgreSQL, queried with a serialized form compiled to parameterised SQL.
+
+    size = Column("integer", optional=True)
+    database = create_database(
+        tables={"files": {"path": "string", "body": "string", "size": size}},
+        primary={"files": "path"},
+        driver=create_sqlite_driver("workspace.sqlite3"),  # memory when omitted
+    )
+    files = database.table("files")
+    await files.set({"path": "a.txt", "body": "hello"})          # one row in, one key out
+    await files.get(["a.txt", "b.txt"])                          # a list in, a list out
+    await files.records({"conditions": [{"column": "path", "operator": "starts", "values": ["a"]}]})
+    await database.close()
+
+Every call is one transaction run in a worker thread; a batch write is all or nothing. A
+`signal` (`orkestrel.abort`) interrupts the running statement and rolls the call back.
+Failures are `DatabaseError`s with a `code`.
 """
 
 from orkestrel.database.column import Column
