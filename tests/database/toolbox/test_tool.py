@@ -327,3 +327,19 @@ async def test_embedder_handles_are_used_and_destroyed(setup: Setup) -> None:
         "destroyed": True,
     }
     assert database.status == "closed"
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_the_tool_runs_under_trio_with_a_timeout() -> None:
+    tool = create_database_tool(timeout=5_000)
+    tables = {"t": {"columns": {"v": "string"}}}
+    await tool.execute({"operation": "create", "id": "trio", "tables": tables})
+    await tool.execute(
+        {"operation": "add", "id": "trio", "table": "t", "row": [{"v": "a"}, {"v": "b"}]}
+    )
+    answer = await tool.execute({"operation": "records", "id": "trio", "table": "t"})
+    assert sorted(row["v"] for row in answer["rows"]) == ["a", "b"]
+    assert await tool.execute({"operation": "destroy", "id": "trio"}) == {
+        "id": "trio",
+        "destroyed": True,
+    }

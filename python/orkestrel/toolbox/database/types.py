@@ -134,6 +134,7 @@ class DatabaseToolOptions(TypedDict, total=False):
     size: int
     timeout: int
     readonly: bool
+    resolver: Any
 
 
 class RecordsResult(TypedDict):
