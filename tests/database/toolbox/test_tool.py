@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from orkestrel.contract import create_contract
-from orkestrel.database import create_database
+from orkestrel.database import create_database, create_sqlite_driver
 from orkestrel.tool import create_tool_manager
 from orkestrel.toolbox import (
     DATABASE_TOOL_DESCRIPTION,
@@ -15,11 +16,14 @@ from orkestrel.toolbox import (
     DATABASE_TOOL_MUTATIONS,
     DATABASE_TOOL_NAME,
     DATABASE_TOOL_SUMMARY,
+    DatabaseDefinitionStore,
     ToolboxError,
+    create_database_definition_store,
     create_database_tool,
     create_memory_definition_store,
     database_tool_shape,
 )
+from orkestrel.toolbox.database.database_store import DEFINITIONS_COLUMNS, DEFINITIONS_TABLE
 
 from .conftest import Setup
 
@@ -343,3 +347,24 @@ async def test_the_tool_runs_under_trio_with_a_timeout() -> None:
         "id": "trio",
         "destroyed": True,
     }
+
+
+async def test_a_failing_store_leaves_nothing_published(tmp_path: Path) -> None:
+    path = tmp_path / "definitions.sqlite3"
+    writer = create_database_definition_store(create_sqlite_driver(path))
+    await writer.set({"id": "seed", "driver": "memory", "tables": {}})
+    await writer.close()
+    frozen = create_database(
+        tables={DEFINITIONS_TABLE: DEFINITIONS_COLUMNS},
+        driver=create_sqlite_driver(path),
+        readonly=True,
+    )
+    store = DatabaseDefinitionStore(frozen.table(DEFINITIONS_TABLE), frozen)
+    tool = create_database_tool(store=store)
+    error = await failure(tool, {"operation": "create", "id": "shop", "tables": TABLES})
+    assert error.code == "DATABASE"
+    assert error.context is not None
+    assert error.context["code"] == "DRIVER"
+    error = await failure(tool, {"operation": "tables", "id": "shop"})
+    assert (error.code, error.context) == ("TOOL", {"id": "shop"})
+    await store.close()
