@@ -200,3 +200,18 @@ def test_invalid_annotations_name_the_tool() -> None:
     tool = Tool(name="odd", annotations={"readOnlyHint": "perhaps"}, execute=lambda args: None)
     with pytest.raises(ValueError, match="tool 'odd': invalid MCP annotations"):
         tool_to_mcp(tool)
+
+
+def test_a_schema_without_a_root_type_is_listed_as_an_object() -> None:
+    union = {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}]}
+    entry = tool_to_mcp(Tool(name="union", parameters=union, execute=lambda args: None))
+    assert entry.input_schema == {"type": "object", **union}
+    assert union == {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}]}
+    kept = {"type": "object", "properties": {}}
+    assert tool_to_mcp(Tool(name="kept", parameters=kept, execute=lambda a: 0)).input_schema == kept
+
+
+def test_a_schema_of_another_root_type_cannot_be_listed() -> None:
+    tool = Tool(name="text", parameters={"type": "string"}, execute=lambda args: None)
+    with pytest.raises(ValueError, match="tool 'text': MCP needs an object parameter schema"):
+        tool_to_mcp(tool)

@@ -2,9 +2,63 @@
 
 from __future__ import annotations
 
-from orkestrel.cli.toolbox import ToolFactory
+from pathlib import Path
+
+from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
+from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
+from orkestrel.tool import ToolInterface
+from orkestrel.toolbox import (
+    DatabaseDefinitionStore,
+    DatabaseResolver,
+    DefinitionStoreInterface,
+    create_database_tool,
+    create_memory_definition_store,
+)
+from orkestrel.toolbox.database.database_store import DEFINITIONS_COLUMNS, DEFINITIONS_TABLE
+
+DEFINITIONS_FILE = "definitions.sqlite3"
+"""The SQLite file under `--data` that keeps the database tool's definitions."""
+
+DATABASES_DIRECTORY = "databases"
+"""The folder under `--data` that keeps one SQLite file per database the tool creates."""
 
 
 def builtin_factories() -> dict[str, ToolFactory]:
     """Lists the built-in tool factories by name, in the order the toolbox lists them."""
-    return {}
+    return {"database": database}
+
+
+def open_definitions(data: Path, readonly: bool) -> DefinitionStoreInterface:
+    """Opens the definition store kept in `data`, read-only at the engine when asked; a
+    read-only toolbox over a `data` that holds no definitions yet reads an empty store."""
+    path = data / DEFINITIONS_FILE
+    if readonly and not path.exists():
+        return create_memory_definition_store()
+    if not readonly:
+        data.mkdir(parents=True, exist_ok=True)
+    engine = create_database(
+        tables={DEFINITIONS_TABLE: DEFINITIONS_COLUMNS},
+        driver=create_sqlite_driver(path),
+        readonly=readonly,
+    )
+    return DatabaseDefinitionStore(engine.table(DEFINITIONS_TABLE), engine)
+
+
+def open_resolver(store: DefinitionStoreInterface, data: Path, readonly: bool) -> DatabaseResolver:
+    """Builds the resolver that opens each database as its own SQLite file under `data`,
+    whichever driver name its definition carries, read-only at the engine when asked."""
+    files = create_sqlite_factory(data / DATABASES_DIRECTORY)
+    return DatabaseResolver(
+        None, {"sqlite": files, "memory": files}, None, store, readonly=readonly
+    )
+
+
+def database(context: ToolboxContext) -> ToolInterface:
+    """Builds the database tool over SQLite files and a definition store under `--data`."""
+    store = open_definitions(context.data, context.readonly)
+    resolver = open_resolver(store, context.data, context.readonly)
+    closer = getattr(store, "close", None)
+    if closer is not None:
+        context.stack.push_async_callback(closer)
+    context.stack.push_async_callback(resolver.close)
+    return create_database_tool(resolver=resolver, readonly=context.readonly)

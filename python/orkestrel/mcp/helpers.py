@@ -19,11 +19,25 @@ def tool_to_mcp(tool: ToolInterface) -> types.Tool:
     """Projects a tool onto its MCP listing entry: the advertised definition, with the tool's
     annotations as MCP tool annotations.
 
-    A tool without parameters lists an empty object schema. Raises `ValueError` naming the tool
-    when its annotations are not valid MCP tool annotations.
+    A tool without parameters lists an empty object schema, and a schema with no root `type`
+    (a top-level `anyOf` union, say) is listed with `"type": "object"` added, since MCP
+    arguments are always an object and clients require the root type. Raises `ValueError`
+    naming the tool when its schema's root type is another type, or its annotations are not
+    valid MCP tool annotations.
     """
     definition = tool_to_definition(tool)
     parameters = definition.get("parameters")
+    if parameters is None:
+        schema = copy.deepcopy(EMPTY_INPUT_SCHEMA)
+    elif "type" not in parameters:
+        schema = {"type": "object", **parameters}
+    elif parameters["type"] == "object":
+        schema = parameters
+    else:
+        raise ValueError(
+            f"tool {tool.name!r}: MCP needs an object parameter schema, "
+            f"not type {parameters['type']!r}"
+        )
     annotations = getattr(tool, "annotations", None)
     try:
         hints = None if annotations is None else types.ToolAnnotations.model_validate(annotations)
@@ -32,7 +46,7 @@ def tool_to_mcp(tool: ToolInterface) -> types.Tool:
     return types.Tool(
         name=definition["name"],
         description=definition.get("description"),
-        input_schema=copy.deepcopy(EMPTY_INPUT_SCHEMA) if parameters is None else parameters,
+        input_schema=schema,
         annotations=hints,
     )
 
