@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 import time
@@ -20,7 +21,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 APP = HERE / "app.py"
 
-Spawn = Callable[[list[str], Path], AbstractContextManager[str]]
+Spawn = Callable[..., AbstractContextManager[str]]
 
 
 def _load(path: Path) -> ModuleType:
@@ -64,9 +65,10 @@ def anyio_backend() -> str:
 
 
 @contextmanager
-def _spawn_http(command: list[str], log: Path) -> Iterator[str]:
+def _spawn_http(command: list[str], log: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    environment = None if env is None else {**os.environ, **env}
     with log.open("w") as sink:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=sink)
+        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=sink, env=environment)
     try:
         deadline = time.monotonic() + 60
         url = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -75,3 +76,13 @@ async def test_setup_failures_exit_before_serving(
     assert await run_serve(options, stderr=err) == status
     assert err.getvalue().startswith(message)
     assert "listening on" not in err.getvalue()
+
+
+async def test_without_the_mcp_extra_serve_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "orkestrel.mcp", None)
+    err = io.StringIO()
+    assert await run_serve(parse("--root", str(tmp_path)), stderr=err) == 1
+    assert err.getvalue().startswith("orkestrel serve: ")
+    assert "orkestrel.mcp" in err.getvalue()

@@ -11,6 +11,7 @@ import anyio
 
 from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
 from orkestrel.cli.toolbox import ToolboxSetupError
+from orkestrel.tool import ToolManager
 
 USAGE = 2
 FAILURE = 1
@@ -50,15 +51,30 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
     err = stderr or sys.stderr
     interactive = options.transport == "stdio" and sys.stdin.isatty()
     try:
-        from orkestrel.mcp import serve
+        import orkestrel.mcp  # noqa: F401
     except ImportError as error:
         print(f"orkestrel serve: {error}", file=err)
         return FAILURE
     try:
-        async with (
-            toolbox_of(options, err) as manager,
-            anyio.create_task_group() as group,
-        ):
+        async with toolbox_of(options, err) as manager:
+            await _serve(manager, options, interactive, err)
+    except ToolboxSetupError as error:
+        print(f"orkestrel serve: {error}", file=err)
+        return USAGE if error.usage else FAILURE
+    except OSError as error:
+        print(f"orkestrel serve: {error}", file=err)
+        return FAILURE
+    return 0
+
+
+async def _serve(
+    manager: ToolManager, options: argparse.Namespace, interactive: bool, err: TextIO
+) -> None:
+    from orkestrel.mcp import serve
+    from orkestrel.mcp.helpers import raise_alone
+
+    try:
+        async with anyio.create_task_group() as group:
             where = await group.start(
                 functools.partial(
                     serve, manager, options.transport, host=options.host, port=options.port
@@ -73,10 +89,5 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
                     file=err,
                     flush=True,
                 )
-    except ToolboxSetupError as error:
-        print(f"orkestrel serve: {error}", file=err)
-        return USAGE if error.usage else FAILURE
-    except OSError as error:
-        print(f"orkestrel serve: {error}", file=err)
-        return FAILURE
-    return 0
+    except BaseExceptionGroup as group:
+        raise_alone(group)

@@ -16,7 +16,7 @@ from mcp.server import Server, ServerRequestContext
 from orkestrel import __version__
 from orkestrel.mcp.constants import DEFAULT_SERVER_NAME, MAX_LIST_PAGES
 from orkestrel.mcp.errors import ToolNameCollisionError
-from orkestrel.mcp.helpers import mcp_to_value, result_to_mcp, tool_to_mcp
+from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_to_mcp, tool_to_mcp
 from orkestrel.mcp.types import McpSource
 from orkestrel.tool import Tool, ToolCall, ToolInterface, ToolManager, ToolManagerInterface
 
@@ -99,17 +99,7 @@ async def from_mcp(
                         target.remove(tool.name)
     except BaseExceptionGroup as group:
         # The SDK's task groups wrap whatever crosses them; a lone error is re-raised as itself.
-        error = _alone(group)
-        if error is group:
-            raise
-        raise error from error.__cause__
-
-
-def _alone(group: BaseExceptionGroup[BaseException]) -> BaseException:
-    error: BaseException = group
-    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-        error = error.exceptions[0]
-    return error
+        raise_alone(group)
 
 
 async def _connect(source: McpSource, stack: AsyncExitStack) -> Client | ClientSession:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import Any, NoReturn
 
 import mcp_types as types
 from pydantic import ValidationError
@@ -100,3 +100,12 @@ def _error(message: str) -> types.CallToolResult:
 
 def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else text
+
+
+def raise_alone(group: BaseExceptionGroup[BaseException]) -> NoReturn:
+    """Re-raises the one exception a chain of single-member exception groups wraps, keeping its
+    own cause, or the group itself when it holds several."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    raise error from error.__cause__
