@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal
 
 import fastjsonschema
 import jsonschema
 import jsonschema_rs
 import pytest
 from pydantic import ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from typing_extensions import NotRequired, TypedDict
 
 from orkestrel.contract import (
     ParseError,
@@ -174,7 +175,9 @@ INPUTS = {
 }
 
 
-def _raises(call: Callable[[Any], Any], errors: type[BaseException] | tuple[type[BaseException], ...]) -> Callable[[Any], bool]:
+def _raises(
+    call: Callable[[Any], Any], errors: type[BaseException] | tuple[type[BaseException], ...]
+) -> Callable[[Any], bool]:
     def check(value: Any) -> bool:
         try:
             call(value)
@@ -193,9 +196,13 @@ def guards(name: str) -> dict[str, Callable[[Any], bool]]:
     return {
         "orkestrel": contract.is_valid,
         "jsonschema_rs": jsonschema_rs.validator_for(schema).is_valid,
-        "fastjsonschema": _raises(fastjsonschema.compile(schema), fastjsonschema.JsonSchemaException),
+        "fastjsonschema": _raises(
+            fastjsonschema.compile(schema), fastjsonschema.JsonSchemaException
+        ),
         "jsonschema": jsonschema.Draft202012Validator(schema).is_valid,
-        "pydantic_strict": _raises(lambda v: adapter.validate_python(v, strict=True), ValidationError),
+        "pydantic_strict": _raises(
+            lambda v: adapter.validate_python(v, strict=True), ValidationError
+        ),
     }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeGuard, get_args
 
+from orkestrel._core import FaultReport
+
 ContractErrorCode = Literal[
     "bound",
     "range",
@@ -87,18 +89,39 @@ class ParseError(ValueError):
     caught separately.
     """
 
-    faults: list[Any]
+    def __init__(
+        self, faults: Sequence[Mapping[str, Any]] | FaultReport, message: str | None = None
+    ) -> None:
+        super().__init__()
+        self._faults: list[Any] | FaultReport = (
+            faults if isinstance(faults, FaultReport) else list(faults)
+        )
+        self._message = message
 
-    def __init__(self, faults: Sequence[Mapping[str, Any]], message: str | None = None) -> None:
-        self.faults = list(faults)
-        if message is None:
+    @property
+    def faults(self) -> list[Any]:
+        """The `explain` report of the value, as a list of fault dicts."""
+        if isinstance(self._faults, FaultReport):
+            self._faults = list(self._faults.to_list())
+        return self._faults
+
+    @property
+    def message(self) -> str:
+        """The message: a summary of the first faults (built when first read)."""
+        if self._message is None:
             head = "; ".join(_describe(fault) for fault in self.faults[:3])
             more = f" (+{len(self.faults) - 3} more)" if len(self.faults) > 3 else ""
-            message = f"parse: the value does not satisfy the contract: {head}{more}"
-        super().__init__(message)
+            self._message = f"parse: the value does not satisfy the contract: {head}{more}"
+        return self._message
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"ParseError({self.message!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ParseError, (self.faults, str(self)))
+        return (ParseError, (self.faults, self.message))
 
 
 def is_contract_error(value: object) -> TypeGuard[ContractError]:

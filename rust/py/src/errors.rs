@@ -57,7 +57,7 @@ pub fn contract_error(py: Python<'_>, error: &ContractError) -> PyErr {
 }
 
 /// A Python `ParseError` whose `faults` are the explain report.
-pub fn parse_error(py: Python<'_>, faults: Bound<'_, PyList>) -> PyErr {
+pub fn parse_error(py: Python<'_>, faults: Bound<'_, PyAny>) -> PyErr {
     let build = || -> PyResult<PyErr> {
         let class = PARSE_ERROR.import(py, ERRORS, "ParseError")?;
         Ok(PyErr::from_value(class.call1((faults,))?))

@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use super::fault::{Fault, FaultLimit, Reason, Segment};
 use super::jsonvalue::is_json_value;
 use super::parse::{coerce_boolean, coerce_number, coerce_string, js_sort};
-use super::{find, is_member, is_text_member, Compiled, Contract, Tail};
+use super::{find, Compiled, Contract, Tail};
 use crate::constants::FAULT_LIMIT;
 use crate::json::Num;
 use crate::shape::Id;
@@ -20,14 +20,33 @@ use crate::value::{Node, View};
 /// An undeclared key of a record: its array index (for ordering), key and value.
 type Extra<N> = (Option<u32>, (Box<[u8]>, N));
 
-struct Report<'c> {
-    contract: &'c Contract,
-    path: Vec<Segment>,
+/// A path segment while walking: property names are borrowed from the contract, so only a
+/// fault pays for an owned path.
+enum Step<'c> {
+    Name(&'c [u8]),
+    Index(usize),
+    Owned(Segment),
 }
 
-impl Report<'_> {
+struct Report<'c> {
+    contract: &'c Contract,
+    path: Vec<Step<'c>>,
+}
+
+impl<'c> Report<'c> {
+    fn here(&self) -> Vec<Segment> {
+        self.path
+            .iter()
+            .map(|step| match step {
+                Step::Name(name) => Segment::Key((*name).into()),
+                Step::Index(index) => Segment::Index(*index),
+                Step::Owned(segment) => segment.clone(),
+            })
+            .collect()
+    }
+
     fn fault(&self, reason: Reason, expected: &'static str) -> Fault {
-        let mut fault = Fault::at(reason, self.path.clone());
+        let mut fault = Fault::at(reason, self.here());
         fault.expected = Some(expected);
         fault
     }
@@ -58,7 +77,7 @@ impl Report<'_> {
         len: u64,
         min: Option<u64>,
         max: Option<u64>,
-        received: &str,
+        received: impl Fn() -> String,
     ) -> Vec<Fault> {
         let mut faults = Vec::new();
         let limit = |n: u64| {
@@ -67,10 +86,10 @@ impl Report<'_> {
             )))
         };
         if let Some(min) = min.filter(|m| len < *m) {
-            faults.push(self.constraint(expected, "min", limit(min), received.to_owned()));
+            faults.push(self.constraint(expected, "min", limit(min), received()));
         }
         if let Some(max) = max.filter(|m| len > *m) {
-            faults.push(self.constraint(expected, "max", limit(max), received.to_owned()));
+            faults.push(self.constraint(expected, "max", limit(max), received()));
         }
         faults
     }
@@ -80,7 +99,7 @@ impl Report<'_> {
     }
 
     fn explain_at<N: Node>(&mut self, id: Id, value: &N, depth: u32) -> Vec<Fault> {
-        let contract = self.contract;
+        let contract: &'c Contract = self.contract;
         let kind = contract.kinds[id];
         let view = value.view();
         match &contract.nodes[id] {
@@ -88,12 +107,16 @@ impl Report<'_> {
                 let Some(text) = coerce_string(&view) else {
                     return self.type_fault(kind, &view);
                 };
-                let received = preview_string(&text);
-                let mut faults =
-                    self.length_faults(kind, utf16_len(&text) as u64, *min, *max, &received);
+                let received = || preview_string(&text);
+                let units = match (min, max, &view) {
+                    (None, None, _) => 0,
+                    (_, _, View::Str(_)) => value.utf16_len(),
+                    _ => utf16_len(&text),
+                };
+                let mut faults = self.length_faults(kind, units as u64, *min, *max, received);
                 if let Some(pattern) = pattern.as_ref().filter(|p| !p.is_match(&text)) {
                     let limit = Some(FaultLimit::Text(pattern.source.clone()));
-                    faults.push(self.constraint(kind, "pattern", limit, received));
+                    faults.push(self.constraint(kind, "pattern", limit, received()));
                 }
                 faults
             }
@@ -101,17 +124,17 @@ impl Report<'_> {
                 let Some(n) = coerce_number(&view) else {
                     return self.type_fault(kind, &view);
                 };
-                let received = number_to_string(n);
+                let received = || number_to_string(n);
                 let mut faults = Vec::new();
                 if *integer && !is_integer(n) {
-                    faults.push(self.constraint(kind, "integer", None, received.clone()));
+                    faults.push(self.constraint(kind, "integer", None, received()));
                 }
                 if let Some(min) = min.filter(|m| n < m.value()) {
                     faults.push(self.constraint(
                         kind,
                         "min",
                         Some(FaultLimit::Number(min)),
-                        received.clone(),
+                        received(),
                     ));
                 }
                 if let Some(max) = max.filter(|m| n > m.value()) {
@@ -119,7 +142,7 @@ impl Report<'_> {
                         kind,
                         "max",
                         Some(FaultLimit::Number(max)),
-                        received,
+                        received(),
                     ));
                 }
                 faults
@@ -134,8 +157,8 @@ impl Report<'_> {
             },
             Compiled::Literal(values) => {
                 let trimmed_member =
-                    matches!(&view, View::Str(text) if is_text_member(values, trim(text)));
-                if is_member(values, &view) || trimmed_member {
+                    matches!(&view, View::Str(text) if values.contains_text(trim(text)));
+                if values.contains(&view) || trimmed_member {
                     Vec::new()
                 } else {
                     self.type_fault(kind, &view)
@@ -164,22 +187,24 @@ impl Report<'_> {
                     if faults.len() >= FAULT_LIMIT {
                         break;
                     }
-                    self.path.push(Segment::Index(index));
+                    self.path.push(Step::Index(index));
                     match value.item(index) {
                         Ok(item) => faults.extend(self.explain(*items, &item, depth)),
                         Err(_) => faults.push(self.fault(Reason::Type, contract.kinds[*items])),
                     }
                     self.path.pop();
                 }
-                faults.extend(self.length_faults(kind, len as u64, *min, *max, &len.to_string()));
+                faults.extend(self.length_faults(kind, len as u64, *min, *max, || len.to_string()));
                 faults.truncate(FAULT_LIMIT);
                 faults
             }
-            Compiled::Object { props, tail, .. } => {
+            Compiled::Object {
+                props, index, tail, ..
+            } => {
                 if !matches!(view, View::Object) {
                     return self.type_fault(kind, &view);
                 }
-                self.explain_object(props, tail, value, &view, depth)
+                self.explain_object((props, index), tail, value, &view, depth)
             }
             Compiled::Union { variants, one_of } => {
                 if *one_of {
@@ -190,7 +215,7 @@ impl Report<'_> {
                     if matched == 1 {
                         return Vec::new();
                     }
-                    let mut fault = Fault::at(Reason::OneOf, self.path.clone());
+                    let mut fault = Fault::at(Reason::OneOf, self.here());
                     fault.count = Some(matched);
                     let mut faults = vec![fault];
                     if matched == 0 {
@@ -202,7 +227,7 @@ impl Report<'_> {
                     let Some(closest) = self.closest(variants, value, depth) else {
                         return Vec::new();
                     };
-                    let mut fault = Fault::at(Reason::Variant, self.path.clone());
+                    let mut fault = Fault::at(Reason::Variant, self.here());
                     fault.count = Some(variants.len());
                     let mut faults = vec![fault];
                     faults.extend(closest);
@@ -230,7 +255,7 @@ impl Report<'_> {
 
     fn explain_object<N: Node>(
         &mut self,
-        props: &[super::Prop],
+        (props, index): (&'c [super::Prop], &super::keys::KeyIndex),
         tail: &Tail,
         value: &N,
         view: &View<'_>,
@@ -239,7 +264,7 @@ impl Report<'_> {
         let mut slots: Vec<Option<N>> = vec![None; props.len()];
         let mut extras: Vec<Extra<N>> = Vec::new();
         let read = value.entries(|entry| {
-            match find(props, entry.text) {
+            match find(props, index, entry.text) {
                 Some(index) => slots[index] = Some(entry.value.clone()),
                 None => {
                     if matches!(tail, Tail::Shape(_)) {
@@ -260,7 +285,7 @@ impl Report<'_> {
             if faults.len() >= FAULT_LIMIT {
                 break;
             }
-            self.path.push(Segment::Key(prop.name.clone()));
+            self.path.push(Step::Name(&prop.name));
             match slot {
                 Some(child) => faults.extend(self.explain(prop.shape, child, depth)),
                 None if !prop.optional => faults.push(self.fault(Reason::Missing, prop.kind)),
@@ -274,7 +299,7 @@ impl Report<'_> {
                 if faults.len() >= FAULT_LIMIT {
                     break;
                 }
-                self.path.push(Segment::Key(key.clone()));
+                self.path.push(Step::Owned(Segment::Key(key.clone())));
                 faults.extend(self.explain(*shape, child, depth));
                 self.path.pop();
             }
@@ -289,7 +314,7 @@ impl Contract {
     pub fn explain<N: Node>(&self, value: &N, prefix: Vec<Segment>) -> Vec<Fault> {
         let mut report = Report {
             contract: self,
-            path: prefix,
+            path: prefix.into_iter().map(Step::Owned).collect(),
         };
         report.explain(0, value, 0)
     }

@@ -186,3 +186,36 @@ fn fault_reports_are_capped() {
     let faults = list.explain(&&value, Vec::new());
     assert_eq!(faults.len(), 64);
 }
+
+#[test]
+fn key_lookup_handles_shared_prefixes_and_many_keys() {
+    let mut properties = serde_json::Map::new();
+    for name in ["abcdefgh_1", "abcdefgh_2", "a", "", "é"] {
+        properties.insert(name.to_owned(), json!({"type": "string"}));
+    }
+    for index in 0..40 {
+        properties.insert(format!("key{index}"), json!({"type": "null"}));
+    }
+    let wide = contract(&json!({"type": "object", "properties": properties.clone()}));
+    let mut value = serde_json::Map::new();
+    for name in ["abcdefgh_1", "abcdefgh_2", "a", "", "é"] {
+        value.insert(name.to_owned(), json!("x"));
+    }
+    for index in 0..40 {
+        value.insert(format!("key{index}"), Value::Null);
+    }
+    assert!(wide.is_valid(&&Value::Object(value.clone())));
+    value.insert("abcdefgh_3".to_owned(), json!("x"));
+    assert!(!wide.is_valid(&&Value::Object(value)));
+    let narrow = contract(&json!({"type": "object", "properties": {
+        "abcdefgh_1": {"type": "string"}, "abcdefgh_2": {"type": "null"}
+    }}));
+    assert!(narrow.is_valid(&&json!({"abcdefgh_1": "x", "abcdefgh_2": null})));
+    assert!(!narrow.is_valid(&&json!({"abcdefgh_1": "x", "abcdefgh_2": "y"})));
+    let members =
+        contract(&json!({"type": "literal", "values": ["abcdefgh_1", "abcdefgh_2", 1, true]}));
+    assert!(members.is_valid(&&json!("abcdefgh_2")));
+    assert!(!members.is_valid(&&json!("abcdefgh_3")));
+    assert!(members.is_valid(&&json!(1.0)));
+    assert!(!members.is_valid(&&json!(false)));
+}
