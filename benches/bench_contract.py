@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 import fastjsonschema
 import jsonschema
 import jsonschema_rs
 import pytest
 from pydantic import ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from orkestrel.contract import (
     ParseError,
