@@ -92,27 +92,32 @@ class ParseError(ValueError):
     def __init__(
         self, faults: Sequence[Mapping[str, Any]] | FaultReport, message: str | None = None
     ) -> None:
-        super().__init__()
-        self._faults: list[Any] | FaultReport = (
-            faults if isinstance(faults, FaultReport) else list(faults)
-        )
-        self._message = message
+        super().__init__(faults, message)
 
     @property
     def faults(self) -> list[Any]:
         """The `explain` report of the value, as a list of fault dicts."""
-        if isinstance(self._faults, FaultReport):
-            self._faults = list(self._faults.to_list())
-        return self._faults
+        cached: list[Any] | None = self.__dict__.get("_faults")
+        if cached is None:
+            source = self.args[0] if self.args else []
+            cached = list(source.to_list() if isinstance(source, FaultReport) else source)
+            self.__dict__["_faults"] = cached
+        return cached
 
     @property
     def message(self) -> str:
         """The message: a summary of the first faults (built when first read)."""
-        if self._message is None:
-            head = "; ".join(_describe(fault) for fault in self.faults[:3])
-            more = f" (+{len(self.faults) - 3} more)" if len(self.faults) > 3 else ""
-            self._message = f"parse: the value does not satisfy the contract: {head}{more}"
-        return self._message
+        given = self.args[1] if len(self.args) > 1 else None
+        if isinstance(given, str):
+            return given
+        cached: str | None = self.__dict__.get("_message")
+        if cached is None:
+            faults = self.faults
+            head = "; ".join(_describe(fault) for fault in faults[:3])
+            more = f" (+{len(faults) - 3} more)" if len(faults) > 3 else ""
+            cached = f"parse: the value does not satisfy the contract: {head}{more}"
+            self.__dict__["_message"] = cached
+        return cached
 
     def __str__(self) -> str:
         return self.message

@@ -13,6 +13,9 @@ pub fn number_to_string(value: f64) -> String {
     if value == 0.0 {
         return "0".to_owned();
     }
+    if is_safe_integer(value) {
+        return (value as i64).to_string();
+    }
     // Between 1e-6 and 1e21 ECMAScript writes plain decimals, as Rust's shortest `Display` does.
     if (1e-6..1e21).contains(&value.abs()) {
         return value.to_string();
