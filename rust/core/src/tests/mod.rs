@@ -1,5 +1,9 @@
 //! Tests of the contract core over serde_json values.
 
+mod coercion;
+mod data;
+mod text;
+
 use serde_json::{json, Value};
 
 use crate::contract::Contract;
@@ -9,11 +13,11 @@ use crate::shape::from_schema::schema_to_shape;
 use crate::shape::gate::validate;
 use crate::testing::{fault_value, to_value, ValueSink};
 
-fn contract(shape: &Value) -> Contract {
+pub(super) fn contract(shape: &Value) -> Contract {
     Contract::compile(validate(&shape, false).expect("valid shape"))
 }
 
-fn explain(contract: &Contract, value: &Value) -> Value {
+pub(super) fn explain(contract: &Contract, value: &Value) -> Value {
     Value::Array(
         contract
             .explain(&value, Vec::new())
@@ -23,7 +27,7 @@ fn explain(contract: &Contract, value: &Value) -> Value {
     )
 }
 
-fn parse(contract: &Contract, value: &Value) -> Option<Value> {
+pub(super) fn parse(contract: &Contract, value: &Value) -> Option<Value> {
     contract.parse(&value, &mut ValueSink).expect("readable")
 }
 
