@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod functions;
 mod node;
+mod query;
 mod sink;
 
 use pyo3::prelude::*;
@@ -21,6 +22,10 @@ mod _core {
     use crate::functions::{
         check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
         schema_to_shape, validate_shape,
+    };
+    #[pymodule_export]
+    use crate::query::{
+        clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
     };
 
     #[pymodule_init]
