@@ -348,12 +348,14 @@ def test_hostile_declarations_are_refused_with_contract_errors() -> None:
         {"type": "union", "variants": (string_shape(),)},
         {1: "string"},
     ):
+        code: str | None = None
         try:
             contract = create_contract(shape)
         except ContractError as error:
-            assert error.code == "structure"
+            code = error.code
         else:
             assert isinstance(contract.is_valid("x"), bool)
+        assert code in (None, "structure")
     for schema in (Hostile(), HostileDict(type="string"), {"type": HostileStr("string")}, {1: 2}):
         widened = create_contract(schema_to_shape(schema))
         assert isinstance(widened.is_valid(Hostile()), bool)
