@@ -19,6 +19,14 @@ INFER_BREADTH_LIMIT: int
 JSON_SCHEMA_TYPES: tuple[str, ...]
 
 @final
+class FaultReport:
+    """The faults of a failed parse, kept in Rust until Python reads them."""
+
+    def to_list(self) -> list[Fault]:
+        """The faults as a list of dicts."""
+    def __len__(self) -> int: ...
+
+@final
 class Contract:
     """A shape compiled once into `schema`, `is_valid`, `parse` and `explain`."""
 

@@ -17,7 +17,7 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use crate::contract::PyContract;
+    use crate::contract::{PyContract, PyFaultReport};
     #[pymodule_export]
     use crate::functions::{
         check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
