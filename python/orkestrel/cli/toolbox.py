@@ -13,6 +13,15 @@ from typing import Any
 
 from orkestrel.tool import ToolInterface, ToolManager, ToolManagerInterface
 
+__all__ = [
+    "PLUGIN_GROUP",
+    "ToolFactory",
+    "ToolboxContext",
+    "ToolboxSetupError",
+    "open_toolbox",
+    "plugin_entries",
+]
+
 PLUGIN_GROUP = "orkestrel.tools"
 """The entry-point group an installed package lists its tool factories under."""
 
