@@ -3,9 +3,14 @@
 
 use pyo3::prelude::*;
 
+mod search;
+
 #[pymodule(gil_used = false)]
 mod _core {
     use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use super::search::{locate, PatternError, SearchPattern};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
