@@ -1,9 +1,9 @@
 """The tool runtime: `Tool`, the `ToolManager` registry, and the call and result records."""
 
+from orkestrel.tool.base import Tool
 from orkestrel.tool.factories import create_tool, create_tool_manager
 from orkestrel.tool.helpers import tool_to_definition
 from orkestrel.tool.manager import ToolManager
-from orkestrel.tool.base import Tool
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,
