@@ -92,16 +92,17 @@ def read_bytes(real: str, limit: int) -> bytes | None:
 
 
 def to_file(path: str, data: bytes) -> File | None:
-    """Turns bytes into a file value: a supported image becomes binary content, valid UTF-8
-    becomes text, anything else gives `None`.
+    """Turns bytes into a file value: valid UTF-8 becomes text, a supported image becomes
+    binary content, anything else gives `None`. Text wins, so a text file that happens to start
+    like a GIF stays text (PNG and JPEG data are never valid UTF-8).
     """
-    mime = sniff_mime(data)
-    if mime is not None:
-        return create_file(path, BinaryContent(base64.b64encode(data).decode("ascii"), mime))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return None
+        mime = sniff_mime(data)
+        if mime is None:
+            return None
+        return create_file(path, BinaryContent(base64.b64encode(data).decode("ascii"), mime))
     return create_file(path, TextContent(text, infer_language(path)))
 
 

@@ -8,7 +8,7 @@ pub enum SearchError {
     /// The pattern uses a construct the linear-time engine does not offer: look-around or
     /// backreferences.
     Unsupported {
-        /// The construct, in words (`look-around`, `backreferences`).
+        /// The construct, in words (`look-around`, `backreference`).
         feature: &'static str,
     },
     /// The pattern does not parse; `message` is the parser's description, `at` the character
@@ -26,7 +26,7 @@ impl fmt::Display for SearchError {
         match self {
             Self::Unsupported { feature } => write!(
                 f,
-                "{feature} is not supported: the search engine runs in linear time and refuses \
+                "unsupported {feature}: the search engine runs in linear time, so it refuses \
                  look-around ((?=...), (?!...), (?<=...), (?<!...)) and backreferences (\\1, \
                  \\k<name>)"
             ),

@@ -96,7 +96,7 @@ fn refusal(source: &str, error: &regex_syntax::Error) -> SearchError {
                 }
                 ErrorKind::UnsupportedBackreference => {
                     return SearchError::Unsupported {
-                        feature: "backreferences",
+                        feature: "backreference",
                     }
                 }
                 ErrorKind::EscapeUnrecognized
@@ -105,7 +105,7 @@ fn refusal(source: &str, error: &regex_syntax::Error) -> SearchError {
                         .is_some_and(|rest| rest.starts_with("\\k")) =>
                 {
                     return SearchError::Unsupported {
-                        feature: "backreferences",
+                        feature: "backreference",
                     }
                 }
                 _ => {}
