@@ -17,6 +17,8 @@ from anyio import to_thread
 from orkestrel.workspace.constants import DIRECTORY_FILE_LIMIT, DIRECTORY_IGNORE
 from orkestrel.workspace.errors import WorkspaceStoreError
 from orkestrel.workspace.stores.files import (
+    Found,
+    digest,
     prune,
     prune_tree,
     read_bytes,
@@ -46,7 +48,7 @@ class DirectoryWorkspaceStore:
     with a `WorkspaceStoreError` before anything is written.
     """
 
-    __slots__ = ("_ignore", "_limit", "_lock", "_root")
+    __slots__ = ("_ignore", "_known", "_limit", "_lock", "_root")
 
     def __init__(
         self,
@@ -61,6 +63,7 @@ class DirectoryWorkspaceStore:
         self._limit = limit
         self._ignore = frozenset(ignore)
         self._lock = threading.Lock()
+        self._known: dict[str, dict[str, bytes]] = {}
 
     @property
     def root(self) -> str:
@@ -108,17 +111,23 @@ class DirectoryWorkspaceStore:
             )
         return real if os.path.isdir(real) else None
 
-    def _get(self, id: str) -> WorkspaceSnapshot | None:
-        base = self._base(id)
-        if base is None:
-            return None
-        files = []
+    def _admitted(self, base: str) -> list[tuple[Found, File, bytes]]:
+        admitted = []
         for found in walk(base, self._ignore).values():
             data = read_bytes(found.real, self._limit)
             file = None if data is None else to_file(found.path, data)
-            if file is not None:
-                files.append(file)
-        return WorkspaceSnapshot(id, tuple(files))
+            if file is not None and data is not None:
+                admitted.append((found, file, data))
+        return admitted
+
+    def _get(self, id: str) -> WorkspaceSnapshot | None:
+        base = self._base(id)
+        if base is None:
+            self._known.pop(id, None)
+            return None
+        admitted = self._admitted(base)
+        self._known[id] = {found.path: digest(data) for found, _, data in admitted}
+        return WorkspaceSnapshot(id, tuple(file for _, file, _ in admitted))
 
     def _read(self, id: str, path: str) -> File | None:
         segments = check_path(path, self._ignore)
@@ -154,26 +163,24 @@ class DirectoryWorkspaceStore:
         return file
 
     def _set(self, snapshot: WorkspaceSnapshot) -> None:
-        check_id(snapshot.id, self._ignore)
+        id = check_id(snapshot.id, self._ignore)
         wanted = {file.path: self._encode(file) for file in snapshot.files}
-        base = self._base(snapshot.id)
-        location = os.path.join(self._root, snapshot.id)
+        base = self._base(id)
+        location = os.path.join(self._root, id)
         if base is None and os.path.lexists(location):
             raise WorkspaceStoreError(
-                "CONFLICT",
-                f"Workspace location is not a folder: {snapshot.id!r}",
-                {"id": snapshot.id},
+                "CONFLICT", f"Workspace location is not a folder: {id!r}", {"id": id}
             )
-        current = {} if base is None else walk(base, self._ignore)
-        plan = Plan(base or location, wanted, current)
-        for found in plan.deletions:
-            os.unlink(found.entry)
-            prune(os.path.dirname(found.entry), plan.base)
+        plan = Plan(base or location, wanted, self._known.get(id, {}), self._limit)
+        for entry in plan.deletions:
+            os.unlink(entry)
+            prune(os.path.dirname(entry), plan.base)
         for folder in plan.cleared:
             prune_tree(folder, plan.base)
         for target, data in plan.writes:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             write_atomic(target, data)
+        self._known[id] = {path: digest(data) for path, data in wanted.items()}
 
     def _encode(self, file: File) -> bytes:
         check_path(file.path, self._ignore)
@@ -198,9 +205,10 @@ class DirectoryWorkspaceStore:
 
     def _delete(self, id: str) -> None:
         base = self._base(id)
+        self._known.pop(id, None)
         if base is None:
             return
-        for found in walk(base, self._ignore).values():
+        for found, _, _ in self._admitted(base):
             os.unlink(found.entry)
             prune(os.path.dirname(found.entry), base)
         prune(base, self._root)

@@ -5,6 +5,7 @@ one file atomically, and pruning emptied folders.
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import secrets
 import stat
@@ -66,6 +67,11 @@ def _readable(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return "\\" not in name
+
+
+def digest(data: bytes) -> bytes:
+    """Fingerprints file bytes, to tell later whether a file changed."""
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def read_bytes(real: str, limit: int) -> bytes | None:

@@ -1,0 +1,109 @@
+"""The pure helpers, validators and errors of `orkestrel.workspace`."""
+
+from __future__ import annotations
+
+import base64
+import pickle
+
+from orkestrel.workspace import (
+    EXTENSION_LANGUAGES,
+    BinaryContent,
+    File,
+    Position,
+    Range,
+    TextContent,
+    WorkspaceError,
+    WorkspaceSnapshot,
+    WorkspaceStoreError,
+    clamp_position,
+    clamp_range,
+    compute_size,
+    count_lines,
+    create_binary_content,
+    create_file,
+    create_text_content,
+    create_workspace,
+    decoded_size,
+    infer_language,
+    is_binary,
+    is_file,
+    is_text,
+    is_valid_range,
+    is_workspace_error,
+    is_workspace_snapshot,
+    is_workspace_store_error,
+    offset_at,
+    range_of,
+    slice_range,
+    splice_range,
+)
+from orkestrel.workspace.helpers import sniff_mime
+from workspace.samples import png
+
+
+def test_languages_come_from_the_last_extension() -> None:
+    assert infer_language("src/main.TS") == "typescript"
+    assert infer_language("notes.md") == "markdown"
+    assert infer_language("Makefile") == "text"
+    assert infer_language("archive.tar.unknown") == "text"
+    assert EXTENSION_LANGUAGES["py"] == "python"
+
+
+def test_content_arms_sizes_and_lines() -> None:
+    text = create_text_content("a\nb", "text")
+    image = create_binary_content(base64.b64encode(b"12345").decode(), "image/png")
+    assert is_text(text) and not is_binary(text) and is_binary(image) and not is_text(image)
+    assert (compute_size(text), count_lines(text)) == (3, 2)
+    assert (compute_size(image), count_lines(image)) == (5, 0)
+    assert [decoded_size(base64.b64encode(b"x" * n).decode()) for n in range(5)] == [0, 1, 2, 3, 4]
+
+
+def test_images_are_recognized_by_their_leading_bytes() -> None:
+    assert sniff_mime(png()) == "image/png"
+    assert sniff_mime(b"\xff\xd8\xff\xe0rest") == "image/jpeg"
+    assert sniff_mime(b"GIF89a....") == "image/gif"
+    assert sniff_mime(b"RIFF\x00\x00\x00\x00WEBPVP8 ") == "image/webp"
+    assert sniff_mime(b"hello") is None
+
+
+def test_ranges_validate_clamp_slice_and_splice_in_code_points() -> None:
+    text = "ab\n😀c"
+    assert is_valid_range(range_of(1, 1, 1, 1)) and is_valid_range(range_of(1, 9, 2, 1))
+    assert not is_valid_range(range_of(2, 1, 1, 9)) and not is_valid_range(range_of(1, 0, 1, 1))
+    assert clamp_position(text, Position(9, 9)) == Position(2, 3)
+    assert clamp_position(text, Position(-4, 10**30)) == Position(1, 3)
+    assert clamp_range(text, range_of(1, 5, 2, 2)) == Range(Position(1, 3), Position(2, 2))
+    assert offset_at(text, Position(2, 2)) == 4 and text[4] == "c"
+    assert slice_range(text, range_of(1, 2, 2, 2)) == "b\n😀"
+    assert splice_range(text, range_of(2, 1, 2, 2), "🎉") == "ab\n🎉c"
+
+
+def test_guards_accept_well_formed_values_and_never_raise() -> None:
+    good = create_file("a.txt", TextContent("hi", "text"))
+    image = create_file("i.png", BinaryContent(base64.b64encode(png()).decode(), "image/png"))
+    assert is_file(good) and is_file(image)
+    assert not is_file(File("a.txt", TextContent("hi", "text"), "created", 99, 1))
+    assert not is_file(File("a", BinaryContent("!!", "image/png"), "created", 0, 0))
+    assert not is_file(File("a", TextContent(3, "t"), "created", 0, 0))  # type: ignore[arg-type]
+    assert not is_file({"path": "a.txt"})
+    assert is_workspace_snapshot(WorkspaceSnapshot("w", (good, image)))
+    assert not is_workspace_snapshot(WorkspaceSnapshot("w", [good]))  # type: ignore[arg-type]
+    assert not is_workspace_snapshot(None)
+    assert create_workspace("w", [good]).snapshot() == WorkspaceSnapshot("w", (good,))
+
+
+def test_errors_carry_code_and_context_and_survive_pickling() -> None:
+    error = WorkspaceError("RANGE", "Invalid range for file: a", {"path": "a"})
+    assert (str(error), error.message, error.code, error.context) == (
+        "Invalid range for file: a",
+        "Invalid range for file: a",
+        "RANGE",
+        {"path": "a"},
+    )
+    assert repr(error) == "WorkspaceError('RANGE', 'Invalid range for file: a', context={'path': 'a'})"
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), copy.code, copy.context) == (WorkspaceError, "RANGE", {"path": "a"})
+    store = WorkspaceStoreError("PATH", "no")
+    assert is_workspace_store_error(store) and not is_workspace_error(store)
+    assert is_workspace_error(error) and not is_workspace_error(ValueError("x"))
+    assert not is_workspace_error(WorkspaceError("OTHER", "x"))  # type: ignore[arg-type]
