@@ -36,7 +36,8 @@ def project(tmp_path: Path) -> Path:
 async def test_get_reads_text_and_images_and_leaves_the_rest_out(tmp_path: Path) -> None:
     store = DirectoryWorkspaceStore(project(tmp_path))
     snapshot = await store.get("project")
-    assert snapshot is not None and snapshot.id == "project"
+    assert snapshot is not None
+    assert snapshot.id == "project"
     assert [file.path for file in snapshot.files] == [
         "README.md",
         "logo.png",
@@ -49,7 +50,8 @@ async def test_get_reads_text_and_images_and_leaves_the_rest_out(tmp_path: Path)
     assert workspace.read("README.md") == "# Projet\r\nété 😀\n"
     assert workspace.read("src/deep/ü.txt") == "\ufeffbom kept"
     logo = workspace.file("logo.png")
-    assert logo is not None and logo.content.mime == "image/png"  # type: ignore[union-attr]
+    assert logo is not None
+    assert logo.content.mime == "image/png"
     assert logo.size == len(png())
     assert await store.get("absent") is None
 
@@ -68,7 +70,7 @@ async def test_a_png_reads_as_binary_and_text_operations_on_it_are_modality_erro
         lambda: workspace.append("logo.png", "x"),
     ]
     for edit in edits:
-        with pytest.raises(WorkspaceError, match="binary file: logo.png") as error:
+        with pytest.raises(WorkspaceError, match=r"binary file: logo\.png") as error:
             edit()
         assert error.value.code == "MODALITY"
     assert workspace.search("PNG") == []
@@ -133,7 +135,8 @@ async def test_the_size_limit_is_applied_on_read_and_on_write(tmp_path: Path) ->
     (root / "project" / "big.txt").write_text("x" * 101)
     store = DirectoryWorkspaceStore(root, limit=100)
     snapshot = await store.get("project")
-    assert snapshot is not None and "big.txt" not in [file.path for file in snapshot.files]
+    assert snapshot is not None
+    assert "big.txt" not in [file.path for file in snapshot.files]
     with pytest.raises(WorkspaceStoreError, match="over the 100-byte limit") as error:
         await store.read("project", "big.txt")
     assert error.value.code == "LIMIT"
@@ -155,7 +158,8 @@ async def test_the_size_limit_is_applied_on_read_and_on_write(tmp_path: Path) ->
 async def test_read_gives_one_file_or_a_typed_refusal(tmp_path: Path) -> None:
     store = DirectoryWorkspaceStore(project(tmp_path))
     readme = await store.read("project", "README.md")
-    assert readme is not None and readme.lines == 3
+    assert readme is not None
+    assert readme.lines == 3
     assert await store.read("project", "missing.txt") is None
     assert await store.read("project", "src") is None
     assert await store.read("absent", "README.md") is None
@@ -182,7 +186,8 @@ async def test_files_and_folders_cannot_trade_places_unsafely(tmp_path: Path) ->
     workspace.write({"a": "file", "a/b": "under a file"})
     with pytest.raises(WorkspaceStoreError, match="needs 'a' to be a folder") as error:
         await manager.save("w")
-    assert error.value.code == "CONFLICT" and tree(tmp_path) == {}
+    assert error.value.code == "CONFLICT"
+    assert tree(tmp_path) == {}
     workspace.remove("a")
     workspace.write("c/d.txt", "deep")
     await manager.save("w")
@@ -197,7 +202,8 @@ async def test_files_and_folders_cannot_trade_places_unsafely(tmp_path: Path) ->
     before = tree(tmp_path)
     with pytest.raises(WorkspaceStoreError, match="folder holding other files") as error:
         await manager.save("w")
-    assert error.value.code == "CONFLICT" and tree(tmp_path) == before
+    assert error.value.code == "CONFLICT"
+    assert tree(tmp_path) == before
 
 
 async def test_delete_removes_admitted_files_and_keeps_the_rest(tmp_path: Path) -> None:
@@ -210,12 +216,14 @@ async def test_delete_removes_admitted_files_and_keeps_the_rest(tmp_path: Path) 
         "blob.bin": ("file", b"\x00\xff\xfe binary"),
     }
     snapshot = await store.get("project")
-    assert snapshot is not None and snapshot.files == ()
+    assert snapshot is not None
+    assert snapshot.files == ()
     manager = WorkspaceManager(store)
     manager.add("gone").write("a/b.txt", "x")
     await manager.save("gone")
     await store.delete("gone")
-    assert not (root / "gone").exists() and await store.get("gone") is None
+    assert not (root / "gone").exists()
+    assert await store.get("gone") is None
     await store.delete("never")
 
 
@@ -225,7 +233,8 @@ async def test_non_regular_files_are_skipped_without_blocking(tmp_path: Path) ->
     os.mkfifo(folder / "pipe")
     (folder / "a.txt").write_text("a")
     snapshot = await DirectoryWorkspaceStore(tmp_path).get("w")
-    assert snapshot is not None and [file.path for file in snapshot.files] == ["a.txt"]
+    assert snapshot is not None
+    assert [file.path for file in snapshot.files] == ["a.txt"]
     with pytest.raises(WorkspaceStoreError, match="not a regular file"):
         await DirectoryWorkspaceStore(tmp_path).read("w", "pipe")
 
@@ -253,11 +262,11 @@ async def test_files_changed_by_someone_else_are_never_clobbered(tmp_path: Path)
     assert tree(root) == before
     workspace.write("src/main.py", "also edited")
     workspace.remove("README.md")
-    with pytest.raises(WorkspaceStoreError, match="README.md"):
+    with pytest.raises(WorkspaceStoreError, match=r"README\.md"):
         await manager.save("project")
     workspace.write("README.md", "# Projet\r\nété 😀\n")
     workspace.write("blob.bin", "text over a file the store never showed")
-    with pytest.raises(WorkspaceStoreError, match="never read by this store: 'blob.bin'"):
+    with pytest.raises(WorkspaceStoreError, match=r"never read by this store: 'blob\.bin'"):
         await manager.save("project")
     workspace.remove("blob.bin")
     await manager.save("project")
@@ -271,7 +280,8 @@ async def test_a_store_deletes_only_what_it_has_read_or_written(tmp_path: Path) 
     workspace = fresh.add("project")
     workspace.write("added.txt", "new")
     await fresh.save("project")
-    assert (root / "project" / "later.txt").exists() and (root / "project" / "README.md").exists()
+    assert (root / "project" / "later.txt").exists()
+    assert (root / "project" / "README.md").exists()
     assert (root / "project" / "added.txt").read_text() == "new"
     workspace.remove("added.txt")
     await fresh.save("project")

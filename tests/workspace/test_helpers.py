@@ -52,7 +52,10 @@ def test_languages_come_from_the_last_extension() -> None:
 def test_content_arms_sizes_and_lines() -> None:
     text = create_text_content("a\nb", "text")
     image = create_binary_content(base64.b64encode(b"12345").decode(), "image/png")
-    assert is_text(text) and not is_binary(text) and is_binary(image) and not is_text(image)
+    assert is_text(text)
+    assert not is_binary(text)
+    assert is_binary(image)
+    assert not is_text(image)
     assert (compute_size(text), count_lines(text)) == (3, 2)
     assert (compute_size(image), count_lines(image)) == (5, 0)
     assert [decoded_size(base64.b64encode(b"x" * n).decode()) for n in range(5)] == [0, 1, 2, 3, 4]
@@ -68,12 +71,15 @@ def test_images_are_recognized_by_their_leading_bytes() -> None:
 
 def test_ranges_validate_clamp_slice_and_splice_in_code_points() -> None:
     text = "ab\n😀c"
-    assert is_valid_range(range_of(1, 1, 1, 1)) and is_valid_range(range_of(1, 9, 2, 1))
-    assert not is_valid_range(range_of(2, 1, 1, 9)) and not is_valid_range(range_of(1, 0, 1, 1))
+    assert is_valid_range(range_of(1, 1, 1, 1))
+    assert is_valid_range(range_of(1, 9, 2, 1))
+    assert not is_valid_range(range_of(2, 1, 1, 9))
+    assert not is_valid_range(range_of(1, 0, 1, 1))
     assert clamp_position(text, Position(9, 9)) == Position(2, 3)
     assert clamp_position(text, Position(-4, 10**30)) == Position(1, 3)
     assert clamp_range(text, range_of(1, 5, 2, 2)) == Range(Position(1, 3), Position(2, 2))
-    assert offset_at(text, Position(2, 2)) == 4 and text[4] == "c"
+    assert offset_at(text, Position(2, 2)) == 4
+    assert text[4] == "c"
     assert slice_range(text, range_of(1, 2, 2, 2)) == "b\n😀"
     assert splice_range(text, range_of(2, 1, 2, 2), "🎉") == "ab\n🎉c"
 
@@ -81,7 +87,8 @@ def test_ranges_validate_clamp_slice_and_splice_in_code_points() -> None:
 def test_guards_accept_well_formed_values_and_never_raise() -> None:
     good = create_file("a.txt", TextContent("hi", "text"))
     image = create_file("i.png", BinaryContent(base64.b64encode(png()).decode(), "image/png"))
-    assert is_file(good) and is_file(image)
+    assert is_file(good)
+    assert is_file(image)
     assert not is_file(File("a.txt", TextContent("hi", "text"), "created", 99, 1))
     assert not is_file(File("a", BinaryContent("!!", "image/png"), "created", 0, 0))
     assert not is_file(File("a", TextContent(3, "t"), "created", 0, 0))  # type: ignore[arg-type]
@@ -100,10 +107,14 @@ def test_errors_carry_code_and_context_and_survive_pickling() -> None:
         "RANGE",
         {"path": "a"},
     )
-    assert repr(error) == "WorkspaceError('RANGE', 'Invalid range for file: a', context={'path': 'a'})"
+    assert (
+        repr(error) == "WorkspaceError('RANGE', 'Invalid range for file: a', context={'path': 'a'})"
+    )
     copy = pickle.loads(pickle.dumps(error))
     assert (type(copy), copy.code, copy.context) == (WorkspaceError, "RANGE", {"path": "a"})
     store = WorkspaceStoreError("PATH", "no")
-    assert is_workspace_store_error(store) and not is_workspace_error(store)
-    assert is_workspace_error(error) and not is_workspace_error(ValueError("x"))
+    assert is_workspace_store_error(store)
+    assert not is_workspace_error(store)
+    assert is_workspace_error(error)
+    assert not is_workspace_error(ValueError("x"))
     assert not is_workspace_error(WorkspaceError("OTHER", "x"))  # type: ignore[arg-type]

@@ -20,8 +20,10 @@ def test_the_first_add_is_active_and_later_adds_do_not_steal_it() -> None:
     review = manager.add("review")
     assert (manager.count, manager.active, manager.workspace("review")) == (2, scratch, review)
     assert manager.workspaces() == [scratch, review]
-    assert manager.switch("review") is review and manager.active is review
-    assert manager.switch("ghost") is None and manager.active is review
+    assert manager.switch("review") is review
+    assert manager.active is review
+    assert manager.switch("ghost") is None
+    assert manager.active is review
 
 
 def test_adding_an_existing_id_replaces_it_and_active_follows() -> None:
@@ -29,15 +31,19 @@ def test_adding_an_existing_id_replaces_it_and_active_follows() -> None:
     first = manager.add("w")
     first.write("a", "1")
     second = manager.add("w")
-    assert manager.count == 1 and manager.active is second and second.count == 0
+    assert manager.count == 1
+    assert manager.active is second
+    assert second.count == 0
 
 
 def test_remove_and_clear_drop_the_selection_with_the_workspace() -> None:
     manager = WorkspaceManager()
     manager.add("a")
     manager.add("b")
-    assert manager.remove("a") is True and manager.active is None
-    assert manager.remove(["ghost", "b"]) is True and manager.count == 0
+    assert manager.remove("a") is True
+    assert manager.active is None
+    assert manager.remove(["ghost", "b"]) is True
+    assert manager.count == 0
     assert manager.remove("a") is False
     manager.add("c")
     manager.clear()
@@ -55,7 +61,8 @@ async def test_save_and_open_round_trip_through_a_store() -> None:
     reader = WorkspaceManager(store)
     reader.add("other")
     opened = await reader.open("project")
-    assert opened is not None and reader.active is opened
+    assert opened is not None
+    assert reader.active is opened
     assert opened.read("src/main.py") == "answer = 42"
     assert opened.snapshot() == project.snapshot()
     assert await reader.open("never") is None
@@ -69,7 +76,8 @@ async def test_open_prefers_the_registry_and_save_needs_a_store() -> None:
     other = manager.add("x")
     await store.set(other.snapshot())
     manager.switch("x")
-    assert await manager.open("w") is live and manager.active is live
+    assert await manager.open("w") is live
+    assert manager.active is live
     assert await WorkspaceManager().save("w") is False
     assert await WorkspaceManager().open("w") is None
 

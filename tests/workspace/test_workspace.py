@@ -46,7 +46,9 @@ def test_a_first_write_creates_and_later_edits_modify() -> None:
     )
     workspace.append("src/main.py", "\ny = 2")
     second = workspace.file("src/main.py")
-    assert second is not None and second.state == "modified" and second.lines == 2
+    assert second is not None
+    assert second.state == "modified"
+    assert second.lines == 2
     assert first.content == TextContent("x = 1", "python"), "file values never change"
     assert len(workspace.id) == 36
 
@@ -62,7 +64,8 @@ def test_rewriting_keeps_the_language_and_writing_over_binary_retypes_to_text() 
     workspace = with_image()
     workspace.write("notes.md", "plain")
     notes = workspace.file("notes.md")
-    assert notes is not None and notes.content == TextContent("plain", "markdown")
+    assert notes is not None
+    assert notes.content == TextContent("plain", "markdown")
     workspace.write("icon.png", "now text")
     icon = workspace.file("icon.png")
     assert icon is not None
@@ -135,7 +138,8 @@ def test_splice_refuses_missing_binary_and_impossible_ranges() -> None:
         with pytest.raises(WorkspaceError, match=words) as error:
             workspace.write(path, "x", span)
         assert code(error) == expected
-        assert error.value.context is not None and error.value.context["path"] == path
+        assert error.value.context is not None
+        assert error.value.context["path"] == path
     assert workspace.snapshot() == before
 
 
@@ -147,7 +151,7 @@ def test_prepend_and_append_treat_absent_as_empty_and_refuse_binary_untouched() 
     assert workspace.read(["new.txt", "other.txt"]) == {"new.txt": "abc", "other.txt": "z"}
     before = workspace.snapshot()
     for edit in (workspace.prepend, workspace.append):
-        with pytest.raises(WorkspaceError, match="binary file: icon.png") as error:
+        with pytest.raises(WorkspaceError, match=r"binary file: icon\.png") as error:
             edit({"new.txt": "!", "icon.png": "x"})
         assert code(error) == "MODALITY"
     assert workspace.snapshot() == before
@@ -180,8 +184,10 @@ def test_remove_reports_whether_anything_went() -> None:
 
 def test_has_tests_one_path_or_any_of_a_batch() -> None:
     workspace = with_image()
-    assert workspace.has("icon.png") and not workspace.has("x")
-    assert workspace.has(["x", "notes.md"]) and not workspace.has(["x", "y"])
+    assert workspace.has("icon.png")
+    assert not workspace.has("x")
+    assert workspace.has(["x", "notes.md"])
+    assert not workspace.has(["x", "y"])
 
 
 def test_snapshot_and_seed_round_trip_in_order() -> None:
@@ -192,7 +198,8 @@ def test_snapshot_and_seed_round_trip_in_order() -> None:
     rebuilt = Workspace(snapshot.id, snapshot.files)
     assert rebuilt.snapshot() == snapshot
     rebuilt.clear()
-    assert rebuilt.count == 0 and workspace.count == 3
+    assert rebuilt.count == 0
+    assert workspace.count == 3
 
 
 def test_a_write_without_content_does_nothing() -> None:

@@ -172,6 +172,7 @@ class DirectoryWorkspaceStore:
                 "CONFLICT", f"Workspace location is not a folder: {id!r}", {"id": id}
             )
         plan = Plan(base or location, wanted, self._known.get(id, {}), self._limit)
+        os.makedirs(plan.base, exist_ok=True)
         for entry in plan.deletions:
             os.unlink(entry)
             prune(os.path.dirname(entry), plan.base)
