@@ -22,20 +22,20 @@ OLD = "old " * 100_000
 NEW = "new " * 100_000
 
 
-async def saved(root: Path) -> WorkspaceManager:
+async def edited(root: Path) -> WorkspaceManager:
+    """A manager whose workspace `w` was saved holding OLD and now holds NEW, unsaved."""
     manager = WorkspaceManager(DirectoryWorkspaceStore(root))
-    manager.add("w").write("big.txt", OLD)
+    workspace = manager.add("w")
+    workspace.write("big.txt", OLD)
     await manager.save("w")
+    workspace.write("big.txt", NEW)
     return manager
 
 
 async def test_a_failure_mid_write_keeps_the_old_file_and_no_temporary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    manager = await saved(tmp_path)
-    workspace = manager.workspace("w")
-    assert workspace is not None
-    workspace.write("big.txt", NEW)
+    manager = await edited(tmp_path)
     real_write = os.write
 
     def half(descriptor: int, data: object) -> int:
@@ -53,10 +53,7 @@ async def test_a_failure_mid_write_keeps_the_old_file_and_no_temporary(
 async def test_a_failed_rename_keeps_the_old_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    manager = await saved(tmp_path)
-    workspace = manager.workspace("w")
-    assert workspace is not None
-    workspace.write("big.txt", NEW)
+    manager = await edited(tmp_path)
 
     def refuse(source: str, target: str) -> None:
         raise PermissionError(13, "Permission denied")
