@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import pickle
 import re
 
 import pytest
@@ -187,3 +188,25 @@ def test_an_escaped_literal_matches_exactly_itself(value: str) -> None:
     assert spots(workspace.search(escape_reg_exp(value), regex=True)) == spots(
         workspace.search(value)
     )
+
+
+def test_a_search_match_is_an_immutable_comparable_value() -> None:
+    match = SearchMatch("a.txt", 2, 3, 4, "line")
+    assert (match.path, match.line, match.column, match.length, match.content) == (
+        "a.txt",
+        2,
+        3,
+        4,
+        "line",
+    )
+    assert match == SearchMatch("a.txt", 2, 3, 4, "line")
+    assert match != SearchMatch("a.txt", 2, 3, 5, "line")
+    assert match != ("a.txt", 2, 3, 4, "line")
+    assert len({match, SearchMatch("a.txt", 2, 3, 4, "line")}) == 1
+    assert repr(match) == "SearchMatch(path='a.txt', line=2, column=3, length=4, content='line')"
+    assert pickle.loads(pickle.dumps(match)) == match
+    with pytest.raises(AttributeError):
+        match.line = 9  # type: ignore[misc]
+    match match:
+        case SearchMatch(path, line, column, length, content):
+            assert (path, line, column, length, content) == ("a.txt", 2, 3, 4, "line")

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, TypedDict, overload
 
+from orkestrel._core import SearchMatch as SearchMatch
+
 BinaryMIME = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
 """Names the MIME types binary content may carry."""
 
@@ -66,17 +68,6 @@ class ReadResult:
 
     content: str
     range: Range
-
-
-@dataclass(frozen=True, slots=True)
-class SearchMatch:
-    """Represents one search hit: where it starts, its length, and the whole line holding it."""
-
-    path: str
-    line: int
-    column: int
-    length: int
-    content: str
 
 
 @dataclass(frozen=True, slots=True)

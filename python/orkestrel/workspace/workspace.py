@@ -120,11 +120,10 @@ class Workspace:
                 break
             if not isinstance(file.content, TextContent):
                 continue
-            text = file.content.text
-            for line, column, length, start, end in self._run(
-                pattern, query, file.path, text, remaining
-            ):
-                matches.append(SearchMatch(file.path, line, column, length, text[start:end]))
+            try:
+                matches.extend(pattern.search(file.path, file.content.text, remaining))
+            except PatternError as error:
+                raise self._refusal(error, query, file.path) from None
         return matches
 
     def replace(
@@ -277,14 +276,6 @@ class Workspace:
             if path != target
         }
         return True
-
-    def _run(
-        self, pattern: SearchPattern, query: str, path: str, text: str, limit: int | None
-    ) -> list[tuple[int, int, int, int, int]]:
-        try:
-            return pattern.search(text, limit)
-        except PatternError as error:
-            raise self._refusal(error, query, path) from None
 
     @staticmethod
     def _refusal(error: PatternError, query: str, path: str) -> WorkspaceError:

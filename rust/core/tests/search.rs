@@ -57,7 +57,8 @@ fn literal_search_reports_lines_columns_and_the_line_span() {
             column: 9,
             length: 3,
             start: 12,
-            end: 23
+            end: 23,
+            bytes: 12..23
         }]
     );
     let hits = pattern("const", false, true)
@@ -78,6 +79,7 @@ fn columns_and_lengths_count_code_points() {
         .unwrap();
     assert_eq!(spots(&hits), vec![(2, 3, 2)]);
     assert_eq!((hits[0].start, hits[0].end), (4, 9));
+    assert_eq!(hits[0].bytes, 7..19);
     let hits = pattern("e\u{301}", false, true)
         .search(text.as_bytes(), None)
         .unwrap();
@@ -267,7 +269,8 @@ fn lone_surrogates_count_as_one_code_point() {
             column: 3,
             length: 1,
             start: 0,
-            end: 3
+            end: 3,
+            bytes: 0..5
         }]
     );
     assert_eq!(count_points(text), 5);

@@ -10,7 +10,7 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use super::search::{locate, PatternError, SearchPattern};
+    use super::search::{locate, PatternError, SearchMatch, SearchPattern};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -6,7 +6,7 @@ use orkestrel_core::search::{self, Options, Pattern, SearchError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBool, PyBytes, PyString, PyTuple, PyType};
 
 pyo3::create_exception!(
     orkestrel._core,
@@ -14,9 +14,6 @@ pyo3::create_exception!(
     PyValueError,
     "Raised when a search pattern cannot be compiled or run by the linear-time engine."
 );
-
-/// A match as Python receives it: `(line, column, length, start, end)`.
-type HitTuple = (usize, usize, usize, usize, usize);
 
 /// The UTF-8 bytes of a Python `str`, borrowed from it when it has no lone surrogates and
 /// otherwise encoded with `surrogatepass`, which keeps one code point per surrogate.
@@ -96,21 +93,38 @@ impl SearchPattern {
         Ok(Self { pattern })
     }
 
-    /// Finds up to `limit` matches as `(line, column, length, start, end)` tuples: 1-based line
-    /// and column, length in code points, and the code-point span of the line holding the match.
-    #[pyo3(signature = (text, limit=None))]
+    /// Finds up to `limit` matches in `text`, reported as `SearchMatch` values for `path`.
+    #[pyo3(signature = (path, text, limit=None))]
     fn search(
         &self,
         py: Python<'_>,
+        path: Bound<'_, PyString>,
         text: &Bound<'_, PyString>,
         limit: Option<usize>,
-    ) -> PyResult<Vec<HitTuple>> {
-        let text = Text::new(text)?;
-        let hits = guarded(py, || self.pattern.search(text.bytes(), limit))?;
-        Ok(hits
-            .into_iter()
-            .map(|hit| (hit.line, hit.column, hit.length, hit.start, hit.end))
-            .collect())
+    ) -> PyResult<Vec<SearchMatch>> {
+        let source = Text::new(text)?;
+        let hits = guarded(py, || self.pattern.search(source.bytes(), limit))?;
+        let path = path.unbind();
+        let mut matches = Vec::with_capacity(hits.len());
+        let mut line: Option<(std::ops::Range<usize>, Py<PyString>)> = None;
+        for hit in hits {
+            let content = match &line {
+                Some((bytes, content)) if *bytes == hit.bytes => content.clone_ref(py),
+                _ => {
+                    let content = decode(py, &source.bytes()[hit.bytes.clone()])?.unbind();
+                    line = Some((hit.bytes.clone(), content.clone_ref(py)));
+                    content
+                }
+            };
+            matches.push(SearchMatch {
+                path: path.clone_ref(py),
+                line: hit.line,
+                column: hit.column,
+                length: hit.length,
+                content,
+            });
+        }
+        Ok(matches)
     }
 
     /// Replaces up to `limit` matches with `replacement`, taken literally. Returns the new text
@@ -133,6 +147,97 @@ impl SearchPattern {
             None => Ok(None),
             Some((out, count)) => Ok(Some((decode(py, &out)?, count))),
         }
+    }
+}
+
+/// One search hit: the file's path, the 1-based line and column where the match starts (columns
+/// count code points), the match length in code points, and the whole line holding it.
+#[pyclass(frozen, module = "orkestrel._core")]
+pub struct SearchMatch {
+    #[pyo3(get)]
+    path: Py<PyString>,
+    #[pyo3(get)]
+    line: usize,
+    #[pyo3(get)]
+    column: usize,
+    #[pyo3(get)]
+    length: usize,
+    #[pyo3(get)]
+    content: Py<PyString>,
+}
+
+impl SearchMatch {
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let fields = (
+            self.path.clone_ref(py),
+            self.line,
+            self.column,
+            self.length,
+            self.content.clone_ref(py),
+        );
+        fields.into_pyobject(py)
+    }
+}
+
+#[pymethods]
+impl SearchMatch {
+    #[new]
+    fn new(
+        path: Py<PyString>,
+        line: usize,
+        column: usize,
+        length: usize,
+        content: Py<PyString>,
+    ) -> Self {
+        Self {
+            path,
+            line,
+            column,
+            length,
+            content,
+        }
+    }
+
+    #[classattr]
+    fn __match_args__() -> (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    ) {
+        ("path", "line", "column", "length", "content")
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match other.cast::<SearchMatch>() {
+            Ok(other) => {
+                let equal = self.fields(py)?.eq(other.get().fields(py)?)?;
+                Ok(PyBool::new(py, equal).to_owned().into_any().unbind())
+            }
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.fields(py)?.hash()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "SearchMatch(path={}, line={}, column={}, length={}, content={})",
+            self.path.bind(py).repr()?,
+            self.line,
+            self.column,
+            self.length,
+            self.content.bind(py).repr()?,
+        ))
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>)> {
+        Ok((slf.get_type(), slf.get().fields(slf.py())?))
     }
 }
 

@@ -20,15 +20,16 @@ const BUDGET_FACTOR: usize = 8;
 const BUDGET_FLOOR: usize = 8 << 20;
 
 /// One match: where it starts (1-based line, 1-based column in code points), its length in
-/// code points, and the code-point offsets of the line holding its start (`start..end`, the
-/// line break excluded).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// code points, and the line holding its start (the line break excluded) as code-point offsets
+/// `start..end` and as the byte range `bytes`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hit {
     pub line: usize,
     pub column: usize,
     pub length: usize,
     pub start: usize,
     pub end: usize,
+    pub bytes: std::ops::Range<usize>,
 }
 
 impl Pattern {
@@ -153,7 +154,7 @@ impl Lines {
         }
         self.cursor_point += count_points(&text[self.cursor_byte..from]);
         self.cursor_byte = from;
-        let (_, end_point) = *self.end.get_or_insert_with(|| {
+        let (end_byte, end_point) = *self.end.get_or_insert_with(|| {
             let end = memchr::memchr(b'\n', &text[from..]).map_or(text.len(), |at| from + at);
             (end, self.cursor_point + count_points(&text[from..end]))
         });
@@ -163,6 +164,7 @@ impl Lines {
             length: count_points(&text[from..to]),
             start: self.start_point,
             end: end_point,
+            bytes: self.start_byte..end_byte,
         }
     }
 }
