@@ -6,7 +6,7 @@ use orkestrel_core::search::{self, Options, Pattern, SearchError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
-use pyo3::types::{PyBool, PyBytes, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyTuple, PyType};
 
 pyo3::create_exception!(
     orkestrel._core,
@@ -101,7 +101,7 @@ impl SearchPattern {
         path: Bound<'_, PyString>,
         text: &Bound<'_, PyString>,
         limit: Option<usize>,
-    ) -> PyResult<Vec<SearchMatch>> {
+    ) -> PyResult<Py<PyList>> {
         let source = Text::new(text)?;
         let hits = guarded(py, || self.pattern.search(source.bytes(), limit))?;
         let path = path.unbind();
@@ -116,15 +116,16 @@ impl SearchPattern {
                     content
                 }
             };
-            matches.push(SearchMatch {
+            let value = SearchMatch {
                 path: path.clone_ref(py),
                 line: hit.line,
                 column: hit.column,
                 length: hit.length,
                 content,
-            });
+            };
+            matches.push(untracked(Bound::new(py, value)?));
         }
-        Ok(matches)
+        Ok(PyList::new(py, matches)?.unbind())
     }
 
     /// Replaces up to `limit` matches with `replacement`, taken literally. Returns the new text
@@ -148,6 +149,16 @@ impl SearchPattern {
             Some((out, count)) => Ok(Some((decode(py, &out)?, count))),
         }
     }
+}
+
+/// Takes a `SearchMatch` out of the cycle collector's view. It holds only strings and integers,
+/// so it can never be part of a cycle, and a search may create millions of them: tracked, they
+/// would trigger full collections that walk all of them again and again.
+fn untracked(value: Bound<'_, SearchMatch>) -> Bound<'_, SearchMatch> {
+    // SAFETY: `value` is a live object of a GC type; untracking an object whose references
+    // cannot form a cycle is always sound, and PyO3's dealloc untracks idempotently.
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(value.as_ptr().cast()) };
+    value
 }
 
 /// One search hit: the file's path, the 1-based line and column where the match starts (columns
