@@ -210,3 +210,11 @@ def test_a_search_match_is_an_immutable_comparable_value() -> None:
     match match:
         case SearchMatch(path, line, column, length, content):
             assert (path, line, column, length, content) == ("a.txt", 2, 3, 4, "line")
+
+
+def test_a_query_with_a_lone_surrogate_is_a_pattern_error() -> None:
+    workspace = workspace_of(a_txt="a\ud800b")
+    for regex in (False, True):
+        with pytest.raises(WorkspaceError, match="lone surrogate") as error:
+            workspace.search("\ud800", regex=regex)
+        assert error.value.code == "PATTERN"

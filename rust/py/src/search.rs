@@ -78,7 +78,7 @@ impl SearchPattern {
     #[pyo3(signature = (query, *, regex, sensitive, lines))]
     fn new(
         py: Python<'_>,
-        query: &str,
+        query: &Bound<'_, PyString>,
         regex: bool,
         sensitive: bool,
         lines: bool,
@@ -88,7 +88,11 @@ impl SearchPattern {
             sensitive,
             lines,
         };
-        let query = query.to_owned();
+        let Ok(query) = query.to_str().map(str::to_owned) else {
+            return Err(PatternError::new_err(
+                "the query is not valid Unicode text: it holds a lone surrogate",
+            ));
+        };
         let pattern = guarded(py, move || Pattern::new(&query, options))?;
         Ok(Self { pattern })
     }
