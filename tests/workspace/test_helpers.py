@@ -5,6 +5,9 @@ from __future__ import annotations
 import base64
 import pickle
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from orkestrel.workspace import (
     EXTENSION_LANGUAGES,
     BinaryContent,
@@ -118,3 +121,39 @@ def test_errors_carry_code_and_context_and_survive_pickling() -> None:
     assert is_workspace_error(error)
     assert not is_workspace_error(ValueError("x"))
     assert not is_workspace_error(WorkspaceError("OTHER", "x"))  # type: ignore[arg-type]
+
+
+def reference(text: str, line: int, column: int) -> tuple[int, int, int]:
+    lines = text.split("\n")
+    line = max(1, min(line, len(lines)))
+    column = max(1, min(column, len(lines[line - 1]) + 1))
+    return line, column, sum(len(part) + 1 for part in lines[: line - 1]) + column - 1
+
+
+@given(
+    text=st.text(alphabet="ab\n😀\u0301\r\ud800", max_size=30),
+    line=st.integers(-3, 12),
+    column=st.integers(-3, 40),
+)
+def test_positions_clamp_and_map_to_offsets_like_a_reference(
+    text: str, line: int, column: int
+) -> None:
+    expected_line, expected_column, expected_offset = reference(text, line, column)
+    assert clamp_position(text, Position(line, column)) == Position(expected_line, expected_column)
+    assert offset_at(text, Position(line, column)) == expected_offset
+
+
+@given(
+    text=st.text(alphabet="ab\n😀\u0301", max_size=30),
+    span=st.tuples(*[st.integers(1, 6)] * 4),
+    replacement=st.text(alphabet="xy😀\n", max_size=4),
+)
+def test_splice_and_slice_agree_with_offsets(
+    text: str, span: tuple[int, int, int, int], replacement: str
+) -> None:
+    selected = range_of(*span)
+    start = reference(text, span[0], span[1])[2]
+    end = max(start, reference(text, span[2], span[3])[2])
+    assert splice_range(text, selected, replacement) == text[:start] + replacement + text[end:]
+    if is_valid_range(selected):
+        assert slice_range(text, selected) == text[start:end]
