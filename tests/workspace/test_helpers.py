@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import pickle
 
 from hypothesis import given
@@ -36,8 +37,10 @@ from orkestrel.workspace import (
     is_workspace_snapshot,
     is_workspace_store_error,
     offset_at,
+    parse_snapshot,
     range_of,
     slice_range,
+    snapshot_to_record,
     splice_range,
 )
 from orkestrel.workspace.helpers import sniff_mime
@@ -157,3 +160,31 @@ def test_splice_and_slice_agree_with_offsets(
     assert splice_range(text, selected, replacement) == text[:start] + replacement + text[end:]
     if is_valid_range(selected):
         assert slice_range(text, selected) == text[start:end]
+
+
+def test_snapshot_records_round_trip_and_anything_else_reads_as_absent() -> None:
+    workspace = create_workspace("w")
+    workspace.write({"a.md": "# A\n😀", "b/c.txt": ""})
+    image = create_file("i.png", BinaryContent(base64.b64encode(png()).decode(), "image/png"))
+    snapshot = WorkspaceSnapshot("w", (*workspace.snapshot().files, image))
+    record = snapshot_to_record(snapshot)
+    assert json.loads(json.dumps(record)) == record
+    assert parse_snapshot(json.loads(json.dumps(record))) == snapshot
+    text = record["files"][0]
+    broken = [
+        None,
+        [],
+        {"id": 1, "files": []},
+        {"id": "w"},
+        {"id": "w", "files": [None]},
+        {"id": "w", "files": [{**text, "size": 99}]},
+        {"id": "w", "files": [{**text, "size": True}]},
+        {"id": "w", "files": [{**text, "state": "deleted"}]},
+        {"id": "w", "files": [{**text, "content": {"text": "x"}}]},
+        {"id": "w", "files": [{**text, "content": {"data": "!!", "mime": "image/png"}}]},
+        {"id": "w", "files": [{**text, "content": {"data": "AAAA", "mime": "image/bmp"}}]},
+        {"id": "w", "files": [{**text, "path": ["a"]}]},
+    ]
+    for value in broken:
+        assert parse_snapshot(value) is None, value
+    assert parse_snapshot({"id": "w", "files": []}) == WorkspaceSnapshot("w", ())

@@ -40,6 +40,7 @@ from orkestrel.workspace.helpers import (
     offset_at,
     range_of,
     slice_range,
+    snapshot_to_record,
     splice_range,
 )
 from orkestrel.workspace.manager import WorkspaceManager
@@ -63,7 +64,7 @@ from orkestrel.workspace.types import (
     WorkspaceSnapshotRow,
     WorkspaceStoreInterface,
 )
-from orkestrel.workspace.validators import is_file, is_workspace_snapshot
+from orkestrel.workspace.validators import is_file, is_workspace_snapshot, parse_snapshot
 from orkestrel.workspace.workspace import Workspace
 
 __all__ = [
@@ -118,7 +119,9 @@ __all__ = [
     "is_workspace_snapshot",
     "is_workspace_store_error",
     "offset_at",
+    "parse_snapshot",
     "range_of",
     "slice_range",
+    "snapshot_to_record",
     "splice_range",
 ]

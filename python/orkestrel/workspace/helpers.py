@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 from orkestrel._core import locate
 from orkestrel.workspace.constants import EXTENSION_LANGUAGES, MIME_SIGNATURES
@@ -14,6 +14,7 @@ from orkestrel.workspace.types import (
     Position,
     Range,
     TextContent,
+    WorkspaceSnapshot,
 )
 
 _METACHARACTERS = frozenset("\\.+*?()|[]{}^$#&-~")
@@ -124,3 +125,26 @@ def range_of(from_line: int, from_column: int, to_line: int, to_column: int) -> 
 def escape_reg_exp(value: str) -> str:
     """Escapes regex metacharacters so literal text can serve as pattern source."""
     return "".join(f"\\{char}" if char in _METACHARACTERS else char for char in value)
+
+
+def snapshot_to_record(snapshot: WorkspaceSnapshot) -> dict[str, Any]:
+    """Turns a snapshot into a plain JSON-ready record: `{id, files: [{path, content, state,
+    size, lines}]}`, content as `{text, language}` or `{data, mime}`.
+    """
+    return {
+        "id": snapshot.id,
+        "files": [
+            {
+                "path": file.path,
+                "content": (
+                    {"text": file.content.text, "language": file.content.language}
+                    if isinstance(file.content, TextContent)
+                    else {"data": file.content.data, "mime": file.content.mime}
+                ),
+                "state": file.state,
+                "size": file.size,
+                "lines": file.lines,
+            }
+            for file in snapshot.files
+        ],
+    }

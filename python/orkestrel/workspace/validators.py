@@ -46,6 +46,8 @@ def is_file(value: object) -> TypeGuard[File]:
             isinstance(value, File)
             and isinstance(value.path, str)
             and value.state in _STATES
+            and type(value.size) is int
+            and type(value.lines) is int
             and _is_content(value.content)
             and value.size == compute_size(value.content)
             and value.lines == count_lines(value.content)
@@ -64,3 +66,37 @@ def is_workspace_snapshot(value: object) -> TypeGuard[WorkspaceSnapshot]:
         and isinstance(value.files, tuple)
         and all(is_file(file) for file in value.files)
     )
+
+
+def _file_of(value: object) -> File | None:
+    if not isinstance(value, dict):
+        return None
+    content = value.get("content")
+    if not isinstance(content, dict):
+        return None
+    if set(content) == {"text", "language"}:
+        arm: TextContent | BinaryContent = TextContent(content["text"], content["language"])
+    elif set(content) == {"data", "mime"}:
+        arm = BinaryContent(content["data"], content["mime"])
+    else:
+        return None
+    file = File(value.get("path"), arm, value.get("state"), value.get("size"), value.get("lines"))  # type: ignore[arg-type]
+    return file if is_file(file) else None
+
+
+def parse_snapshot(value: object) -> WorkspaceSnapshot | None:
+    """Reads a snapshot back from its plain record (see `snapshot_to_record`); anything that is
+    not a well-formed record gives `None`. Never raises.
+    """
+    if not isinstance(value, dict) or not isinstance(value.get("id"), str):
+        return None
+    records = value.get("files")
+    if not isinstance(records, list):
+        return None
+    files = []
+    for record in records:
+        file = _file_of(record)
+        if file is None:
+            return None
+        files.append(file)
+    return WorkspaceSnapshot(value["id"], tuple(files))
