@@ -218,3 +218,14 @@ def test_a_query_with_a_lone_surrogate_is_a_pattern_error() -> None:
         with pytest.raises(WorkspaceError, match="lone surrogate") as error:
             workspace.search("\ud800", regex=regex)
         assert error.value.code == "PATTERN"
+
+
+def test_hostile_queries_are_refused_without_harm() -> None:
+    workspace = workspace_of(a_txt="(" * 10 + "a" * 1000)
+    for query in ("(" * 100_000, "(" * 100_000 + ")" * 100_000, "[" * 50_000, "a{99999999}"):
+        with pytest.raises(WorkspaceError) as error:
+            workspace.search(query, regex=True)
+        assert error.value.code == "PATTERN"
+    with pytest.raises(WorkspaceError, match="size limit"):
+        workspace.search("x" * 1_000_000)
+    assert spots(workspace.search("(" * 10)) == [("a.txt", 1, 1, 10)]
