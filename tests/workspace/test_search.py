@@ -18,6 +18,7 @@ from orkestrel.workspace import (
     WorkspaceError,
     create_file,
     escape_reg_exp,
+    is_file,
 )
 
 
@@ -229,3 +230,19 @@ def test_hostile_queries_are_refused_without_harm() -> None:
     with pytest.raises(WorkspaceError, match="size limit"):
         workspace.search("x" * 1_000_000)
     assert spots(workspace.search("(" * 10)) == [("a.txt", 1, 1, 10)]
+
+
+@given(
+    text=st.text(alphabet="ab\n😀é\ud800", max_size=30),
+    query=st.sampled_from(["a", "b\n", "😀", "ab"]),
+    replacement=st.text(alphabet="\nx😀\udfff", max_size=3),
+)
+def test_replaced_files_carry_their_true_size_and_line_count(
+    text: str, query: str, replacement: str
+) -> None:
+    workspace = workspace_of(a_txt=text)
+    workspace.replace(query, replacement)
+    file = workspace.file("a.txt")
+    assert file is not None
+    assert is_file(file)
+    assert workspace.read("a.txt") == text.replace(query, replacement)

@@ -139,7 +139,7 @@ class Workspace:
         order; `limit` caps the occurrences. Nothing changes unless every file succeeds.
         """
         pattern = _pattern(query, regex, sensitive, lines=False)
-        changed: dict[str, str] = {}
+        changed: dict[str, tuple[str, int, int]] = {}
         occurrences = 0
         for path, file in self._files.items():
             remaining = _remaining(limit, occurrences)
@@ -152,10 +152,11 @@ class Workspace:
             except PatternError as error:
                 raise self._refusal(error, query, path) from None
             if result is not None:
-                changed[path], count = result
+                text, count, size, breaks = result
+                changed[path] = (text, size, breaks + 1 if text else 0)
                 occurrences += count
-        for path, text in changed.items():
-            self._write(path, text)
+        for path, (text, size, lines) in changed.items():
+            self._write(path, text, (size, lines))
         return ReplaceResult(occurrences, len(changed))
 
     def write(
@@ -220,14 +221,18 @@ class Workspace:
             return None
         return file.content.text
 
-    def _write(self, path: str, text: str) -> None:
+    def _write(self, path: str, text: str, measured: tuple[int, int] | None = None) -> None:
         existing = self._files.get(path)
         if existing is not None and isinstance(existing.content, TextContent):
             language = existing.content.language
         else:
             language = infer_language(path)
         state: FileState = "created" if existing is None else "modified"
-        self._files[path] = create_file(path, TextContent(text, language), state)
+        content = TextContent(text, language)
+        if measured is None:
+            self._files[path] = create_file(path, content, state)
+        else:
+            self._files[path] = File(path, content, state, *measured)
 
     def _splice(self, path: str, content: str, range: Range) -> None:
         existing = self._files.get(path)

@@ -15,6 +15,9 @@ pyo3::create_exception!(
     "Raised when a search pattern cannot be compiled or run by the linear-time engine."
 );
 
+/// A replace as Python receives it: the new text, the count, its UTF-8 size and line breaks.
+type Replaced<'py> = (Bound<'py, PyString>, usize, usize, usize);
+
 /// The UTF-8 bytes of a Python `str`, borrowed from it when it has no lone surrogates and
 /// otherwise encoded with `surrogatepass`, which keeps one code point per surrogate.
 enum Text {
@@ -132,8 +135,9 @@ impl SearchPattern {
         Ok(PyList::new(py, matches)?.unbind())
     }
 
-    /// Replaces up to `limit` matches with `replacement`, taken literally. Returns the new text
-    /// and the count, or `None` when nothing matched.
+    /// Replaces up to `limit` matches with `replacement`, taken literally. Returns the new text,
+    /// the count, the new text's size in UTF-8 bytes and its line breaks; `None` when nothing
+    /// matched.
     #[pyo3(signature = (text, replacement, limit=None))]
     fn replace<'py>(
         &self,
@@ -141,16 +145,21 @@ impl SearchPattern {
         text: &Bound<'py, PyString>,
         replacement: &Bound<'py, PyString>,
         limit: Option<usize>,
-    ) -> PyResult<Option<(Bound<'py, PyString>, usize)>> {
+    ) -> PyResult<Option<Replaced<'py>>> {
         let text = Text::new(text)?;
         let replacement = Text::new(replacement)?;
         let replaced = guarded(py, || {
-            self.pattern
-                .replace(text.bytes(), replacement.bytes(), limit)
+            let replaced = self
+                .pattern
+                .replace(text.bytes(), replacement.bytes(), limit)?;
+            Ok(replaced.map(|(out, count)| {
+                let breaks = search::count_breaks(&out);
+                (out, count, breaks)
+            }))
         })?;
         match replaced {
             None => Ok(None),
-            Some((out, count)) => Ok(Some((decode(py, &out)?, count))),
+            Some((out, count, breaks)) => Ok(Some((decode(py, &out)?, count, out.len(), breaks))),
         }
     }
 }

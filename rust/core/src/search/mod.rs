@@ -14,4 +14,4 @@ mod text;
 pub use error::SearchError;
 pub use pattern::{Options, Pattern};
 pub use scan::Hit;
-pub use text::{count_points, locate, Located};
+pub use text::{count_breaks, count_points, locate, Located};

@@ -10,6 +10,11 @@ pub fn count_points(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&byte| !is_continuation(byte)).count()
 }
 
+/// Counts the line breaks (`\n`) in `bytes`.
+pub fn count_breaks(bytes: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', bytes).count()
+}
+
 /// Whether `at` falls between two code points of `text` (or at either end).
 pub fn is_boundary(text: &[u8], at: usize) -> bool {
     match text.get(at) {
