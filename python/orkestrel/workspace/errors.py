@@ -11,7 +11,10 @@ WorkspaceStoreErrorCode = Literal["PATH", "LIMIT", "CONFLICT", "ENCODING"]
 """Names the ways a store refuses to read or write a snapshot."""
 
 WORKSPACE_ERROR_CODES: frozenset[str] = frozenset(get_args(WorkspaceErrorCode))
+"""Holds every `WorkspaceErrorCode`, for checking a code read from outside."""
+
 WORKSPACE_STORE_ERROR_CODES: frozenset[str] = frozenset(get_args(WorkspaceStoreErrorCode))
+"""Holds every `WorkspaceStoreErrorCode`, for checking a code read from outside."""
 
 CodeT = TypeVar("CodeT", bound=str)
 
@@ -55,8 +58,10 @@ class WorkspaceError(CodedError[WorkspaceErrorCode]):
 
 class WorkspaceStoreError(CodedError[WorkspaceStoreErrorCode]):
     """Reports a store refusing a snapshot: an unsafe path or id (`PATH`), content over the size
-    limit (`LIMIT`), a file where a directory must go or the reverse (`CONFLICT`), or content
-    that cannot be encoded (`ENCODING`). A refusal touches nothing.
+    limit (`LIMIT`), a file in the way or changed by someone else (`CONFLICT`), or content that
+    cannot be encoded (`ENCODING`).
+
+    A refusal touches nothing.
     """
 
 

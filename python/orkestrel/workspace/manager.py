@@ -9,9 +9,10 @@ from orkestrel.workspace.workspace import Workspace
 
 
 class WorkspaceManager:
-    """Registers workspaces in insertion order with one active selection; with a store, it can
-    also `open` a workspace from a snapshot and `save` one back. Edits are never saved on their
-    own: durability is an explicit `save`.
+    """Registers workspaces in insertion order with one active selection, and with a store can
+    `open` a workspace from its snapshot and `save` one back.
+
+    Edits are never saved on their own: durability is an explicit `save`.
     """
 
     __slots__ = ("_active", "_store", "_workspaces")

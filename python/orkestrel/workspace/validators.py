@@ -39,7 +39,9 @@ def _is_content(value: object) -> bool:
 
 def is_file(value: object) -> TypeGuard[File]:
     """Determines whether a value is a well-formed file: typed fields, a known state, and the
-    size and line count its content implies. Never raises.
+    size and line count its content implies.
+
+    Never raises.
     """
     try:
         return (
@@ -58,7 +60,9 @@ def is_file(value: object) -> TypeGuard[File]:
 
 def is_workspace_snapshot(value: object) -> TypeGuard[WorkspaceSnapshot]:
     """Determines whether a value is a well-formed snapshot: a string id and a tuple of
-    well-formed files. Never raises.
+    well-formed files.
+
+    Never raises.
     """
     return (
         isinstance(value, WorkspaceSnapshot)
@@ -85,8 +89,10 @@ def _file_of(value: object) -> File | None:
 
 
 def parse_snapshot(value: object) -> WorkspaceSnapshot | None:
-    """Reads a snapshot back from its plain record (see `snapshot_to_record`); anything that is
-    not a well-formed record gives `None`. Never raises.
+    """Reads a snapshot back from its plain record (see `snapshot_to_record`), giving `None` for
+    anything that is not a well-formed record.
+
+    Never raises.
     """
     if not isinstance(value, dict) or not isinstance(value.get("id"), str):
         return None

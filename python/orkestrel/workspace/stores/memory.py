@@ -6,7 +6,10 @@ from orkestrel.workspace.types import WorkspaceSnapshot
 
 
 class MemoryWorkspaceStore:
-    """Keeps snapshots by id in memory. Snapshots are immutable, so nothing is copied."""
+    """Keeps snapshots by id in memory for the life of the process.
+
+    Snapshots are immutable, so nothing is copied.
+    """
 
     __slots__ = ("_snapshots",)
 
