@@ -196,3 +196,20 @@ async def test_symlinks_that_stay_inside_are_followed_for_files(tmp_path: Path) 
     await manager.save("w")
     assert (root / "w" / "alias.txt").is_symlink()
     assert (root / "w" / "src" / "a.txt").read_text() == "through the link"
+
+
+async def test_symlink_loops_are_skipped_and_never_written_through(tmp_path: Path) -> None:
+    root, _ = layout(tmp_path)
+    (root / "w" / "a").symlink_to("b")
+    (root / "w" / "b").symlink_to("a")
+    (root / "w" / "self").symlink_to(".", target_is_directory=True)
+    manager = WorkspaceManager(DirectoryWorkspaceStore(root))
+    workspace = await manager.open("w")
+    assert workspace is not None
+    assert [file.path for file in workspace.files()] == ["src/a.txt"]
+    workspace.write("a", "through a loop")
+    before = tree(tmp_path)
+    with pytest.raises(WorkspaceStoreError) as error:
+        await manager.save("w")
+    assert error.value.code == "CONFLICT"
+    assert tree(tmp_path) == before
