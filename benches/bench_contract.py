@@ -174,7 +174,9 @@ INPUTS = {
 }
 
 
-def _raises(call: Callable[[Any], Any], errors: type[BaseException] | tuple[type[BaseException], ...]) -> Callable[[Any], bool]:
+def _raises(
+    call: Callable[[Any], Any], errors: type[BaseException] | tuple[type[BaseException], ...]
+) -> Callable[[Any], bool]:
     def check(value: Any) -> bool:
         try:
             call(value)
@@ -193,9 +195,13 @@ def guards(name: str) -> dict[str, Callable[[Any], bool]]:
     return {
         "orkestrel": contract.is_valid,
         "jsonschema_rs": jsonschema_rs.validator_for(schema).is_valid,
-        "fastjsonschema": _raises(fastjsonschema.compile(schema), fastjsonschema.JsonSchemaException),
+        "fastjsonschema": _raises(
+            fastjsonschema.compile(schema), fastjsonschema.JsonSchemaException
+        ),
         "jsonschema": jsonschema.Draft202012Validator(schema).is_valid,
-        "pydantic_strict": _raises(lambda v: adapter.validate_python(v, strict=True), ValidationError),
+        "pydantic_strict": _raises(
+            lambda v: adapter.validate_python(v, strict=True), ValidationError
+        ),
     }
 
 
