@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod functions;
 mod node;
+mod query;
 mod search;
 mod sink;
 
@@ -17,11 +18,15 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use crate::contract::PyContract;
+    use crate::contract::{PyContract, PyFaultReport};
     #[pymodule_export]
     use crate::functions::{
         check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
         schema_to_shape, validate_shape,
+    };
+    #[pymodule_export]
+    use crate::query::{
+        clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
     };
     #[pymodule_export]
     use crate::search::{locate, PatternError, SearchMatch, SearchPattern};
