@@ -1,5 +1,5 @@
-"""Property: any sequence of edits, saved through the memory store and through the directory
-store, leaves the same files with the same contents, on disk and when read back.
+"""Property: any sequence of edits, saved through the memory store, the directory store and the
+database table store, leaves the same files with the same contents, on disk and when read back.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from orkestrel.workspace import (
     WorkspaceError,
     WorkspaceInterface,
     WorkspaceManager,
+    create_database_workspace_store,
     range_of,
 )
 
@@ -68,29 +69,33 @@ def on_disk(folder: Path) -> dict[str, str]:
 
 
 async def run(root: Path, script: list[tuple[Any, ...]]) -> None:
-    kept = MemoryWorkspaceStore()
-    memory = WorkspaceManager(kept)
-    directory = WorkspaceManager(DirectoryWorkspaceStore(root))
-    left, right = memory.add("w"), directory.add("w")
-    for operation in script:
+    kept, table = MemoryWorkspaceStore(), create_database_workspace_store()
+    managers = [
+        WorkspaceManager(kept),
+        WorkspaceManager(DirectoryWorkspaceStore(root)),
+        WorkspaceManager(table),
+    ]
+    left, right, row = (manager.add("w") for manager in managers)
+    for operation in [*script, ("save",)]:
         if operation[0] == "save":
-            assert await memory.save("w")
-            assert await directory.save("w")
+            for manager in managers:
+                assert await manager.save("w")
             assert on_disk(root / "w") == contents(left)
         else:
-            assert apply(left, operation) == apply(right, operation)
-    await memory.save("w")
-    await directory.save("w")
-    assert on_disk(root / "w") == contents(left) == contents(right)
-    reopened = await WorkspaceManager(DirectoryWorkspaceStore(root)).open("w")
-    remembered = await WorkspaceManager(kept).open("w")
-    assert reopened is not None
-    assert remembered is not None
-    assert contents(reopened) == contents(remembered) == contents(left)
+            assert apply(left, operation) == apply(right, operation) == apply(row, operation)
+    assert contents(left) == contents(right) == contents(row)
+    reopened = [
+        await WorkspaceManager(store).open("w")
+        for store in (kept, DirectoryWorkspaceStore(root), table)
+    ]
+    assert [contents(workspace) for workspace in reopened if workspace] == [contents(left)] * 3
+    await table.close()
 
 
 @settings(max_examples=150)
 @given(script=st.lists(operations, max_size=25))
-def test_memory_and_directory_stores_hold_the_same_files(script: list[tuple[Any, ...]]) -> None:
+def test_memory_directory_and_table_stores_hold_the_same_files(
+    script: list[tuple[Any, ...]],
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         anyio.run(run, Path(folder), script)

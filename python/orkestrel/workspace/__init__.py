@@ -19,6 +19,7 @@ from orkestrel.workspace.errors import (
 )
 from orkestrel.workspace.factories import (
     create_binary_content,
+    create_database_workspace_store,
     create_directory_workspace_store,
     create_file,
     create_memory_workspace_store,
@@ -44,6 +45,7 @@ from orkestrel.workspace.helpers import (
     splice_range,
 )
 from orkestrel.workspace.manager import WorkspaceManager
+from orkestrel.workspace.stores.database import DatabaseWorkspaceStore
 from orkestrel.workspace.stores.directory import DirectoryWorkspaceStore
 from orkestrel.workspace.stores.memory import MemoryWorkspaceStore
 from orkestrel.workspace.types import (
@@ -75,6 +77,7 @@ __all__ = [
     "WORKSPACE_STORE_ERROR_CODES",
     "BinaryContent",
     "BinaryMIME",
+    "DatabaseWorkspaceStore",
     "DirectoryWorkspaceStore",
     "File",
     "FileContent",
@@ -102,6 +105,7 @@ __all__ = [
     "compute_size",
     "count_lines",
     "create_binary_content",
+    "create_database_workspace_store",
     "create_directory_workspace_store",
     "create_file",
     "create_memory_workspace_store",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from os import PathLike
+from typing import TYPE_CHECKING
 
 from orkestrel.workspace.constants import DIRECTORY_FILE_LIMIT, DIRECTORY_IGNORE
 from orkestrel.workspace.helpers import compute_size, count_lines
@@ -18,6 +19,10 @@ from orkestrel.workspace.types import (
     WorkspaceManagerInterface,
     WorkspaceStoreInterface,
 )
+
+if TYPE_CHECKING:
+    from orkestrel.database import DriverInterface
+    from orkestrel.workspace.stores.database import DatabaseWorkspaceStore
 
 
 def create_file(path: str, content: FileContent, state: FileState = "created") -> File:
@@ -58,6 +63,23 @@ def create_memory_workspace_store() -> WorkspaceStoreInterface:
     from orkestrel.workspace.stores.memory import MemoryWorkspaceStore
 
     return MemoryWorkspaceStore()
+
+
+def create_database_workspace_store(
+    driver: DriverInterface | None = None,
+) -> DatabaseWorkspaceStore:
+    """Creates a snapshot store over one table of the database layer, in memory unless a driver
+    (a SQLite file, PostgreSQL) is given.
+    """
+    from orkestrel.database import create_database
+    from orkestrel.workspace.stores.database import (
+        WORKSPACES_COLUMNS,
+        WORKSPACES_TABLE,
+        DatabaseWorkspaceStore,
+    )
+
+    database = create_database(tables={WORKSPACES_TABLE: WORKSPACES_COLUMNS}, driver=driver)
+    return DatabaseWorkspaceStore(database.table(WORKSPACES_TABLE), database)
 
 
 def create_directory_workspace_store(

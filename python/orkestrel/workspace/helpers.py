@@ -38,6 +38,15 @@ def is_binary(content: FileContent) -> TypeGuard[BinaryContent]:
     return isinstance(content, BinaryContent)
 
 
+def is_utf8(text: str) -> bool:
+    """Determines whether text has a UTF-8 form, which a lone surrogate lacks."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def utf8_size(text: str) -> int:
     """Counts the UTF-8 bytes of `text`, a lone surrogate counting as the three bytes it takes."""
     return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))

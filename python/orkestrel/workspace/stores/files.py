@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from orkestrel.workspace.constants import TEMPORARY_SUFFIX
 from orkestrel.workspace.factories import create_file
-from orkestrel.workspace.helpers import infer_language, sniff_mime
+from orkestrel.workspace.helpers import infer_language, is_utf8, sniff_mime
 from orkestrel.workspace.stores.paths import is_inside
 from orkestrel.workspace.types import BinaryContent, File, TextContent
 
@@ -62,11 +62,7 @@ def walk(base: str, ignore: frozenset[str]) -> dict[str, Found]:
 
 
 def _readable(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return "\\" not in name
+    return is_utf8(name) and "\\" not in name
 
 
 def digest(data: bytes) -> bytes:

@@ -11,6 +11,7 @@ import re
 
 from orkestrel.workspace.constants import TEMPORARY_SUFFIX
 from orkestrel.workspace.errors import WorkspaceStoreError
+from orkestrel.workspace.helpers import is_utf8
 
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NAME_BYTES = 255
@@ -51,10 +52,8 @@ def check_path(path: object, ignore: frozenset[str]) -> tuple[str, ...]:
         raise _refuse(f"Path is absolute: {path!r}", path)
     if _DRIVE.match(path):
         raise _refuse(f"Path starts with a drive letter: {path!r}", path)
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        raise _refuse(f"Path is not valid Unicode text: {path!r}", path) from None
+    if not is_utf8(path):
+        raise _refuse(f"Path is not valid Unicode text: {path!r}", path)
     segments = tuple(path.split("/"))
     for name in segments:
         check_segment(name, path, ignore)
