@@ -3,3 +3,5 @@
 
 /// The crate version, shared with the Python package.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub mod infer;

@@ -1,0 +1,14 @@
+//! Inference limits from the reference constants, plus the guards this port adds.
+
+/// Default and ceiling of the inference depth (nested containers that are opened).
+pub const INFER_DEPTH_LIMIT: u32 = 32;
+/// Default number of keys inferred per object.
+pub const INFER_BREADTH_LIMIT: usize = 256;
+/// Largest number of distinct values a slot may hold and still become an `enum`.
+pub const INFER_ENUM_LIMIT: usize = 12;
+/// Strings longer than this many UTF-16 units never get a `format`.
+pub const FORMAT_MAX_LENGTH: usize = 128;
+/// Distinct object/array schemas a slot lists one by one before it merges them key-wise.
+pub const VARIANT_LIMIT: usize = 256;
+/// Visits of already-seen shared containers allowed while adding one sample.
+pub const REVISIT_LIMIT: u64 = 1 << 22;

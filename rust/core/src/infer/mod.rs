@@ -1,0 +1,39 @@
+//! Schema inference (spec §9): one value or many samples to JSON Schema.
+//!
+//! The core is an [`Accumulator`]: a per-slot summary fed one value at a time through the
+//! [`Source`] trait, so Python objects and JSON bytes are both walked in place. Accumulators
+//! merge associatively and commutatively, which is what the multi-core JSON Lines reader and
+//! Python's map-reduce `SchemaBuilder` rely on.
+
+mod builder;
+mod ctx;
+mod enums;
+mod error;
+mod fields;
+mod format;
+mod json;
+mod limits;
+mod merge;
+mod options;
+mod parsed;
+mod render;
+mod slot;
+mod source;
+mod tape;
+mod terms;
+mod text;
+mod walk;
+
+pub use builder::{value_to_schema, Accumulator, OptionsMismatch};
+pub use error::{LineError, Reason, SyntaxError};
+pub use format::{is_valid_iso_instant, string_to_format, Format};
+pub use json::{unify, Json};
+pub use limits::{
+    FORMAT_MAX_LENGTH, INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, INFER_ENUM_LIMIT, REVISIT_LIMIT,
+    VARIANT_LIMIT,
+};
+pub use options::Options;
+pub use parsed::Parsed;
+pub use source::{Kind, NumberClass, Source};
+pub use tape::Tape;
+pub use text::{cmp_utf16, number_text};
