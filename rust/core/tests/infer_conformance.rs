@@ -18,7 +18,9 @@ fn inferred_schemas_match_the_reference() {
     let mut checked = 0;
     for (case, expected) in CASES.lines().zip(EXPECTED.lines()) {
         case_tape.parse(case.as_bytes()).expect("case parses");
-        expected_tape.parse(expected.as_bytes()).expect("expected parses");
+        expected_tape
+            .parse(expected.as_bytes())
+            .expect("expected parses");
         let request = Parsed::root(&case_tape, case.as_bytes());
         let answer = Parsed::root(&expected_tape, expected.as_bytes());
         let op = request.get("op").and_then(|o| o.to_json(1));

@@ -20,6 +20,15 @@ pub struct Accumulator {
     samples: u64,
 }
 
+impl std::fmt::Debug for Accumulator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Accumulator")
+            .field("options", &self.ctx.opts)
+            .field("samples", &self.samples)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Two accumulators built with different options cannot be merged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionsMismatch;

@@ -77,7 +77,11 @@ pub struct LineError {
 
 impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {} column {}: {}", self.line, self.column, self.reason)
+        write!(
+            f,
+            "line {} column {}: {}",
+            self.line, self.column, self.reason
+        )
     }
 }
 
@@ -86,7 +90,10 @@ impl LineError {
     pub fn locate(text: &[u8], error: SyntaxError) -> LineError {
         let before = &text[..error.offset.min(text.len())];
         let line = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
-        let start = before.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
         LineError {
             line,
             column: (before.len() - start) as u64 + 1,

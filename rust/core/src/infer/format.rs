@@ -126,7 +126,10 @@ fn time_part(text: &[u8], offset_required: bool) -> bool {
     }
     let mut i = 8;
     if text.get(i) == Some(&b'.') {
-        let run = text[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let run = text[i + 1..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
         if run == 0 {
             return false;
         }

@@ -25,7 +25,10 @@ impl Json {
 
     /// `{type: name}`.
     pub fn typed(name: &str) -> Json {
-        Json::Object(vec![(b"type".as_slice().into(), Json::str(name.as_bytes()))])
+        Json::Object(vec![(
+            b"type".as_slice().into(),
+            Json::str(name.as_bytes()),
+        )])
     }
 
     /// `{}`.

@@ -13,12 +13,15 @@ mod fields;
 mod format;
 mod json;
 mod limits;
+mod lines;
 mod merge;
 mod options;
 mod parsed;
 mod render;
 mod slot;
 mod source;
+mod state;
+mod stream;
 mod tape;
 mod terms;
 mod text;
@@ -32,8 +35,11 @@ pub use limits::{
     FORMAT_MAX_LENGTH, INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, INFER_ENUM_LIMIT, REVISIT_LIMIT,
     VARIANT_LIMIT,
 };
+pub use lines::{ErrorMode, Report, ERROR_SAMPLE};
 pub use options::Options;
 pub use parsed::Parsed;
 pub use source::{Kind, NumberClass, Source};
+pub use state::{decode, encode, StateError};
+pub use stream::{read_bytes, read_stream, Lines, LinesError, BLOCK, MAX_LINE};
 pub use tape::Tape;
 pub use text::{cmp_utf16, number_text};

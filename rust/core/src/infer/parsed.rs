@@ -69,7 +69,10 @@ pub(crate) fn classify(text: &[u8], flag: u8) -> NumberClass {
         };
     }
     if flag == FRACTION && body.len() <= 16 {
-        let fraction = body.iter().position(|&b| b == b'.').map_or(&[][..], |p| &body[p + 1..]);
+        let fraction = body
+            .iter()
+            .position(|&b| b == b'.')
+            .map_or(&[][..], |p| &body[p + 1..]);
         return if fraction.iter().all(|&b| b == b'0') {
             NumberClass::Integer
         } else {

@@ -188,7 +188,7 @@ impl Slot {
 
     fn add_array<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
         self.arrays += 1;
-        if v.len() == 0 || ctx.opts.max_properties == 0 {
+        if v.is_empty() || ctx.opts.max_properties == 0 {
             self.leaves |= bit(ARRAY);
             return ARRAY;
         }
@@ -317,7 +317,12 @@ impl Slot {
 
 /// Which entries a record's own schema keeps: de-duplicated keys (the last one wins), the first
 /// `cap` in UTF-16 order. Returns the per-entry mask and the distinct key count.
-fn own_keys<'a, S: Source<'a>>(ctx: &Ctx, v: S, cols: &mut [u32], cap: usize) -> (Vec<bool>, usize) {
+fn own_keys<'a, S: Source<'a>>(
+    ctx: &Ctx,
+    v: S,
+    cols: &mut [u32],
+    cap: usize,
+) -> (Vec<bool>, usize) {
     let mut named: Vec<(Vec<u8>, usize)> = Vec::new();
     for (pos, (key, _)) in v.entries().enumerate() {
         match cols[2 * pos] {

@@ -59,6 +59,10 @@ pub trait Source<'a>: Copy {
     fn text(self) -> Cow<'a, [u8]>;
     /// The element or entry count of a container.
     fn len(self) -> usize;
+    /// Whether a container has no element or entry.
+    fn is_empty(self) -> bool {
+        self.len() == 0
+    }
     /// The elements of an array.
     fn items(self) -> Self::Items;
     /// The entries of an object.

@@ -120,7 +120,12 @@ impl Tape {
                     let object = b == b'{';
                     let tok = self.toks.len() as u32;
                     let tag = if object { OBJECT } else { ARRAY };
-                    self.toks.push(Tok { tag, flag: 0, a: 0, b: 0 });
+                    self.toks.push(Tok {
+                        tag,
+                        flag: 0,
+                        a: 0,
+                        b: 0,
+                    });
                     pos = skip_ws(buf, pos + 1);
                     let close = if object { b'}' } else { b']' };
                     if buf.get(pos) == Some(&close) {
@@ -207,7 +212,12 @@ impl Tape {
         if buf.get(pos..pos + word.len()) != Some(word) {
             return fail(pos, Reason::Unexpected);
         }
-        self.toks.push(Tok { tag, flag: 0, a: 0, b: 0 });
+        self.toks.push(Tok {
+            tag,
+            flag: 0,
+            a: 0,
+            b: 0,
+        });
         Ok(pos + word.len())
     }
 

@@ -3,7 +3,7 @@
 //! A term is the schema `value_to_schema` gives one value, stored once per accumulator: equal
 //! schemas share one id, so de-duplicating a slot's variants is an integer comparison.
 
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 
 use foldhash::fast::{FixedState, RandomState};
 use hashbrown::HashTable;
@@ -61,9 +61,7 @@ pub struct Keys {
 
 impl Keys {
     fn hash(&self, key: &[u8]) -> u64 {
-        let mut hasher = self.state.build_hasher();
-        key.hash(&mut hasher);
-        hasher.finish()
+        self.state.hash_one(key)
     }
 
     /// The id of `key` if it is interned.
@@ -84,11 +82,8 @@ impl Keys {
         let id = self.list.len() as u32;
         self.list.push(key.into());
         let (list, state) = (&self.list, &self.state);
-        self.table.insert_unique(hash, id, |&id| {
-            let mut hasher = state.build_hasher();
-            list[id as usize].hash(&mut hasher);
-            hasher.finish()
-        });
+        self.table
+            .insert_unique(hash, id, |&id| state.hash_one(&*list[id as usize]));
         id
     }
 
@@ -101,11 +96,6 @@ impl Keys {
     pub fn len(&self) -> usize {
         self.list.len()
     }
-
-    /// Whether no key is interned.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
-    }
 }
 
 /// Interned composite terms.
@@ -116,9 +106,7 @@ pub struct Terms {
 }
 
 fn hash_words(words: &[u32]) -> u64 {
-    let mut hasher = FixedState::default().build_hasher();
-    words.hash(&mut hasher);
-    hasher.finish()
+    FixedState::default().hash_one(words)
 }
 
 impl Terms {
@@ -168,17 +156,20 @@ impl Terms {
     pub fn restore(&mut self, words: &[u32], keys: usize) -> Option<u32> {
         let next = FIRST_COMPOSITE + self.list.len() as u32;
         let (&tag, rest) = words.split_first()?;
-        let valid = match tag {
+        match tag {
             TAG_CLOSED | TAG_OPEN => {
-                rest.len() % 2 == 0
+                let valid = rest.len() % 2 == 0
                     && rest
                         .chunks_exact(2)
-                        .all(|p| (p[0] as usize) < keys && p[1] < next)
+                        .all(|p| (p[0] as usize) < keys && p[1] < next);
+                let mut owned = words.to_vec();
+                valid.then(|| self.object(tag == TAG_OPEN, &mut owned))
             }
-            TAG_ARRAY => !rest.is_empty() && rest.iter().all(|&t| t < next),
-            _ => false,
-        };
-        valid.then(|| self.intern(words))
+            TAG_ARRAY if !rest.is_empty() && rest.iter().all(|&t| t < next) => {
+                Some(self.array(&mut rest.to_vec()))
+            }
+            _ => None,
+        }
     }
 
     /// Decodes a term id (unknown ids read as `{}`).
@@ -208,16 +199,6 @@ impl Terms {
         id.checked_sub(FIRST_COMPOSITE)
             .and_then(|i| self.list.get(i as usize))
             .map_or(&[], |w| w)
-    }
-
-    /// How many composite terms exist.
-    pub fn len(&self) -> usize {
-        self.list.len()
-    }
-
-    /// Whether no composite term exists.
-    pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
     }
 }
 

@@ -142,7 +142,7 @@ pub fn push_number(out: &mut Vec<u8>, x: f64) {
             out.extend_from_slice(&digits[1..]);
         }
         out.push(b'e');
-        out.push(if n - 1 >= 0 { b'+' } else { b'-' });
+        out.push(if n > 0 { b'+' } else { b'-' });
         out.extend_from_slice((n - 1).unsigned_abs().to_string().as_bytes());
     }
 }
@@ -188,7 +188,10 @@ mod tests {
     fn utf16_order_puts_astral_before_high_bmp() {
         let mut keys: Vec<&[u8]> = vec!["～".as_bytes(), "😀".as_bytes(), b"a"];
         keys.sort_by(|a, b| cmp_utf16(a, b));
-        assert_eq!(keys, vec![b"a".as_slice(), "😀".as_bytes(), "～".as_bytes()]);
+        assert_eq!(
+            keys,
+            vec![b"a".as_slice(), "😀".as_bytes(), "～".as_bytes()]
+        );
         assert_eq!(cmp_utf16(b"ab", b"abc"), Ordering::Less);
         assert_eq!(cmp_utf16("é".as_bytes(), b"z"), Ordering::Greater);
     }

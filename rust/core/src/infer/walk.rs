@@ -70,14 +70,13 @@ impl Pure {
     }
 
     fn array<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, depth: u32) -> u32 {
-        if v.len() == 0 || ctx.opts.max_properties == 0 {
+        if v.is_empty() || ctx.opts.max_properties == 0 {
             return ARRAY;
         }
         let mut elements = ctx.take();
         for item in v.items() {
             let term = self.term(ctx, item, depth - 1);
-            if elements.last() != Some(&term)
-                && (elements.len() >= 16 || !elements.contains(&term))
+            if elements.last() != Some(&term) && (elements.len() >= 16 || !elements.contains(&term))
             {
                 elements.push(term);
             }
