@@ -44,7 +44,7 @@ fn inferred_schemas_match_the_reference() {
         for sample in samples.items() {
             acc.add(sample);
         }
-        let got = acc.schema();
+        let got = acc.schema().unwrap();
         assert!(
             got.equivalent(&want),
             "{}\n got: {}\nwant: {}",

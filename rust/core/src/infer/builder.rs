@@ -29,6 +29,11 @@ impl std::fmt::Debug for Accumulator {
     }
 }
 
+/// The inferred schema would be larger than [`SCHEMA_NODE_LIMIT`](super::SCHEMA_NODE_LIMIT)
+/// schema objects (shared references that expand exponentially).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SchemaTooLarge;
+
 /// Two accumulators built with different options cannot be merged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionsMismatch;
@@ -71,8 +76,14 @@ impl Accumulator {
     }
 
     /// The schema of every sample so far.
-    pub fn schema(&self) -> Json {
-        Render { ctx: &self.ctx }.slot(&self.root)
+    pub fn schema(&self) -> Result<Json, SchemaTooLarge> {
+        let render = Render::new(&self.ctx);
+        let schema = render.slot(&self.root);
+        if render.exceeded() {
+            Err(SchemaTooLarge)
+        } else {
+            Ok(schema)
+        }
     }
 
     pub(crate) fn parts(&self) -> (&Ctx, &Slot) {
@@ -85,8 +96,14 @@ impl Accumulator {
 }
 
 /// The schema of one value (`valueToSchema`): no enums, formats on every string when asked.
-pub fn value_to_schema<'a, S: Source<'a>>(value: S, opts: Options) -> Json {
+pub fn value_to_schema<'a, S: Source<'a>>(value: S, opts: Options) -> Result<Json, SchemaTooLarge> {
     let mut ctx = Ctx::new(opts);
     let term = Pure::new(opts.format).term(&mut ctx, value, opts.max_depth);
-    Render { ctx: &ctx }.term(term)
+    let render = Render::new(&ctx);
+    let schema = render.term(term);
+    if render.exceeded() {
+        Err(SchemaTooLarge)
+    } else {
+        Ok(schema)
+    }
 }

@@ -24,6 +24,7 @@ pub(crate) struct Ctx {
     path: Vec<usize>,
     seen: HashSet<usize>,
     revisits: u64,
+    allowance: u64,
     pool: Vec<Vec<u32>>,
 }
 
@@ -40,16 +41,20 @@ impl Ctx {
         self.path.clear();
         self.seen.clear();
         self.revisits = 0;
+        self.allowance = REVISIT_LIMIT;
     }
 
-    /// Enters a container with an identity; pair with [`Ctx::leave`] when it returns `Open`.
-    pub fn enter(&mut self, identity: usize) -> Visit {
+    /// Enters a container with an identity and `len` children; pair with [`Ctx::leave`] when
+    /// it returns `Open`.
+    pub fn enter(&mut self, identity: usize, len: usize) -> Visit {
         if self.path.contains(&identity) {
             return Visit::Cut;
         }
-        if !self.seen.insert(identity) {
+        if self.seen.insert(identity) {
+            self.allowance = self.allowance.saturating_add(len as u64);
+        } else {
             self.revisits += 1;
-            if self.revisits > REVISIT_LIMIT {
+            if self.revisits > self.allowance {
                 return Visit::Cut;
             }
         }

@@ -173,7 +173,10 @@ impl Json {
 
 /// `unifySchemas`: de-duplicate by canonical key, drop a bare integer next to a bare number,
 /// sort by key, and wrap two or more survivors in `anyOf`.
-pub fn unify(members: Vec<Json>) -> Json {
+pub fn unify(mut members: Vec<Json>) -> Json {
+    if members.len() < 2 {
+        return members.pop().unwrap_or_else(Json::empty);
+    }
     let mut keyed: Vec<(Vec<u8>, Json)> = members
         .into_iter()
         .map(|m| (m.canonical_key(), m))

@@ -10,5 +10,9 @@ pub const INFER_ENUM_LIMIT: usize = 12;
 pub const FORMAT_MAX_LENGTH: usize = 128;
 /// Distinct object/array schemas a slot lists one by one before it merges them key-wise.
 pub const VARIANT_LIMIT: usize = 256;
-/// Visits of already-seen shared containers allowed while adding one sample.
-pub const REVISIT_LIMIT: u64 = 1 << 22;
+/// Visits of already-seen shared containers allowed while adding one sample, on top of one per
+/// reference the sample actually holds (so only exponential re-expansion is cut).
+pub const REVISIT_LIMIT: u64 = 1 << 16;
+/// Largest inferred schema, in schema objects; a value whose schema would expand past it (a
+/// shared-reference DAG) is refused.
+pub const SCHEMA_NODE_LIMIT: usize = 1 << 20;

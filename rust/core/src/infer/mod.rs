@@ -27,13 +27,13 @@ mod terms;
 mod text;
 mod walk;
 
-pub use builder::{value_to_schema, Accumulator, OptionsMismatch};
+pub use builder::{value_to_schema, Accumulator, OptionsMismatch, SchemaTooLarge};
 pub use error::{LineError, Reason, SyntaxError};
 pub use format::{is_valid_iso_instant, string_to_format, Format};
 pub use json::{unify, Json};
 pub use limits::{
     FORMAT_MAX_LENGTH, INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, INFER_ENUM_LIMIT, REVISIT_LIMIT,
-    VARIANT_LIMIT,
+    SCHEMA_NODE_LIMIT, VARIANT_LIMIT,
 };
 pub use lines::{ErrorMode, Report, ERROR_SAMPLE};
 pub use options::Options;

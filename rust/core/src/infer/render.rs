@@ -1,9 +1,12 @@
 //! Turns slots and terms into JSON Schema, in the reference's key order.
 
+use std::cell::Cell;
+
 use super::ctx::Ctx;
 use super::enums::Formats;
 use super::fields::Fields;
 use super::json::{sort_utf16, unify, Json};
+use super::limits::SCHEMA_NODE_LIMIT;
 use super::slot::{bit, Slot, Variants};
 use super::terms::{Term, ARRAY, BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING};
 
@@ -39,14 +42,36 @@ fn object(properties: Vec<(Box<[u8]>, Json)>, mut required: Vec<Box<[u8]>>, open
     Json::Object(entries)
 }
 
-/// Renders with the interners of one accumulator.
+/// Renders with the interners of one accumulator, within [`SCHEMA_NODE_LIMIT`] schema objects.
 pub(crate) struct Render<'c> {
-    pub ctx: &'c Ctx,
+    ctx: &'c Ctx,
+    left: Cell<usize>,
 }
 
-impl Render<'_> {
+impl<'c> Render<'c> {
+    pub fn new(ctx: &'c Ctx) -> Render<'c> {
+        Render {
+            ctx,
+            left: Cell::new(SCHEMA_NODE_LIMIT),
+        }
+    }
+
+    /// Whether the output outgrew the limit (the rendered tree is then incomplete).
+    pub fn exceeded(&self) -> bool {
+        self.left.get() == 0
+    }
+
+    fn spend(&self) -> bool {
+        let left = self.left.get();
+        self.left.set(left.saturating_sub(1));
+        left > 1
+    }
+
     /// The schema of a single-value term.
     pub fn term(&self, id: u32) -> Json {
+        if !self.spend() {
+            return Json::empty();
+        }
         match self.ctx.terms.get(id) {
             Term::Leaf(id) => leaf(id),
             Term::Formatted(format) => Json::Object(vec![
@@ -63,13 +88,16 @@ impl Render<'_> {
                 }
                 object(properties, required, open)
             }
-            Term::Array(elements) => Json::Object(vec![
-                (key("type"), Json::str(b"array")),
-                (
-                    key("items"),
-                    unify(elements.iter().map(|&e| self.term(e)).collect()),
-                ),
-            ]),
+            Term::Array(elements) => {
+                let members: Vec<Json> = elements.iter().map(|&e| self.term(e)).collect();
+                if self.exceeded() {
+                    return Json::empty();
+                }
+                Json::Object(vec![
+                    (key("type"), Json::str(b"array")),
+                    (key("items"), unify(members)),
+                ])
+            }
         }
     }
 
@@ -89,7 +117,7 @@ impl Render<'_> {
 
     /// The schema of everything a slot has seen (`inferSamples`).
     pub fn slot(&self, slot: &Slot) -> Json {
-        if slot.count == 0 {
+        if !self.spend() || slot.count == 0 {
             return Json::empty();
         }
         if slot.records == slot.count {
@@ -127,6 +155,9 @@ impl Render<'_> {
                     ]));
                 }
             }
+        }
+        if self.exceeded() {
+            return Json::empty();
         }
         let unified = unify(members);
         if slot.annotated && opts.format && unified == Json::typed("string") {

@@ -169,7 +169,7 @@ impl Slot {
             self.leaves |= bit(EMPTY);
             return EMPTY;
         }
-        let entered = v.identity().map(|id| ctx.enter(id));
+        let entered = v.identity().map(|id| ctx.enter(id, v.len()));
         if entered == Some(Visit::Cut) {
             self.leaves |= bit(EMPTY);
             return EMPTY;

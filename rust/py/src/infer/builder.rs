@@ -5,7 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use super::convert::to_python;
+use super::convert::schema;
 use super::errors::input_error;
 use super::functions::add_samples;
 use super::input::{mode, read_document, read_lines, Input};
@@ -152,8 +152,8 @@ impl SchemaBuilder {
     /// The JSON Schema of every sample added so far.
     fn to_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let acc = &self.acc;
-        let schema = py.detach(|| acc.schema());
-        to_python(py, &schema)
+        let rendered = py.detach(|| acc.schema());
+        schema(py, rendered, "SchemaBuilder.to_schema")
     }
 
     /// How many samples were added (merged builders included).

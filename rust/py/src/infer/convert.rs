@@ -1,9 +1,11 @@
 //! Schema output (`Json`) to Python objects.
 
-use orkestrel_core::infer::Json;
+use orkestrel_core::infer::{Json, SchemaTooLarge};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
+
+use super::errors::too_large;
 
 /// A Python `str` from WTF-8 bytes (lone surrogates survive as surrogates).
 pub fn text<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
@@ -22,6 +24,18 @@ pub fn text<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
             return Ok(PyString::new(py, &String::from_utf8_lossy(bytes)).into_any());
         }
         Ok(Bound::from_owned_ptr(py, obj))
+    }
+}
+
+/// Converts a rendered schema, or raises `ContractError(code="expansion")` for `door`.
+pub fn schema<'py>(
+    py: Python<'py>,
+    rendered: Result<Json, SchemaTooLarge>,
+    door: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    match rendered {
+        Ok(json) => to_python(py, &json),
+        Err(SchemaTooLarge) => Err(too_large(py, door)),
     }
 }
 

@@ -1,25 +1,37 @@
 //! Python exceptions raised by inference: `ContractError` for unreadable samples,
 //! `JSONInputError` for bad JSON text, `OSError` for files.
 
-use orkestrel_core::infer::{LineError, LinesError};
+use orkestrel_core::infer::{LineError, LinesError, SCHEMA_NODE_LIMIT};
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// `ContractError(message, code="structure")`.
-pub fn unreadable(py: Python<'_>, door: &str, subject: &str) -> PyErr {
-    let message = format!("{door}: {subject} could not be read");
+fn contract_error(py: Python<'_>, message: &str, code: &str) -> PyErr {
     let made = (|| -> PyResult<PyErr> {
         let class = py
             .import("orkestrel.contract.errors")?
             .getattr("ContractError")?;
         let kwargs = PyDict::new(py);
-        kwargs.set_item("code", "structure")?;
-        Ok(PyErr::from_value(
-            class.call((message.as_str(),), Some(&kwargs))?,
-        ))
+        kwargs.set_item("code", code)?;
+        Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
     })();
     made.unwrap_or_else(|e| e)
+}
+
+/// `ContractError(code="structure")`: the samples are not a readable collection.
+pub fn unreadable(py: Python<'_>, door: &str, subject: &str) -> PyErr {
+    contract_error(
+        py,
+        &format!("{door}: {subject} could not be read"),
+        "structure",
+    )
+}
+
+/// `ContractError(code="expansion")`: the schema would be too large to build.
+pub fn too_large(py: Python<'_>, door: &str) -> PyErr {
+    let message =
+        format!("{door}: the inferred schema expands past {SCHEMA_NODE_LIMIT} schema objects");
+    contract_error(py, &message, "expansion")
 }
 
 /// A `JSONInputError` instance for a bad line.

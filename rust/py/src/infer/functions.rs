@@ -5,7 +5,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use super::convert::to_python;
+use super::convert::schema;
 use super::errors::unreadable;
 use super::input::{mode, read_document, read_lines, Input};
 use super::node::PyNode;
@@ -57,7 +57,7 @@ pub fn samples_to_schema<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
     add_samples(&mut acc, samples, "samples_to_schema")?;
-    to_python(samples.py(), &acc.schema())
+    schema(samples.py(), acc.schema(), "samples_to_schema")
 }
 
 /// Infers the JSON Schema of one value (`valueToSchema`).
@@ -71,10 +71,8 @@ pub fn value_to_schema<'py>(
     max_properties: Budget,
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = options(format, false, closed, max_depth, max_properties);
-    to_python(
-        value.py(),
-        &infer::value_to_schema(PyNode::new(value), opts),
-    )
+    let rendered = infer::value_to_schema(PyNode::new(value), opts);
+    schema(value.py(), rendered, "value_to_schema")
 }
 
 /// Infers one JSON Schema from JSON Lines, each non-blank line being a sample.
@@ -107,7 +105,7 @@ pub fn infer_json_lines<'py>(
         lines,
         progress.as_ref(),
     )?;
-    to_python(py, &acc.schema())
+    schema(py, acc.schema(), "infer_json_lines")
 }
 
 /// Infers the JSON Schema of one JSON document (as `samples_to_schema([document])`).
@@ -124,7 +122,7 @@ pub fn infer_json<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
     read_document(py, &mut acc, Input::document(document)?)?;
-    to_python(py, &acc.schema())
+    schema(py, acc.schema(), "infer_json")
 }
 
 /// The format a string matches (`uuid`, `date-time`, `date`, `time`, `email`, `uri`), if any.
