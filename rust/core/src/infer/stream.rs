@@ -154,7 +154,9 @@ fn gather(
     if cancelled || received < count {
         return Err(LinesError::Cancelled);
     }
-    tick(shared.done.load(Ordering::Relaxed));
+    if !tick(shared.done.load(Ordering::Relaxed)) {
+        return Err(LinesError::Cancelled);
+    }
     outcomes.sort_by_key(|(index, _)| *index);
     let stop = shared.stop.load(Ordering::Relaxed);
     if stop != usize::MAX {
