@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, settings
@@ -16,6 +17,7 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
 
 if os.environ.get("ORKESTREL_REQUIRE_INSTALLED") == "1":
     location = Path(orkestrel.__file__).resolve()

@@ -12,6 +12,7 @@ import anyio
 from orkestrel.abort.loop import loop_caller
 
 AbortListener = Callable[[], object]
+"""A callback an `AbortSignal` runs, with no arguments, when it aborts."""
 
 
 class AbortSignal:

@@ -12,8 +12,6 @@ from typing import Any, Final, Literal
 
 from orkestrel._core import (
     FORMAT_MAX_LENGTH,
-    INFER_BREADTH_LIMIT,
-    INFER_DEPTH_LIMIT,
     INFER_ENUM_LIMIT,
     LinesReport,
     SchemaBuilder,
@@ -28,9 +26,6 @@ from orkestrel._core import (
 
 SchemaFormat = Literal["uuid", "date-time", "date", "time", "email", "uri"]
 """A string format inference can detect, in the order the detector tries them."""
-
-JSONSchema = dict[str, Any]
-"""An inferred JSON Schema (a plain dict)."""
 
 # ECMAScript `\s`: WhiteSpace plus LineTerminator (Python's `\s` differs on a few code points).
 _JS_SPACE = "\t\n\x0b\x0c\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -97,11 +92,8 @@ def _rebuild(message: str, fields: dict[str, Any]) -> JSONInputError:
 __all__ = [
     "FORMAT_MAX_LENGTH",
     "FORMAT_PATTERNS",
-    "INFER_BREADTH_LIMIT",
-    "INFER_DEPTH_LIMIT",
     "INFER_ENUM_LIMIT",
     "JSONInputError",
-    "JSONSchema",
     "LinesReport",
     "SchemaBuilder",
     "SchemaFormat",

@@ -82,7 +82,12 @@ class Tool:
             if caller is not _ABSENT and self._caller
             else functools.partial(self._handler, args)
         )
-        result = call() if self._async else await anyio.to_thread.run_sync(call)
+        if self._async:
+            result = call()
+        else:
+            # Boxed so that a sync handler may return an awaitable: trio refuses to hand a
+            # coroutine back from a worker thread.
+            (result,) = await anyio.to_thread.run_sync(lambda: (call(),))
         if inspect.isawaitable(result):
             result = await result
         return result

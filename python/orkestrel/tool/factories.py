@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from orkestrel.tool.manager import ToolManager
 from orkestrel.tool.base import Tool
+from orkestrel.tool.manager import ToolManager
 from orkestrel.tool.types import ToolHandler, ToolInterface, ToolManagerInterface
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, cast, overload
 
 import anyio
 
-from orkestrel.tool.helpers import error_message, tool_to_definition
 from orkestrel.tool.base import _ABSENT
+from orkestrel.tool.gather import gather
+from orkestrel.tool.helpers import error_message, tool_to_definition
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,
@@ -110,25 +112,7 @@ class ToolManager:
                 single, _read(single, "id", None), _read(single, "name", None), timeout
             )
         heads = [(item, _read(item, "id", None), _read(item, "name", None)) for item in call]
-        results: list[ToolResult | None] = [None] * len(heads)
-        limiter = anyio.CapacityLimiter(limit) if limit is not None else None
-
-        async def run(index: int, item: ToolCall, id_: Any, name: Any) -> None:
-            if limiter is None:
-                results[index] = await self._run(item, id_, name, timeout)
-                return
-            async with limiter:
-                results[index] = await self._run(item, id_, name, timeout)
-
-        try:
-            async with anyio.create_task_group() as group:
-                for index, (item, id_, name) in enumerate(heads):
-                    group.start_soon(run, index, item, id_, name)
-        except BaseExceptionGroup as group_error:
-            if len(group_error.exceptions) == 1:
-                raise group_error.exceptions[0] from None
-            raise
-        return [result for result in results if result is not None]
+        return await gather([partial(self._run, *head, timeout) for head in heads], limit)
 
     async def _run(self, call: ToolCall, id_: Any, name: Any, timeout: float | None) -> ToolResult:
         tool = self._tools.get(name) if isinstance(name, str) else None
@@ -157,8 +141,10 @@ class ToolManager:
         if not isinstance(name, list | tuple):
             return self._tools.pop(cast(str, name), _ABSENT) is not _ABSENT
         names = list(name)
-        removed = [self._tools.pop(item, _ABSENT) is not _ABSENT for item in names]
-        return bool(removed) and all(removed)
+        present = [item in self._tools for item in names]
+        for item in names:
+            self._tools.pop(item, None)
+        return bool(present) and all(present)
 
     def clear(self) -> None:
         """Removes every registered tool."""

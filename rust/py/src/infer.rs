@@ -15,15 +15,11 @@ pub use functions::{
     string_to_format, value_to_schema,
 };
 
-use orkestrel_core::infer::{
-    FORMAT_MAX_LENGTH, INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, INFER_ENUM_LIMIT,
-};
+use orkestrel_core::infer::{FORMAT_MAX_LENGTH, INFER_ENUM_LIMIT};
 use pyo3::prelude::*;
 
-/// Adds the inference limits to the module.
+/// Adds the inference-only limits to the module (the depth and breadth limits are shared).
 pub fn constants(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("INFER_DEPTH_LIMIT", INFER_DEPTH_LIMIT)?;
-    m.add("INFER_BREADTH_LIMIT", INFER_BREADTH_LIMIT)?;
     m.add("INFER_ENUM_LIMIT", INFER_ENUM_LIMIT)?;
     m.add("FORMAT_MAX_LENGTH", FORMAT_MAX_LENGTH)
 }

@@ -1,9 +1,9 @@
 //! Inference limits from the reference constants, plus the guards this port adds.
 
 /// Default and ceiling of the inference depth (nested containers that are opened).
-pub const INFER_DEPTH_LIMIT: u32 = 32;
+pub const INFER_DEPTH_LIMIT: u32 = crate::constants::INFER_DEPTH_LIMIT as u32;
 /// Default number of keys inferred per object.
-pub const INFER_BREADTH_LIMIT: usize = 256;
+pub const INFER_BREADTH_LIMIT: usize = crate::constants::INFER_BREADTH_LIMIT;
 /// Largest number of distinct values a slot may hold and still become an `enum`.
 pub const INFER_ENUM_LIMIT: usize = 12;
 /// Strings longer than this many UTF-16 units never get a `format`.
