@@ -1,6 +1,8 @@
 """The native extension: the Rust core of orkestrel."""
 
-from typing import Any, final
+from collections.abc import Callable, Iterable
+from os import PathLike
+from typing import Any, Literal, Protocol, final
 
 from orkestrel.contract.types import ContractShape, Fault, JSONSchema
 
@@ -61,10 +63,6 @@ def clone_json_record(value: Any) -> dict[str, Any]:
     """A deep copy of a JSON record; `ContractError` (`clone`) for anything else."""
 
 # --- schema inference -------------------------------------------------------------------------
-
-from collections.abc import Callable, Iterable
-from os import PathLike
-from typing import Any, Literal, Protocol, final
 
 INFER_ENUM_LIMIT: int
 FORMAT_MAX_LENGTH: int
