@@ -144,6 +144,17 @@ impl<'a> Source<'a> for Parsed<'a> {
         parse_f64(self.raw())
     }
 
+    fn number_exact(self) -> bool {
+        let raw = self.raw();
+        if self.tok().flag != 0 || raw.len() <= 15 {
+            return true;
+        }
+        std::str::from_utf8(raw)
+            .ok()
+            .and_then(|s| s.parse::<i64>().ok())
+            .is_some_and(|v| v.unsigned_abs() <= 1 << 53)
+    }
+
     fn text(self) -> Cow<'a, [u8]> {
         let raw = self.raw();
         if self.tok().flag & ESCAPED != 0 {

@@ -103,7 +103,8 @@ impl Slot {
             Kind::Other => EMPTY,
             Kind::Number(class) => {
                 if track_enum {
-                    if class != NumberClass::NonFinite && self.enums.wants_numbers() {
+                    let member = class != NumberClass::NonFinite && self.enums.wants_numbers();
+                    if member && v.number_exact() {
                         self.enums.number(v.number());
                     } else {
                         self.enums.off();

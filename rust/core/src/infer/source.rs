@@ -55,6 +55,11 @@ pub trait Source<'a>: Copy {
     fn kind(self) -> Kind;
     /// The double of a number (only called when `kind` is a number).
     fn number(self) -> f64;
+    /// Whether [`Source::number`] is the number exactly. Integers beyond 2^53 lose digits as
+    /// doubles, so they cannot be enum members that Python compares exactly.
+    fn number_exact(self) -> bool {
+        true
+    }
     /// The (WTF-8) text of a string (only called when `kind` is a string).
     fn text(self) -> Cow<'a, [u8]>;
     /// The element or entry count of a container.

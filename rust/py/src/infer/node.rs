@@ -248,6 +248,22 @@ impl<'py> Source<'py> for PyNode<'py> {
         }
     }
 
+    fn number_exact(self) -> bool {
+        // SAFETY: `kind` said this is an int or a float; an overflow sets an error we clear.
+        unsafe {
+            if ffi::PyFloat_Check(self.obj) != 0 {
+                return true;
+            }
+            let mut overflow = 0;
+            let v = ffi::PyLong_AsLongLongAndOverflow(self.obj, &mut overflow);
+            if overflow != 0 || (v == -1 && !ffi::PyErr_Occurred().is_null()) {
+                ffi::PyErr_Clear();
+                return false;
+            }
+            v.unsigned_abs() <= 1 << 53
+        }
+    }
+
     fn text(self) -> Cow<'py, [u8]> {
         utf8(self.obj)
     }
