@@ -175,7 +175,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     finally:
         os.close(leader)
     assert done.returncode == 0
-    assert b"MB/s" in shown
+    assert b"B/s" in shown
     assert b"ETA" in shown
     assert b"100.0%" in shown
     assert json.loads(done.stdout)["required"] == ["n", "payload"]

@@ -19,14 +19,14 @@ mod _core {
     #[pymodule_export]
     use crate::contract::PyContract;
     #[pymodule_export]
-    use crate::infer::{
-        infer_json, infer_json_lines, is_valid_iso_instant, samples_to_format, samples_to_schema,
-        string_to_format, value_to_schema, LinesReport, SchemaBuilder,
-    };
-    #[pymodule_export]
     use crate::functions::{
         check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
         schema_to_shape, validate_shape,
+    };
+    #[pymodule_export]
+    use crate::infer::{
+        infer_json, infer_json_lines, is_valid_iso_instant, samples_to_format, samples_to_schema,
+        string_to_format, value_to_schema, LinesReport, SchemaBuilder,
     };
 
     #[pymodule_init]

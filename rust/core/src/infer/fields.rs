@@ -7,7 +7,7 @@ use hashbrown::HashMap;
 
 use super::slot::Slot;
 use super::terms::Keys;
-use super::text::cmp_utf16;
+use super::text::{cmp_utf16, same_bytes};
 
 /// One key of a record slot.
 #[derive(Clone, Debug)]
@@ -60,7 +60,7 @@ impl Fields {
     ) -> Found {
         if let Some(&c) = self.order.get(pos) {
             if let Some(column) = self.columns.get(c as usize) {
-                if keys.get(column.key) == key {
+                if same_bytes(keys.get(column.key), key) {
                     return Found::Column(c);
                 }
             }

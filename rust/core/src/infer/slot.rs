@@ -221,6 +221,62 @@ impl Slot {
     }
 
     fn add_record<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
+        if S::duplicate_keys() {
+            self.add_record_checked(ctx, v, need)
+        } else {
+            self.add_record_direct(ctx, v, need)
+        }
+    }
+
+    /// One pass over the entries, for sources whose keys are unique (Python dicts).
+    fn add_record_direct<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
+        let want = need || self.variants.exact();
+        let child = (self.depth - 1, self.annotated);
+        let cap = ctx.opts.max_properties;
+        let fields = self.fields.get_or_insert_with(Box::default);
+        fields.rows += 1;
+        let mut words = ctx.take();
+        words.push(0);
+        let (mut nonstring, mut dropped, mut count) = (false, false, 0);
+        for (pos, (key, value)) in v.entries().enumerate() {
+            let Some(key) = key else {
+                nonstring = true;
+                continue;
+            };
+            count += 1;
+            match fields.find(&mut ctx.keys, &key, pos, cap, child) {
+                Found::Column(c) => {
+                    let column = &mut fields.columns[c as usize];
+                    column.present += 1;
+                    let id = column.key;
+                    let term = column.slot.add(ctx, value, want);
+                    if want {
+                        words.extend([id, term]);
+                    }
+                }
+                Found::Dropped => dropped = true,
+            }
+        }
+        if nonstring {
+            fields.opened = true;
+        }
+        let term = if !want {
+            EMPTY
+        } else if dropped || count > cap {
+            // The record's own schema keeps only its first keys in UTF-16 order.
+            Pure::new(false).term(ctx, v, self.depth)
+        } else {
+            ctx.terms.object(nonstring || !ctx.opts.closed, &mut words)
+        };
+        ctx.give(words);
+        if want {
+            self.keep(term);
+        }
+        term
+    }
+
+    /// Two passes, so a repeated key keeps only its last value (parsed JSON).
+    fn add_record_checked<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
         let want = need || self.variants.exact();
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;

@@ -47,6 +47,26 @@ pub fn cmp_utf16(a: &[u8], b: &[u8]) -> Ordering {
     unit_key(ca).cmp(&unit_key(cb))
 }
 
+fn word(s: &[u8], at: usize) -> u64 {
+    let mut raw = [0u8; 8];
+    raw.copy_from_slice(&s[at..at + 8]);
+    u64::from_ne_bytes(raw)
+}
+
+/// Byte equality tuned for short keys (no library call below 17 bytes).
+#[inline]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0..=7 => a.iter().zip(b).all(|(x, y)| x == y),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
+}
+
 /// Length in UTF-16 code units (`String.prototype.length`).
 pub fn utf16_len(text: &[u8]) -> usize {
     text.iter()

@@ -78,6 +78,21 @@ impl<'py> PyNode<'py> {
         unsafe { ffi::PyType_IsSubtype(ffi::Py_TYPE(self.obj), ty) != 0 }
     }
 
+    /// Classifies an int without converting small ones to a double.
+    fn int_class(self) -> NumberClass {
+        // SAFETY: `obj` is an int; an overflow is reported through the flag, not an error.
+        let small = unsafe {
+            let mut overflow = 0;
+            ffi::PyLong_AsLongLongAndOverflow(self.obj, &mut overflow);
+            overflow == 0
+        };
+        if small {
+            NumberClass::Integer
+        } else {
+            NumberClass::of(self.int_value())
+        }
+    }
+
     fn int_value(self) -> f64 {
         // SAFETY: `obj` is an int; an overflow sets an error we clear, and means ±Infinity.
         unsafe {
@@ -98,7 +113,7 @@ impl<'py> PyNode<'py> {
             } else if ffi::PyUnicode_Check(self.obj) != 0 {
                 Kind::String
             } else if ffi::PyLong_Check(self.obj) != 0 {
-                Kind::Number(NumberClass::of(self.int_value()))
+                Kind::Number(self.int_class())
             } else if ffi::PyFloat_Check(self.obj) != 0 {
                 Kind::Number(NumberClass::of(ffi::PyFloat_AsDouble(self.obj)))
             } else if ffi::PyDict_Check(self.obj) != 0 {
@@ -220,7 +235,7 @@ impl<'py> Source<'py> for PyNode<'py> {
             } else if self.is(&raw mut ffi::PyUnicode_Type) {
                 Kind::String
             } else if self.is(&raw mut ffi::PyLong_Type) {
-                Kind::Number(NumberClass::of(self.int_value()))
+                Kind::Number(self.int_class())
             } else if self.is(&raw mut ffi::PyList_Type) {
                 Kind::Array
             } else if self.is(&raw mut ffi::PyFloat_Type) {
