@@ -36,26 +36,33 @@ pub(crate) fn read_chunk(
     mode: ErrorMode,
 ) -> Outcome {
     let mut out = Outcome::default();
-    let mut rest = chunk;
-    while !rest.is_empty() {
-        let (line, next) = match memchr::memchr(b'\n', rest) {
-            Some(p) => (&rest[..p], &rest[p + 1..]),
-            None => (rest, &rest[rest.len()..]),
-        };
-        rest = next;
+    let mut pos = 0;
+    while pos < chunk.len() {
+        let start = pos;
         out.lines += 1;
-        if line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
-            continue;
+        while let Some(b' ' | b'\t' | b'\r') = chunk.get(pos) {
+            pos += 1;
         }
-        match tape.parse(line) {
-            Ok(()) => {
+        match chunk.get(pos) {
+            None => break,
+            Some(b'\n') => {
+                pos += 1;
+                continue;
+            }
+            Some(_) => {}
+        }
+        let line = &chunk[pos..];
+        match tape.parse_line(line) {
+            Ok(end) => {
                 acc.add(Parsed::root(tape, line));
                 out.samples += 1;
+                pos += end + 1;
             }
             Err(error) => {
+                let at = pos + error.offset.min(line.len());
                 let bad = LineError {
                     line: out.lines,
-                    column: error.offset as u64 + 1,
+                    column: (at - start) as u64 + 1,
                     reason: error.reason,
                 };
                 out.skipped += 1;
@@ -66,6 +73,7 @@ pub(crate) fn read_chunk(
                     out.failed = true;
                     return out;
                 }
+                pos = memchr::memchr(b'\n', &chunk[at..]).map_or(chunk.len(), |p| at + p + 1);
             }
         }
     }

@@ -74,12 +74,25 @@ fn scan(buf: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Skips JSON whitespace; in `LINES` mode a newline ends the line instead.
 #[inline]
-fn skip_ws(buf: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = buf.get(i) {
-        i += 1;
+fn skip_ws<const LINES: bool>(buf: &[u8], mut i: usize) -> usize {
+    loop {
+        match buf.get(i) {
+            Some(b' ' | b'\t' | b'\r') => i += 1,
+            Some(b'\n') if !LINES => i += 1,
+            _ => return i,
+        }
     }
-    i
+}
+
+/// Token offsets are 32-bit: a value may not reach past 4 GiB.
+#[inline]
+fn offset(i: usize) -> Result<u32, SyntaxError> {
+    u32::try_from(i).map_err(|_| SyntaxError {
+        offset: 0,
+        reason: Reason::TooLong,
+    })
 }
 
 fn fail<T>(offset: usize, reason: Reason) -> Result<T, SyntaxError> {
@@ -101,24 +114,50 @@ impl Tape {
         }
         self.toks.clear();
         self.stack.clear();
-        let end = self.value(buf, 0)?;
-        let end = skip_ws(buf, end);
+        let end = self.value::<false>(buf, 0)?;
+        let end = skip_ws::<false>(buf, end);
         if end < buf.len() {
             return fail(end, Reason::Trailing);
         }
         Ok(())
     }
 
-    fn value(&mut self, buf: &[u8], mut pos: usize) -> Result<usize, SyntaxError> {
+    /// Parses the one value of a JSON Lines line that starts at `buf[0]` (after leading
+    /// blanks); returns the index of the line's `\n` (or the end of `buf`).
+    pub(crate) fn parse_line(&mut self, buf: &[u8]) -> Result<usize, SyntaxError> {
+        self.toks.clear();
+        self.stack.clear();
+        let ended = |mut e: SyntaxError| {
+            if buf.get(e.offset) == Some(&b'\n') {
+                e.reason = match e.reason {
+                    Reason::Control => Reason::Unterminated,
+                    _ => Reason::End,
+                };
+            }
+            e
+        };
+        let end = self.value::<true>(buf, 0).map_err(ended)?;
+        let end = skip_ws::<true>(buf, end);
+        match buf.get(end) {
+            None | Some(b'\n') => Ok(end),
+            Some(_) => fail(end, Reason::Trailing),
+        }
+    }
+
+    fn value<const LINES: bool>(
+        &mut self,
+        buf: &[u8],
+        mut pos: usize,
+    ) -> Result<usize, SyntaxError> {
         'value: loop {
-            pos = skip_ws(buf, pos);
+            pos = skip_ws::<LINES>(buf, pos);
             let Some(&b) = buf.get(pos) else {
                 return fail(pos, Reason::End);
             };
             match b {
                 b'{' | b'[' => {
                     let object = b == b'{';
-                    let tok = self.toks.len() as u32;
+                    let tok = offset(self.toks.len())?;
                     let tag = if object { OBJECT } else { ARRAY };
                     self.toks.push(Tok {
                         tag,
@@ -126,7 +165,7 @@ impl Tape {
                         a: 0,
                         b: 0,
                     });
-                    pos = skip_ws(buf, pos + 1);
+                    pos = skip_ws::<LINES>(buf, pos + 1);
                     let close = if object { b'}' } else { b']' };
                     if buf.get(pos) == Some(&close) {
                         self.toks[tok as usize].a = self.toks.len() as u32;
@@ -138,7 +177,7 @@ impl Tape {
                             object,
                         });
                         if object {
-                            pos = self.key(buf, pos)?;
+                            pos = self.key::<LINES>(buf, pos)?;
                         }
                         continue 'value;
                     }
@@ -154,7 +193,7 @@ impl Tape {
                 let Some(&frame) = self.stack.last() else {
                     return Ok(pos);
                 };
-                pos = skip_ws(buf, pos);
+                pos = skip_ws::<LINES>(buf, pos);
                 match buf.get(pos) {
                     Some(b',') => {
                         if let Some(top) = self.stack.last_mut() {
@@ -162,7 +201,7 @@ impl Tape {
                         }
                         pos += 1;
                         if frame.object {
-                            pos = self.key(buf, skip_ws(buf, pos))?;
+                            pos = self.key::<LINES>(buf, skip_ws::<LINES>(buf, pos))?;
                         }
                         continue 'value;
                     }
@@ -188,13 +227,13 @@ impl Tape {
         }
     }
 
-    fn key(&mut self, buf: &[u8], pos: usize) -> Result<usize, SyntaxError> {
+    fn key<const LINES: bool>(&mut self, buf: &[u8], pos: usize) -> Result<usize, SyntaxError> {
         match buf.get(pos) {
             Some(b'"') => {}
             Some(_) => return fail(pos, Reason::Key),
             None => return fail(pos, Reason::End),
         }
-        let pos = skip_ws(buf, self.string(buf, pos, KEY)?);
+        let pos = skip_ws::<LINES>(buf, self.string(buf, pos, KEY)?);
         match buf.get(pos) {
             Some(b':') => Ok(pos + 1),
             Some(_) => fail(pos, Reason::Colon),
@@ -252,8 +291,8 @@ impl Tape {
         self.toks.push(Tok {
             tag: NUMBER,
             flag,
-            a: start as u32,
-            b: (i - start) as u32,
+            a: offset(start)?,
+            b: offset(i - start)?,
         });
         Ok(i)
     }
@@ -283,8 +322,8 @@ impl Tape {
         self.toks.push(Tok {
             tag,
             flag,
-            a: start as u32,
-            b: (i - start) as u32,
+            a: offset(start)?,
+            b: offset(i - start)?,
         });
         Ok(i + 1)
     }
