@@ -2,11 +2,11 @@
 
 use std::borrow::Cow;
 
+use super::escape::unescape;
 use super::json::Json;
 use super::source::{Kind, NumberClass, Source};
 use super::tape::{
-    unescape, Tape, Tok, ARRAY, ESCAPED, EXPONENT, FALSE, FRACTION, NULL, NUMBER, OBJECT, STRING,
-    TRUE,
+    Tape, Tok, ARRAY, ESCAPED, EXPONENT, FALSE, FRACTION, NULL, NUMBER, OBJECT, STRING, TRUE,
 };
 
 /// A value on a tape.
