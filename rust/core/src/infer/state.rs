@@ -1,5 +1,6 @@
 //! A compact, versioned binary form of an accumulator (for pickling and shipping between
 //! processes). Only the keys and terms still in use are written; see `restore` for reading.
+
 use hashbrown::HashMap;
 
 use super::builder::Accumulator;
