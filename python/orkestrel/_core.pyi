@@ -121,13 +121,13 @@ def infer_json(
     """Infers the JSON Schema of one JSON document, as `samples_to_schema([document])`."""
 
 def string_to_format(value: object) -> _Format | None:
-    """Classifies a string as uuid, date-time, date, time, email or uri; None when none match."""
+    """Detects which format a string has (uuid, date-time, date, time, email or uri), if any."""
 
 def samples_to_format(values: Iterable[object]) -> _Format | None:
-    """Returns the format every value shares, or None unless all are strings of one format."""
+    """Detects the format every value shares, when all are strings of one format."""
 
 def is_valid_iso_instant(value: str) -> bool:
-    """Tells whether an ISO date or date-time string names a real calendar instant."""
+    """Determines whether an ISO date or date-time string names a real calendar instant."""
 
 @final
 class LinesReport:
@@ -181,7 +181,7 @@ class SchemaBuilder:
     def merge(self, other: SchemaBuilder) -> None:
         """Folds another builder (built with the same options) into this one."""
     def to_schema(self) -> dict[str, Any]:
-        """The JSON Schema of every sample added so far."""
+        """Returns the JSON Schema of every sample added so far."""
     @property
     def samples(self) -> int:
         """How many samples were added (merged builders included)."""

@@ -149,7 +149,7 @@ impl SchemaBuilder {
             .map_err(|_| PyValueError::new_err("cannot merge builders with different options"))
     }
 
-    /// The JSON Schema of every sample added so far.
+    /// Returns the JSON Schema of every sample added so far.
     fn to_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let acc = &self.acc;
         let rendered = py.detach(|| acc.schema());

@@ -125,14 +125,14 @@ pub fn infer_json<'py>(
     schema(py, acc.schema(), "infer_json")
 }
 
-/// The format a string matches (`uuid`, `date-time`, `date`, `time`, `email`, `uri`), if any.
+/// Detects which format a string has (uuid, date-time, date, time, email or uri), if any.
 #[pyfunction]
 pub fn string_to_format(value: &Bound<'_, PyAny>) -> Option<&'static str> {
     let text = value.cast::<PyString>().ok()?;
     infer::string_to_format(&text_of(text)).map(infer::Format::name)
 }
 
-/// The format every value shares, when all are strings of one detected format.
+/// Detects the format every value shares, when all are strings of one format.
 #[pyfunction]
 pub fn samples_to_format(values: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
     let mut shared: Option<infer::Format> = None;
@@ -151,7 +151,7 @@ pub fn samples_to_format(values: &Bound<'_, PyAny>) -> PyResult<Option<&'static 
     Ok(shared.map(infer::Format::name))
 }
 
-/// Whether `YYYY-MM-DD` or an ISO date-time (optional fraction and offset) names a real instant.
+/// Determines whether an ISO date or date-time string names a real calendar instant.
 #[pyfunction]
 pub fn is_valid_iso_instant(value: &Bound<'_, PyString>) -> bool {
     infer::is_valid_iso_instant(&text_of(value))
