@@ -3,7 +3,10 @@
 
 use std::cmp::Ordering;
 
-use hashbrown::HashMap;
+use std::hash::BuildHasher;
+
+use foldhash::fast::RandomState;
+use hashbrown::HashTable;
 
 use super::slot::Slot;
 use super::terms::Keys;
@@ -34,11 +37,49 @@ pub(crate) struct Fields {
     /// A record had a key that is not a string.
     pub opened: bool,
     pub columns: Vec<Column>,
-    index: HashMap<u32, u32>,
+    /// Column indices, hashed by key bytes.
+    index: HashTable<u32>,
+    state: RandomState,
     /// Predicted column per entry position, from the previous record.
-    order: Vec<u32>,
+    order: Vec<Probe>,
     /// Column holding the largest key, once the breadth limit is reached.
     largest: Option<u32>,
+}
+
+/// A column prediction for one entry position: the key's length and first 16 bytes inline,
+/// so a hit is checked without touching the key store.
+#[derive(Clone, Copy, Debug, Default)]
+struct Probe {
+    column: u32,
+    len: u32,
+    head: [u64; 2],
+}
+
+#[inline]
+fn load(key: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&key[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// The first 16 bytes of a key as two little-endian words, zero-padded.
+#[inline]
+fn pack(key: &[u8]) -> [u64; 2] {
+    let n = key.len();
+    if n >= 16 {
+        [load(key, 0), load(key, 8)]
+    } else if n > 8 {
+        // Load the last 8 bytes and shift out the ones the first word already holds.
+        [load(key, 0), load(key, n - 8) >> (8 * (16 - n))]
+    } else if n == 8 {
+        [load(key, 0), 0]
+    } else {
+        let mut low = 0u64;
+        for (i, &b) in key.iter().enumerate() {
+            low |= u64::from(b) << (8 * i);
+        }
+        [low, 0]
+    }
 }
 
 /// The outcome of looking a key up.
@@ -58,34 +99,56 @@ impl Fields {
         cap: usize,
         child: (u32, bool),
     ) -> Found {
-        if let Some(&c) = self.order.get(pos) {
-            if let Some(column) = self.columns.get(c as usize) {
-                if same_bytes(keys.get(column.key), key) {
-                    return Found::Column(c);
-                }
+        let head = pack(key);
+        if let Some(probe) = self.order.get(pos) {
+            let hit = probe.len as usize == key.len()
+                && probe.head == head
+                && (key.len() <= 16
+                    || self
+                        .columns
+                        .get(probe.column as usize)
+                        .is_some_and(|c| same_bytes(keys.get(c.key), key)));
+            if hit {
+                return Found::Column(probe.column);
             }
         }
         let found = self.lookup(keys, key, cap, child);
-        if let Found::Column(c) = found {
+        if let Found::Column(column) = found {
+            let probe = Probe {
+                column,
+                len: key.len() as u32,
+                head,
+            };
             if pos < self.order.len() {
-                self.order[pos] = c;
+                self.order[pos] = probe;
             } else if pos == self.order.len() && pos < 4096 {
-                self.order.push(c);
+                self.order.push(probe);
             }
         }
         found
     }
 
+    fn hash(&self, key: &[u8]) -> u64 {
+        self.state.hash_one(key)
+    }
+
     /// The column of an interned key, if it is one.
-    pub fn column_of(&self, key: u32) -> Option<u32> {
-        self.index.get(&key).copied()
+    pub fn column_of(&self, keys: &Keys, key: u32) -> Option<u32> {
+        let columns = &self.columns;
+        self.index
+            .find(self.hash(keys.get(key)), |&c| {
+                columns[c as usize].key == key
+            })
+            .copied()
     }
 
     fn lookup(&mut self, keys: &mut Keys, key: &[u8], cap: usize, child: (u32, bool)) -> Found {
-        if let Some(id) = keys.find(key) {
-            if let Some(&c) = self.index.get(&id) {
-                return Found::Column(c);
-            }
+        let columns = &self.columns;
+        let found = self.index.find(self.hash(key), |&c| {
+            same_bytes(keys.get(columns[c as usize].key), key)
+        });
+        if let Some(&c) = found {
+            return Found::Column(c);
         }
         if self.columns.len() >= cap {
             self.truncated = true;
@@ -96,14 +159,14 @@ impl Fields {
             if cmp_utf16(key, keys.get(top)) != Ordering::Less {
                 return Found::Dropped;
             }
-            self.evict(largest);
+            self.evict(keys, largest);
         }
         let id = keys.intern(key);
-        Found::Column(self.push(id, Slot::new(child.0, child.1)))
+        Found::Column(self.push(keys, id, Slot::new(child.0, child.1)))
     }
 
     /// Adds a column for an interned key known to be absent.
-    pub fn push(&mut self, key: u32, slot: Slot) -> u32 {
+    pub fn push(&mut self, keys: &Keys, key: u32, slot: Slot) -> u32 {
         let c = self.columns.len() as u32;
         self.columns.push(Column {
             key,
@@ -112,7 +175,10 @@ impl Fields {
             entry: 0,
             slot,
         });
-        self.index.insert(key, c);
+        let (columns, state) = (&self.columns, &self.state);
+        self.index.insert_unique(self.hash(keys.get(key)), c, |&c| {
+            state.hash_one(keys.get(columns[c as usize].key))
+        });
         self.largest = None;
         c
     }
@@ -128,13 +194,9 @@ impl Fields {
         self.largest
     }
 
-    fn evict(&mut self, c: u32) {
-        let removed = self.columns.swap_remove(c as usize);
-        self.index.remove(&removed.key);
-        if let Some(moved) = self.columns.get(c as usize) {
-            self.index.insert(moved.key, c);
-        }
-        self.largest = None;
+    fn evict(&mut self, keys: &Keys, c: u32) {
+        self.columns.swap_remove(c as usize);
+        self.reindex(keys);
     }
 
     /// Keeps only the `cap` smallest keys (after a merge), marking truncation.
@@ -146,16 +208,37 @@ impl Fields {
         self.columns
             .sort_by(|a, b| cmp_utf16(keys.get(a.key), keys.get(b.key)));
         self.columns.truncate(cap);
-        self.reindex();
+        self.reindex(keys);
     }
 
     /// Rebuilds the key index after columns moved.
-    pub fn reindex(&mut self) {
+    pub fn reindex(&mut self, keys: &Keys) {
         self.index.clear();
-        for (c, column) in self.columns.iter().enumerate() {
-            self.index.insert(column.key, c as u32);
+        let (columns, state) = (&self.columns, &self.state);
+        for (c, column) in columns.iter().enumerate() {
+            let hash = state.hash_one(keys.get(column.key));
+            self.index.insert_unique(hash, c as u32, |&c| {
+                state.hash_one(keys.get(columns[c as usize].key))
+            });
         }
         self.order.clear();
         self.largest = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pack_keeps_the_first_sixteen_bytes() {
+        for n in 0..24 {
+            let key: Vec<u8> = (1..=n as u8).collect();
+            let mut raw = [0u8; 16];
+            raw[..n.min(16)].copy_from_slice(&key[..n.min(16)]);
+            let expected = [
+                u64::from_le_bytes(raw[..8].try_into().unwrap()),
+                u64::from_le_bytes(raw[8..].try_into().unwrap()),
+            ];
+            assert_eq!(super::pack(&key), expected, "{n}");
+        }
     }
 }

@@ -105,9 +105,9 @@ impl<'x> Merger<'x> {
         dst.opened |= src.opened;
         for from in &src.columns {
             let key = self.key(from.key);
-            let c = match dst.column_of(key) {
+            let c = match dst.column_of(&self.dst.keys, key) {
                 Some(c) => c,
-                None => dst.push(key, Slot::new(child.0, child.1)),
+                None => dst.push(&self.dst.keys, key, Slot::new(child.0, child.1)),
             };
             let into = &mut dst.columns[c as usize];
             into.present += from.present;

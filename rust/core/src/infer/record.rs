@@ -61,11 +61,13 @@ impl Slot {
             // The record's own schema keeps only its first keys in UTF-16 order.
             Pure::new(false).term(ctx, v, self.depth)
         } else {
-            ctx.terms.object(nonstring || !ctx.opts.closed, &mut words)
+            ctx.terms
+                .object_like(nonstring || !ctx.opts.closed, &mut words, self.last)
         };
         ctx.give(words);
         if want {
             self.keep(term);
+            self.last = term;
         }
         term
     }
@@ -111,7 +113,7 @@ impl Slot {
         for pair in cols.chunks_exact_mut(2) {
             let (c, key) = (pair[0], pair[1]);
             if c < DROPPED && fields.columns.get(c as usize).map(|col| col.key) != Some(key) {
-                pair[0] = fields.column_of(key).unwrap_or_else(|| {
+                pair[0] = fields.column_of(&ctx.keys, key).unwrap_or_else(|| {
                     dropped = true;
                     DROPPED
                 });
@@ -155,13 +157,14 @@ impl Slot {
         ctx.give(cols);
         let term = if want {
             let open = distinct > cap || nonstring || !ctx.opts.closed;
-            ctx.terms.object(open, &mut words)
+            ctx.terms.object_like(open, &mut words, self.last)
         } else {
             EMPTY
         };
         ctx.give(words);
         if want {
             self.keep(term);
+            self.last = term;
         }
         term
     }

@@ -140,12 +140,12 @@ impl Reader<'_> {
             for _ in 0..self.count(ctx.opts.max_properties)? {
                 let index = usize::try_from(self.uint()?).map_err(|_| StateError)?;
                 let key = *self.keys.get(index).ok_or(StateError)?;
-                if fields.column_of(key).is_some() {
+                if fields.column_of(&ctx.keys, key).is_some() {
                     return Err(StateError);
                 }
                 let present = self.uint()?;
                 let column_slot = self.slot(ctx, child, annotated)?;
-                let c = fields.push(key, column_slot);
+                let c = fields.push(&ctx.keys, key, column_slot);
                 fields.columns[c as usize].present = present;
             }
             slot.fields = Some(Box::new(fields));

@@ -60,6 +60,8 @@ pub(crate) struct Slot {
     pub variants: Variants,
     pub enums: Enums,
     pub formats: Formats,
+    /// The last record term built here: a cache, not part of the summary.
+    pub last: u32,
 }
 
 /// The bit of a leaf term in [`Slot::leaves`].

@@ -64,14 +64,6 @@ impl Keys {
         self.state.hash_one(key)
     }
 
-    /// The id of `key` if it is interned.
-    pub fn find(&self, key: &[u8]) -> Option<u32> {
-        let list = &self.list;
-        self.table
-            .find(self.hash(key), |&id| &*list[id as usize] == key)
-            .copied()
-    }
-
     /// The id of `key`, interning it when new.
     pub fn intern(&mut self, key: &[u8]) -> u32 {
         let hash = self.hash(key);
@@ -113,10 +105,9 @@ impl Terms {
     fn intern(&mut self, words: &[u32]) -> u32 {
         let hash = hash_words(words);
         let list = &self.list;
-        if let Some(&id) = self
-            .table
-            .find(hash, |&id| &*list[(id - FIRST_COMPOSITE) as usize] == words)
-        {
+        if let Some(&id) = self.table.find(hash, |&id| {
+            same_words(&list[(id - FIRST_COMPOSITE) as usize], words)
+        }) {
             return id;
         }
         let id = FIRST_COMPOSITE + self.list.len() as u32;
@@ -131,10 +122,19 @@ impl Terms {
     /// Interns an object term; `words` is `[_, k1, t1, k2, t2, …]` with slot 0 free for the tag.
     /// The pairs are sorted by key id here.
     pub fn object(&mut self, open: bool, words: &mut [u32]) -> u32 {
+        self.object_like(open, words, EMPTY)
+    }
+
+    /// As [`Terms::object`], answering `hint` without hashing when it is the same term (a slot
+    /// usually meets the same record shape again and again).
+    pub fn object_like(&mut self, open: bool, words: &mut [u32], hint: u32) -> u32 {
         if let Some(first) = words.first_mut() {
             *first = if open { TAG_OPEN } else { TAG_CLOSED };
         }
         sort_pairs(&mut words[1..]);
+        if hint >= FIRST_COMPOSITE && same_words(self.words(hint), words) {
+            return hint;
+        }
         self.intern(words)
     }
 
@@ -200,6 +200,12 @@ impl Terms {
             .and_then(|i| self.list.get(i as usize))
             .map_or(&[], |w| w)
     }
+}
+
+/// Slice equality without a library call (the slices are a few words long).
+#[inline]
+fn same_words(a: &[u32], b: &[u32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Sorts flattened `(key, term)` pairs by key.

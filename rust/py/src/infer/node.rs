@@ -172,12 +172,39 @@ fn utf8<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
     }
 }
 
+/// Hints the CPU to load an object's header before it is read (touching each object is the
+/// main cost of a walk).
+#[inline(always)]
+fn prefetch(obj: *mut ffi::PyObject) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(obj.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = obj;
+}
+
 /// Elements of a list or tuple.
 pub struct Items<'py> {
     node: PyNode<'py>,
     list: bool,
     at: isize,
     len: isize,
+}
+
+impl Items<'_> {
+    fn get(&self, at: isize) -> *mut ffi::PyObject {
+        // SAFETY: callers keep `at` in bounds; the container cannot change during the walk.
+        unsafe {
+            if self.list {
+                ffi::PyList_GET_ITEM(self.node.obj, at)
+            } else {
+                ffi::PyTuple_GET_ITEM(self.node.obj, at)
+            }
+        }
+    }
 }
 
 impl<'py> Iterator for Items<'py> {
@@ -187,15 +214,11 @@ impl<'py> Iterator for Items<'py> {
         if self.at >= self.len {
             return None;
         }
-        // SAFETY: the index is in bounds and the container cannot change during the walk.
-        let item = unsafe {
-            if self.list {
-                ffi::PyList_GET_ITEM(self.node.obj, self.at)
-            } else {
-                ffi::PyTuple_GET_ITEM(self.node.obj, self.at)
-            }
-        };
+        let item = self.get(self.at);
         self.at += 1;
+        if self.at < self.len {
+            prefetch(self.get(self.at));
+        }
         Some(self.node.at(item))
     }
 }
@@ -204,12 +227,12 @@ impl<'py> Iterator for Items<'py> {
 pub struct Entries<'py> {
     node: PyNode<'py>,
     pos: ffi::Py_ssize_t,
+    ahead: Option<(*mut ffi::PyObject, *mut ffi::PyObject)>,
 }
 
-impl<'py> Iterator for Entries<'py> {
-    type Item = (Option<Cow<'py, [u8]>>, PyNode<'py>);
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl Entries<'_> {
+    /// The next stored entry, with its value's header prefetched.
+    fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
         // SAFETY: `obj` is a live dict that cannot change during the walk.
@@ -217,6 +240,20 @@ impl<'py> Iterator for Entries<'py> {
         if more == 0 {
             return None;
         }
+        prefetch(value);
+        Some((key, value))
+    }
+}
+
+impl<'py> Iterator for Entries<'py> {
+    type Item = (Option<Cow<'py, [u8]>>, PyNode<'py>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = match self.ahead.take() {
+            Some(entry) => entry,
+            None => self.pull()?,
+        };
+        self.ahead = self.pull();
         // SAFETY: `key` is a borrowed, live object.
         let text = (unsafe { ffi::PyUnicode_Check(key) } != 0).then(|| utf8(key));
         Some((text, self.node.at(value)))
@@ -307,7 +344,11 @@ impl<'py> Source<'py> for PyNode<'py> {
     }
 
     fn entries(self) -> Entries<'py> {
-        Entries { node: self, pos: 0 }
+        Entries {
+            node: self,
+            pos: 0,
+            ahead: None,
+        }
     }
 
     fn identity(self) -> Option<usize> {
