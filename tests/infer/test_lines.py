@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import pickle
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -179,3 +180,28 @@ def test_errors_from_callbacks_and_readers_propagate() -> None:
         infer_json_lines(io.BytesIO(big), progress=stop)
     with pytest.raises(KeyboardInterrupt):
         infer_json_lines(big, progress=stop, threads=2)
+
+
+def test_threads_infer_in_parallel_without_the_gil() -> None:
+    big = TEXT * 400
+    results: list[Any] = [None] * 4
+
+    def work(i: int) -> None:
+        builder = SchemaBuilder(format=True, enum=True)
+        builder.add_json_lines(big, threads=1)
+        results[i] = builder.to_schema()
+
+    workers = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert results == [EXPECTED] * 4
+    shared = SchemaBuilder()
+    shared.add_json_lines(big)
+    before = shared.to_schema()
+    # Re-entering the builder from the progress callback is refused, and nothing is half-added.
+    with pytest.raises(RuntimeError):
+        shared.add_json_lines(big, progress=lambda _: shared.add(1))
+    assert shared.samples == len(ROWS) * 400
+    assert shared.to_schema() == before
