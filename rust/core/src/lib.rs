@@ -4,6 +4,7 @@
 pub mod constants;
 pub mod contract;
 pub mod errors;
+pub mod infer;
 pub mod json;
 pub mod pattern;
 pub mod shape;
