@@ -7,4 +7,4 @@ from support.fences import run_file
 
 
 def test_readme_blocks_run() -> None:
-    assert run_file(ROOT / "README.md") >= 3
+    assert run_file(ROOT / "README.md") >= 6

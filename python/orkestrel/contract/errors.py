@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeGuard, get_args
 
 ContractErrorCode = Literal[
@@ -62,6 +63,42 @@ def _rebuild(
     message: str, code: ContractErrorCode, context: dict[str, Any] | None
 ) -> ContractError:
     return ContractError(message, code=code, context=context)
+
+
+def _describe(fault: Mapping[str, Any]) -> str:
+    where = "/".join(str(segment) for segment in fault.get("path", [])) or "<root>"
+    reason = fault.get("reason")
+    if reason == "missing":
+        return f"{where}: missing {fault.get('expected')}"
+    if reason == "type":
+        return f"{where}: expected {fault.get('expected')}, received {fault.get('received')}"
+    if reason == "constraint":
+        limit = f" {fault['limit']}" if "limit" in fault else ""
+        return f"{where}: {fault.get('constraint')}{limit} failed for {fault.get('received')}"
+    if reason == "variant":
+        return f"{where}: no variant of {fault.get('variants')} matched"
+    return f"{where}: {fault.get('matched')} oneOf variants matched"
+
+
+class ParseError(ValueError):
+    """Reports a value that a contract could not parse; `faults` is its `explain` report.
+
+    It is a sibling of `ContractError`, not a subclass: a bad value and a bad declaration are
+    caught separately.
+    """
+
+    faults: list[Any]
+
+    def __init__(self, faults: Sequence[Mapping[str, Any]], message: str | None = None) -> None:
+        self.faults = list(faults)
+        if message is None:
+            head = "; ".join(_describe(fault) for fault in self.faults[:3])
+            more = f" (+{len(self.faults) - 3} more)" if len(self.faults) > 3 else ""
+            message = f"parse: the value does not satisfy the contract: {head}{more}"
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ParseError, (self.faults, str(self)))
 
 
 def is_contract_error(value: object) -> TypeGuard[ContractError]:

@@ -1,9 +1,15 @@
 """The tool runtime: `Tool`, the `ToolManager` registry, and the call and result records."""
 
 from orkestrel.tool.base import Tool
+from orkestrel.tool.cost import DefinitionsCost, ToolCost, definitions_cost, estimate_tokens
+from orkestrel.tool.decorator import FunctionTool, tool
+from orkestrel.tool.errors import ArgumentFault, ArgumentsError, DocstringWarning, ExportError
+from orkestrel.tool.export import PROVIDERS, ExportResult, Provider, export
 from orkestrel.tool.factories import create_tool, create_tool_manager
 from orkestrel.tool.helpers import tool_to_definition
 from orkestrel.tool.manager import ToolManager
+from orkestrel.tool.schemas import ExportAction, ExportChange
+from orkestrel.tool.signatures import Caller
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,
@@ -18,8 +24,21 @@ from orkestrel.tool.types import (
 from orkestrel.tool.validators import is_tool_call
 
 __all__ = [
+    "PROVIDERS",
+    "ArgumentFault",
+    "ArgumentsError",
+    "Caller",
+    "DefinitionsCost",
+    "DocstringWarning",
+    "ExportAction",
+    "ExportChange",
+    "ExportError",
+    "ExportResult",
+    "FunctionTool",
+    "Provider",
     "Tool",
     "ToolCall",
+    "ToolCost",
     "ToolDefinition",
     "ToolFailure",
     "ToolHandler",
@@ -31,6 +50,10 @@ __all__ = [
     "ToolSuccess",
     "create_tool",
     "create_tool_manager",
+    "definitions_cost",
+    "estimate_tokens",
+    "export",
     "is_tool_call",
+    "tool",
     "tool_to_definition",
 ]

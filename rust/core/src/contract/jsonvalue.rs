@@ -1,0 +1,235 @@
+//! `isJSONValue` (spec §7): an iterative walk with no depth cap that refuses cycles,
+//! non-finite numbers, non-records and anything that is not JSON data.
+
+use std::collections::HashSet;
+use std::ops::ControlFlow;
+
+use crate::value::{Node, View};
+
+/// The identities on the current path; a hash set takes over once the path is long.
+#[derive(Default)]
+pub struct Ancestors {
+    list: Vec<usize>,
+    set: Option<HashSet<usize>>,
+}
+
+impl Ancestors {
+    const LINEAR: usize = 32;
+
+    /// Whether `identity` is on the path.
+    pub fn contains(&self, identity: usize) -> bool {
+        match &self.set {
+            Some(set) => set.contains(&identity),
+            None => self.list.contains(&identity),
+        }
+    }
+
+    /// Enters a container.
+    pub fn push(&mut self, identity: usize) {
+        self.list.push(identity);
+        if let Some(set) = &mut self.set {
+            set.insert(identity);
+        } else if self.list.len() > Self::LINEAR {
+            self.set = Some(self.list.iter().copied().collect());
+        }
+    }
+
+    /// Leaves the innermost container.
+    pub fn pop(&mut self) {
+        if let (Some(identity), Some(set)) = (self.list.pop(), &mut self.set) {
+            set.remove(&identity);
+        }
+    }
+}
+
+enum Step<N> {
+    Enter(N),
+    Exit,
+}
+
+/// Whether a scalar is JSON data; `None` for containers.
+fn scalar(view: &View<'_>) -> Option<bool> {
+    match view {
+        View::Null | View::Bool(_) | View::Int(_) | View::Str(_) => Some(true),
+        View::Float(f) => Some(f.is_finite()),
+        View::Other(_) => Some(false),
+        View::Array | View::Object => None,
+    }
+}
+
+/// Whether `root` is a JSON value: finite numbers, dense arrays, plain records, no cycles.
+pub fn is_json_value<N: Node>(root: &N) -> bool {
+    if let Some(answer) = scalar(&root.view()) {
+        return answer;
+    }
+    let mut ancestors = Ancestors::default();
+    let mut stack = vec![Step::Enter(root.clone())];
+    while let Some(step) = stack.pop() {
+        let node = match step {
+            Step::Exit => {
+                ancestors.pop();
+                continue;
+            }
+            Step::Enter(node) => node,
+        };
+        let view = node.view();
+        if let Some(answer) = scalar(&view) {
+            if !answer {
+                return false;
+            }
+            continue;
+        }
+        let identity = node.identity();
+        if ancestors.contains(identity) {
+            return false;
+        }
+        ancestors.push(identity);
+        stack.push(Step::Exit);
+        if matches!(view, View::Array) {
+            let Ok(len) = node.len() else { return false };
+            for index in 0..len {
+                match node.item(index) {
+                    Ok(item) => match scalar(&item.view()) {
+                        Some(true) => {}
+                        Some(false) => return false,
+                        None => stack.push(Step::Enter(item)),
+                    },
+                    Err(_) => return false,
+                }
+            }
+        } else {
+            let mut ok = true;
+            let read = node.entries(|entry| match scalar(&entry.value.view()) {
+                Some(true) => ControlFlow::Continue(()),
+                Some(false) => {
+                    ok = false;
+                    ControlFlow::Break(())
+                }
+                None => {
+                    stack.push(Step::Enter(entry.value.clone()));
+                    ControlFlow::Continue(())
+                }
+            });
+            if read.is_err() || !ok {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+enum Build<N: Node> {
+    Enter(N, bool),
+    Array(usize),
+    Object(Vec<N::Key>),
+}
+
+fn clone_error(door: &str, message: &str) -> crate::errors::ContractError {
+    crate::errors::ContractError::new(
+        crate::errors::Code::Clone,
+        format!("{door}: {message}"),
+        crate::errors::Context {
+            shape: Some("json"),
+            ..crate::errors::Context::default()
+        },
+    )
+}
+
+/// Deep-copies a JSON value into fresh containers (shared references are duplicated),
+/// refusing anything that is not JSON data with a `clone` error.
+pub fn clone_json<N: Node, S: super::Sink<N>>(
+    root: &N,
+    sink: &mut S,
+    door: &str,
+) -> Result<S::Out, crate::errors::ContractError> {
+    use crate::constants::CLONE_NODE_LIMIT;
+    use crate::value::EntriesError;
+    let mut ancestors = Ancestors::default();
+    let mut stack = vec![Build::Enter(root.clone(), false)];
+    let mut values: Vec<S::Out> = Vec::new();
+    let mut produced = 0usize;
+    while let Some(step) = stack.pop() {
+        match step {
+            Build::Array(count) => {
+                let items = values.split_off(values.len() - count);
+                values.push(sink.array(items));
+                ancestors.pop();
+            }
+            Build::Object(keys) => {
+                let items = values.split_off(values.len() - keys.len());
+                values.push(sink.object(keys.into_iter().zip(items).collect()));
+                ancestors.pop();
+            }
+            Build::Enter(node, nested) => {
+                produced += 1;
+                if produced > CLONE_NODE_LIMIT {
+                    return Err(clone_error(door, "snapshot exceeds the node limit"));
+                }
+                let view = node.view();
+                match view {
+                    View::Null | View::Bool(_) | View::Int(_) | View::Str(_) => {
+                        values.push(sink.plain(&node))
+                    }
+                    View::Float(f) if f.is_finite() => values.push(sink.plain(&node)),
+                    View::Float(_) => return Err(clone_error(door, "number is not finite")),
+                    View::Other("function") => {
+                        let what = if nested {
+                            "property is not JSON data"
+                        } else {
+                            "value is not JSON data"
+                        };
+                        return Err(clone_error(door, what));
+                    }
+                    View::Other(_) => {
+                        return Err(clone_error(door, "object is not a plain record"))
+                    }
+                    View::Array | View::Object => {
+                        let identity = node.identity();
+                        if ancestors.contains(identity) {
+                            return Err(clone_error(door, "cycle detected"));
+                        }
+                        ancestors.push(identity);
+                        let mut children = Vec::new();
+                        if matches!(view, View::Array) {
+                            let unreadable = || clone_error(door, "array could not be read");
+                            let len = node.len().map_err(|_| unreadable())?;
+                            for index in 0..len {
+                                children.push(node.item(index).map_err(|_| unreadable())?);
+                            }
+                            stack.push(Build::Array(len));
+                        } else {
+                            let mut keys = Vec::new();
+                            let read = node.entries(|entry| {
+                                keys.push(entry.key.clone());
+                                children.push(entry.value.clone());
+                                ControlFlow::Continue(())
+                            });
+                            match read {
+                                Err(EntriesError::NotRecord) => {
+                                    return Err(clone_error(
+                                        door,
+                                        "record has a key that is not a string",
+                                    ));
+                                }
+                                Err(EntriesError::Unreadable) => {
+                                    return Err(clone_error(door, "record could not be read"));
+                                }
+                                Ok(()) => {}
+                            }
+                            stack.push(Build::Object(keys));
+                        }
+                        stack.extend(
+                            children
+                                .into_iter()
+                                .rev()
+                                .map(|child| Build::Enter(child, true)),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    values
+        .pop()
+        .ok_or_else(|| clone_error(door, "value could not be read"))
+}

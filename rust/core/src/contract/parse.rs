@@ -1,0 +1,279 @@
+//! The coercing parser (spec §5.3). Output is written through a [`Sink`], which reuses an
+//! exactly valid leaf and builds fresh containers.
+
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+use super::guard::number_fits;
+use super::jsonvalue::is_json_value;
+use super::{find, is_member, is_text_member, Compiled, Contract, Tail};
+use crate::errors::ContractError;
+use crate::shape::Id;
+use crate::stack::deeper;
+use crate::text::keys::array_index;
+use crate::text::number::{number_to_string, parse_number};
+use crate::text::{trim, utf16_len};
+use crate::value::{EntriesError, Node, View};
+
+/// Builds parse output for a node type `N`.
+pub trait Sink<N: Node> {
+    /// An output value.
+    type Out;
+    /// The input node itself, unchanged.
+    fn keep(&mut self, node: &N) -> Self::Out;
+    /// A new string.
+    fn string(&mut self, text: &[u8]) -> Self::Out;
+    /// A number coerced from a string; `integer` when the shape demands an integer.
+    fn number(&mut self, value: f64, integer: bool) -> Self::Out;
+    /// A boolean coerced from a string or number.
+    fn boolean(&mut self, value: bool) -> Self::Out;
+    /// A new array.
+    fn array(&mut self, items: Vec<Self::Out>) -> Self::Out;
+    /// A new record, keys in order.
+    fn object(&mut self, entries: Vec<(N::Key, Self::Out)>) -> Self::Out;
+    /// A scalar copied as plain data (clones); the node itself by default.
+    fn plain(&mut self, node: &N) -> Self::Out {
+        self.keep(node)
+    }
+}
+
+/// `parseString`: a string as is, a finite number as its ECMAScript text.
+pub fn coerce_string<'v>(view: &'v View<'_>) -> Option<Cow<'v, [u8]>> {
+    match view {
+        View::Str(text) => Some(Cow::Borrowed(&**text)),
+        _ => view
+            .finite()
+            .map(|n| Cow::Owned(number_to_string(n).into_bytes())),
+    }
+}
+
+/// `parseNumber`: a finite number as is, or a non-blank string read by `Number()`.
+pub fn coerce_number(view: &View<'_>) -> Option<f64> {
+    match view {
+        View::Str(text) => {
+            let body = trim(text);
+            if body.is_empty() {
+                return None;
+            }
+            parse_number(body).filter(|n| n.is_finite())
+        }
+        _ => view.finite(),
+    }
+}
+
+/// `parseBoolean`: booleans, `"true"`/`"1"`/`1` and `"false"`/`"0"`/`0`.
+pub fn coerce_boolean(view: &View<'_>) -> Option<bool> {
+    match view {
+        View::Bool(b) => Some(*b),
+        View::Str(text) => match &**text {
+            b"true" | b"1" => Some(true),
+            b"false" | b"0" => Some(false),
+            _ => None,
+        },
+        _ => match view.number() {
+            Some(1.0) => Some(true),
+            Some(0.0) => Some(false),
+            _ => None,
+        },
+    }
+}
+
+/// Puts record extras in JavaScript key order (array-index keys first), stably.
+pub(super) fn js_sort<T>(extras: &mut [(Option<u32>, T)]) {
+    if extras.iter().any(|(index, _)| index.is_some()) {
+        extras.sort_by_key(|(index, _)| index.map_or((1, 0), |i| (0, i)));
+    }
+}
+
+/// An undeclared key kept by an open record: its array index (for ordering), key and value.
+type Extra<N, S> = (Option<u32>, (<N as Node>::Key, <S as Sink<N>>::Out));
+
+type Parsed<S, N> = Result<Option<<S as Sink<N>>::Out>, ContractError>;
+
+impl Contract {
+    /// Parses `value` with coercion; `Ok(None)` when it does not satisfy the contract.
+    pub fn parse<N: Node, S: Sink<N>>(&self, value: &N, sink: &mut S) -> Parsed<S, N> {
+        self.parse_node(0, value, sink, 0)
+    }
+
+    fn parse_node<N: Node, S: Sink<N>>(
+        &self,
+        id: Id,
+        value: &N,
+        sink: &mut S,
+        depth: u32,
+    ) -> Parsed<S, N> {
+        deeper(depth, || self.parse_at(id, value, sink, depth + 1))
+    }
+
+    fn parse_at<N: Node, S: Sink<N>>(
+        &self,
+        id: Id,
+        value: &N,
+        sink: &mut S,
+        depth: u32,
+    ) -> Parsed<S, N> {
+        let view = value.view();
+        Ok(match &self.nodes[id] {
+            Compiled::String { min, max, pattern } => match &view {
+                View::Str(text) => self
+                    .string_fits(*min, *max, pattern.as_ref(), value.utf16_len(), text)
+                    .then(|| sink.keep(value)),
+                _ => coerce_string(&view).and_then(|text| {
+                    self.string_fits(*min, *max, pattern.as_ref(), utf16_len(&text), &text)
+                        .then(|| sink.string(&text))
+                }),
+            },
+            Compiled::Number { min, max, integer } => match view.finite() {
+                Some(n) => number_fits(n, *integer, *min, *max).then(|| sink.keep(value)),
+                None => coerce_number(&view)
+                    .filter(|n| number_fits(*n, *integer, *min, *max))
+                    .map(|n| sink.number(n, *integer)),
+            },
+            Compiled::Boolean => match view {
+                View::Bool(_) => Some(sink.keep(value)),
+                _ => coerce_boolean(&view).map(|b| sink.boolean(b)),
+            },
+            Compiled::Null => matches!(view, View::Null).then(|| sink.keep(value)),
+            Compiled::Literal(values) => {
+                if is_member(values, &view) {
+                    Some(sink.keep(value))
+                } else if let View::Str(text) = &view {
+                    let trimmed = trim(text);
+                    is_text_member(values, trimmed).then(|| sink.string(trimmed))
+                } else {
+                    None
+                }
+            }
+            Compiled::Array { items, min, max } => {
+                if !matches!(view, View::Array) {
+                    return Ok(None);
+                }
+                let len = value
+                    .len()
+                    .map_err(|_| ContractError::unreadable("parse", "array", Some("array")))?;
+                if min.is_some_and(|m| (len as u64) < m) || max.is_some_and(|m| (len as u64) > m) {
+                    return Ok(None);
+                }
+                let mut out = Vec::with_capacity(len);
+                for index in 0..len {
+                    let item = value
+                        .item(index)
+                        .map_err(|_| ContractError::unreadable("parse", "array", Some("array")))?;
+                    match self.parse_node(*items, &item, sink, depth)? {
+                        Some(parsed) => out.push(parsed),
+                        None => return Ok(None),
+                    }
+                }
+                Some(sink.array(out))
+            }
+            Compiled::Object {
+                props,
+                required,
+                tail,
+            } => {
+                if !matches!(view, View::Object) {
+                    return Ok(None);
+                }
+                return self.parse_object(props, *required, tail, value, sink, depth);
+            }
+            Compiled::Union { variants, one_of } => {
+                if *one_of {
+                    let mut matched = variants.iter().filter(|v| self.guard(**v, value, depth));
+                    match (matched.next(), matched.next()) {
+                        (Some(variant), None) => self.parse_node(*variant, value, sink, depth)?,
+                        _ => None,
+                    }
+                } else if variants.iter().any(|v| self.guard(*v, value, depth)) {
+                    Some(sink.keep(value))
+                } else {
+                    let mut found = None;
+                    for variant in variants {
+                        found = self.parse_node(*variant, value, sink, depth)?;
+                        if found.is_some() {
+                            break;
+                        }
+                    }
+                    found
+                }
+            }
+            Compiled::Nullable(inner) => match view {
+                View::Null => Some(sink.keep(value)),
+                _ => self.parse_node(*inner, value, sink, depth)?,
+            },
+            Compiled::Optional(inner) => self.parse_node(*inner, value, sink, depth)?,
+            Compiled::Json => is_json_value(value).then(|| sink.keep(value)),
+            Compiled::Raw => Some(sink.keep(value)),
+        })
+    }
+
+    fn parse_object<N: Node, S: Sink<N>>(
+        &self,
+        props: &[super::Prop],
+        required: usize,
+        tail: &Tail,
+        value: &N,
+        sink: &mut S,
+        depth: u32,
+    ) -> Parsed<S, N> {
+        let mut slots: Vec<Option<(N::Key, S::Out)>> = Vec::new();
+        slots.resize_with(props.len(), || None);
+        let mut extras: Vec<Extra<N, S>> = Vec::new();
+        let mut failed: Result<bool, ContractError> = Ok(false);
+        let read = value.entries(|entry| {
+            let (shape, slot) = match find(props, entry.text) {
+                Some(index) => (Some(props[index].shape), Some(index)),
+                None => match tail {
+                    Tail::Closed => return ControlFlow::Continue(()),
+                    Tail::Open => (None, None),
+                    Tail::Shape(shape) => (Some(*shape), None),
+                },
+            };
+            let parsed = match shape {
+                Some(shape) => match self.parse_node(shape, entry.value, sink, depth) {
+                    Ok(Some(parsed)) => parsed,
+                    Ok(None) => {
+                        failed = Ok(true);
+                        return ControlFlow::Break(());
+                    }
+                    Err(error) => {
+                        failed = Err(error);
+                        return ControlFlow::Break(());
+                    }
+                },
+                None => sink.keep(entry.value),
+            };
+            let pair = (entry.key.clone(), parsed);
+            match slot {
+                Some(index) => slots[index] = Some(pair),
+                None => extras.push((array_index(entry.text), pair)),
+            }
+            ControlFlow::Continue(())
+        });
+        match read {
+            Err(EntriesError::NotRecord) => return Ok(None),
+            Err(EntriesError::Unreadable) => {
+                return Err(ContractError::unreadable("parse", "object", Some("object")));
+            }
+            Ok(()) => {}
+        }
+        if failed? {
+            return Ok(None);
+        }
+        let present = props
+            .iter()
+            .zip(&slots)
+            .filter(|(prop, slot)| !prop.optional && slot.is_some())
+            .count();
+        if present != required {
+            return Ok(None);
+        }
+        js_sort(&mut extras);
+        let entries = slots
+            .into_iter()
+            .flatten()
+            .chain(extras.into_iter().map(|(_, pair)| pair))
+            .collect();
+        Ok(Some(sink.object(entries)))
+    }
+}

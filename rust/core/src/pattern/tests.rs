@@ -1,0 +1,63 @@
+//! The ECMAScript dialect on the linear-time engine.
+
+use super::{Pattern, PatternError};
+
+fn matches(pattern: &str, text: &str) -> bool {
+    Pattern::compile(pattern.as_bytes())
+        .unwrap_or_else(|e| panic!("{pattern}: {e:?}"))
+        .is_match(text.as_bytes())
+}
+
+#[test]
+fn follows_the_javascript_dialect() {
+    assert!(matches(r"^\d+$", "123"));
+    assert!(!matches(r"^\d+$", "١٢٣"));
+    assert!(matches(r"^\s$", "\u{feff}"));
+    assert!(!matches(r"^\s$", "\u{85}"));
+    assert!(!matches(r"^.$", "\n"));
+    assert!(matches(r"^.$", "é"));
+    assert!(matches("x", "axb"));
+    assert!(matches(r"^a{2}$", "aa"));
+    assert!(matches(r"^a{$", "a{"));
+    assert!(matches(r"^[a-c\d-]+$", "a1-b"));
+    assert!(matches(r"^[\w]+$", "abc_9"));
+    assert!(matches(r"^\x41\u0042\103$", "ABC"));
+    assert!(matches(r"^\uD83D\uDE00$", "😀"));
+    assert!(matches(r"^[^]$", "z"));
+    assert!(!matches(r"[]", "z"));
+    assert!(matches(r"^(a|b)+(?:c)$", "abc"));
+    assert!(matches(r"^(?<name>a)$", "a"));
+    assert!(matches(r"\bword\b", "a word here"));
+    assert!(matches(r"^\/\.\]$", "/.]"));
+    assert!(matches(r"^(?i:abc)$", "ABC"));
+    assert!(matches(r"^\8$", "8"));
+}
+
+#[test]
+fn refuses_what_it_cannot_run() {
+    for source in [
+        r"(?=a)",
+        r"(?!a)",
+        r"(?<=a)b",
+        r"(?<!a)b",
+        r"(a)\1",
+        r"(?<n>a)\k<n>",
+    ] {
+        assert!(
+            matches!(
+                Pattern::compile(source.as_bytes()),
+                Err(PatternError::Unsupported(_))
+            ),
+            "{source}"
+        );
+    }
+    for source in ["(", ")", "[a", "*", "a**", r"\", "[z-a]", "a{2,1}", "(?x)"] {
+        assert!(
+            matches!(
+                Pattern::compile(source.as_bytes()),
+                Err(PatternError::Invalid(_))
+            ),
+            "{source}"
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! Tests of the contract core over serde_json values.
+
+use serde_json::{json, Value};
+
+use crate::contract::Contract;
+use crate::errors::Code;
+use crate::shape::builder::check_builder;
+use crate::shape::from_schema::schema_to_shape;
+use crate::shape::gate::validate;
+use crate::testing::{fault_value, to_value, ValueSink};
+
+fn contract(shape: &Value) -> Contract {
+    Contract::compile(validate(&shape, false).expect("valid shape"))
+}
+
+fn explain(contract: &Contract, value: &Value) -> Value {
+    Value::Array(
+        contract
+            .explain(&value, Vec::new())
+            .iter()
+            .map(fault_value)
+            .collect(),
+    )
+}
+
+fn parse(contract: &Contract, value: &Value) -> Option<Value> {
+    contract.parse(&value, &mut ValueSink).expect("readable")
+}
+
+fn user() -> Contract {
+    contract(&json!({"type": "object", "properties": {
+        "name": {"type": "string", "min": 1},
+        "age": {"type": "optional", "inner": {"type": "number", "integer": true, "min": 0}},
+    }}))
+}
+
+#[test]
+fn user_contract_matches_the_reference() {
+    let user = user();
+    assert!(user.is_valid(&&json!({"name": "Ada"})));
+    assert_eq!(
+        parse(&user, &json!({"name": 5, "age": "7", "x": 1})),
+        Some(json!({"name": "5", "age": 7.0}))
+    );
+    assert_eq!(parse(&user, &json!({"name": "", "age": 1})), None);
+    assert_eq!(
+        explain(&user, &json!({"name": "", "age": -1.5})),
+        json!([
+            {"reason":"constraint","path":["name"],"expected":"string","constraint":"min","limit":1,"received":"\"\""},
+            {"reason":"constraint","path":["age"],"expected":"integer","constraint":"integer","received":"-1.5"},
+            {"reason":"constraint","path":["age"],"expected":"integer","constraint":"min","limit":0,"received":"-1.5"}
+        ])
+    );
+    assert_eq!(
+        explain(&user, &json!({"age": "x"})),
+        json!([
+            {"reason":"missing","path":["name"],"expected":"string"},
+            {"reason":"type","path":["age"],"expected":"integer","received":"\"x\""}
+        ])
+    );
+}
+
+#[test]
+fn schemas_are_emitted_in_reference_form() {
+    let cases = [
+        (
+            json!({"type":"string","min":1,"pattern":"^a$","description":"d"}),
+            json!({"type":"string","minLength":1,"pattern":"^a$","description":"d"}),
+        ),
+        (
+            json!({"type":"object","properties":{}}),
+            json!({"type":"object","additionalProperties":false}),
+        ),
+        (
+            json!({"type":"object","properties":{"a":{"type":"optional","inner":{"type":"number","integer":true}}},"additionalProperties":true}),
+            json!({"type":"object","properties":{"a":{"type":"integer"}},"additionalProperties":true}),
+        ),
+        (
+            json!({"type":"nullable","inner":{"type":"literal","values":["x"]}}),
+            json!({"anyOf":[{"enum":["x"]},{"type":"null"}]}),
+        ),
+        (
+            json!({"type":"union","variants":[{"type":"boolean"},{"type":"null"}],"mode":"oneOf"}),
+            json!({"oneOf":[{"type":"boolean"},{"type":"null"}]}),
+        ),
+        (json!({"type":"json"}), json!({})),
+        (
+            json!({"type":"object","properties":{"b":{"type":"null"},"1":{"type":"null"},"a":{"type":"optional","inner":{"type":"null"}}}}),
+            json!({"type":"object","properties":{"1":{"type":"null"},"b":{"type":"null"},"a":{"type":"null"}},"required":["1","b"],"additionalProperties":false}),
+        ),
+    ];
+    for (shape, schema) in cases {
+        assert_eq!(to_value(contract(&shape).schema()), schema, "{shape}");
+    }
+}
+
+#[test]
+fn the_gate_reports_codes_in_precedence() {
+    let cases = [
+        (json!({"type":"string","min":3,"max":1}), Code::Range),
+        (json!({"type":"number","integer":"yes"}), Code::Structure),
+        (json!({"type":"literal","values":[0,-0.0]}), Code::Structure),
+        (json!({"type":"literal","values":[]}), Code::Empty),
+        (json!({"type":"array","items":"x"}), Code::Structure),
+        (
+            json!({"type":"optional","inner":{"type":"null"}}),
+            Code::Placement,
+        ),
+        (
+            json!({"type":"object","properties":{"a":{"type":"wat"}}}),
+            Code::Structure,
+        ),
+        (
+            json!({"type":"raw","schema":{"minimum":"1"}}),
+            Code::Structure,
+        ),
+        (
+            json!({"type":"raw","schema":{"title":"x"}}),
+            Code::Structure,
+        ),
+        (json!({"type":"string","pattern":"(?=a)"}), Code::Pattern),
+        (
+            json!({"type":"number","min":1.5,"max":1.6,"integer":true}),
+            Code::Range,
+        ),
+    ];
+    for (shape, code) in cases {
+        assert_eq!(
+            validate(&&shape, false).map(|_| ()).unwrap_err().code,
+            code,
+            "{shape}"
+        );
+    }
+    let error = check_builder("string_shape", &&json!({"type":"string","min":1.5})).unwrap_err();
+    assert_eq!(
+        (error.code, error.message.as_str()),
+        (
+            Code::Bound,
+            "string_shape: min must be a non-negative safe integer"
+        )
+    );
+}
+
+#[test]
+fn depth_and_expansion_are_limited() {
+    let mut deep = json!({"type":"null"});
+    for _ in 0..513 {
+        deep = json!({"type":"array","items":deep});
+    }
+    assert_eq!(
+        validate(&&deep, false).map(|_| ()).unwrap_err().code,
+        Code::Depth
+    );
+    let mut wide = json!({"type":"null"});
+    for _ in 0..14 {
+        wide = json!({"type":"union","variants":[wide.clone(), wide]});
+    }
+    assert_eq!(
+        validate(&&wide, false).map(|_| ()).unwrap_err().code,
+        Code::Expansion
+    );
+}
+
+#[test]
+fn schema_to_shape_widens() {
+    let shape = to_value(&schema_to_shape(&&json!({"enum":["a",1,null]})));
+    let compiled = contract(&shape);
+    assert_eq!(to_value(compiled.schema()), json!({"enum":["a",1]}));
+    assert_eq!(parse(&compiled, &json!(" a")), Some(json!("a")));
+    let shape = to_value(&schema_to_shape(
+        &&json!({"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}),
+    ));
+    let compiled = contract(&shape);
+    assert_eq!(
+        parse(&compiled, &json!({"id":"3","x":1})),
+        Some(json!({"id":3.0,"x":1}))
+    );
+    let shape = to_value(&schema_to_shape(&&json!({"type":["string","null"]})));
+    assert_eq!(to_value(contract(&shape).schema()), json!({}));
+}
+
+#[test]
+fn fault_reports_are_capped() {
+    let list = contract(&json!({"type":"array","items":{"type":"string"},"max":3}));
+    let value = Value::Array((0..70).map(Value::from).map(|_| Value::Null).collect());
+    let faults = list.explain(&&value, Vec::new());
+    assert_eq!(faults.len(), 64);
+}

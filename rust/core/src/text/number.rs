@@ -1,0 +1,205 @@
+//! ECMAScript number text: `String(number)` and `Number(string)`.
+
+use crate::constants::MAX_SAFE_INTEGER;
+
+/// Formats a double as ECMAScript `Number::toString` does (`1e21` → `"1e+21"`, `-0` → `"0"`).
+pub fn number_to_string(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    if value == 0.0 {
+        return "0".to_owned();
+    }
+    let sign = if value < 0.0 { "-" } else { "" };
+    let scientific = format!("{:e}", value.abs());
+    let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let k = digits.len() as i64;
+    let n = exponent.parse::<i64>().unwrap_or(0) + 1;
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let power = n - 1;
+        let sign = if power >= 0 { '+' } else { '-' };
+        let (head, tail) = digits.split_at(1);
+        if tail.is_empty() {
+            format!("{head}e{sign}{}", power.abs())
+        } else {
+            format!("{head}.{tail}e{sign}{}", power.abs())
+        }
+    };
+    format!("{sign}{body}")
+}
+
+/// `Number.isInteger`: finite with no fractional part.
+pub fn is_integer(value: f64) -> bool {
+    value.is_finite() && value.trunc() == value
+}
+
+/// `Number.isSafeInteger`.
+pub fn is_safe_integer(value: f64) -> bool {
+    is_integer(value) && value.abs() <= MAX_SAFE_INTEGER
+}
+
+/// ECMAScript `Number(string)` for a string already known to be non-blank after trimming:
+/// decimal literals, unsigned `0x`/`0o`/`0b` integers and `Infinity`. `None` stands for NaN.
+pub fn parse_number(text: &[u8]) -> Option<f64> {
+    let body = super::trim(text);
+    if body.is_empty() {
+        return Some(0.0);
+    }
+    if body.len() > 2 && body[0] == b'0' {
+        let radix = match body[1] {
+            b'x' | b'X' => 16,
+            b'o' | b'O' => 8,
+            b'b' | b'B' => 2,
+            _ => 0,
+        };
+        if radix != 0 {
+            return parse_radix(&body[2..], radix);
+        }
+    }
+    let (negative, unsigned) = match body[0] {
+        b'+' => (false, &body[1..]),
+        b'-' => (true, &body[1..]),
+        _ => (false, body),
+    };
+    if unsigned == b"Infinity" {
+        return Some(if negative {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
+    }
+    if !is_decimal_literal(unsigned) {
+        return None;
+    }
+    let text = std::str::from_utf8(body).ok()?;
+    text.parse::<f64>().ok()
+}
+
+/// `[digits][.digits]([eE][+-]?digits)?` with at least one mantissa digit.
+fn is_decimal_literal(text: &[u8]) -> bool {
+    let mut at = 0;
+    let digits = |at: &mut usize| {
+        let start = *at;
+        while *at < text.len() && text[*at].is_ascii_digit() {
+            *at += 1;
+        }
+        *at - start
+    };
+    let mut count = digits(&mut at);
+    if at < text.len() && text[at] == b'.' {
+        at += 1;
+        count += digits(&mut at);
+    }
+    if count == 0 {
+        return false;
+    }
+    if at < text.len() && (text[at] == b'e' || text[at] == b'E') {
+        at += 1;
+        if at < text.len() && (text[at] == b'+' || text[at] == b'-') {
+            at += 1;
+        }
+        if digits(&mut at) == 0 {
+            return false;
+        }
+    }
+    at == text.len()
+}
+
+/// An unsigned integer in base 2, 8 or 16, correctly rounded to a double.
+fn parse_radix(text: &[u8], radix: u32) -> Option<f64> {
+    let bits_per_digit = match radix {
+        16 => 4,
+        8 => 3,
+        _ => 1,
+    };
+    let mut bits: Vec<bool> = Vec::with_capacity(text.len() * bits_per_digit);
+    for &b in text {
+        let digit = char::from(b).to_digit(radix)?;
+        for shift in (0..bits_per_digit).rev() {
+            bits.push(digit >> shift & 1 == 1);
+        }
+    }
+    let Some(first) = bits.iter().position(|&b| b) else {
+        return Some(0.0);
+    };
+    let significant = &bits[first..];
+    let head = significant.len().min(64);
+    let mut top: u64 = 0;
+    for &bit in &significant[..head] {
+        top = top << 1 | u64::from(bit);
+    }
+    let rest = &significant[head..];
+    if rest.iter().any(|&b| b) {
+        top |= 1;
+    }
+    let scale = i32::try_from(rest.len()).unwrap_or(i32::MAX);
+    Some(top as f64 * 2f64.powi(scale))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_like_ecmascript() {
+        let cases = [
+            (5.0, "5"),
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (1e-7, "1e-7"),
+            (0.000001, "0.000001"),
+            (5e-324, "5e-324"),
+            (-0.0, "0"),
+            (-1.5, "-1.5"),
+            (123456.789, "123456.789"),
+            (1.2345e-10, "1.2345e-10"),
+            (2f64.powi(70), "1.1805916207174113e+21"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (0.1, "0.1"),
+        ];
+        for (value, text) in cases {
+            assert_eq!(number_to_string(value), text, "{value}");
+        }
+    }
+
+    #[test]
+    fn parses_like_number() {
+        let cases: [(&str, Option<f64>); 16] = [
+            ("0x1A", Some(26.0)),
+            ("0b101", Some(5.0)),
+            ("0o17", Some(15.0)),
+            ("5.", Some(5.0)),
+            (".5", Some(0.5)),
+            ("+5", Some(5.0)),
+            ("\u{a0}42\u{feff}", Some(42.0)),
+            ("-0x10", None),
+            ("1_000", None),
+            ("inf", None),
+            ("nan", None),
+            (".", None),
+            ("1e", None),
+            ("1e400", Some(f64::INFINITY)),
+            ("-Infinity", Some(f64::NEG_INFINITY)),
+            ("0x", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(parse_number(text.as_bytes()), expected, "{text}");
+        }
+        assert!(parse_number(b"-0").is_some_and(|v| v == 0.0 && v.is_sign_negative()));
+        let huge = format!("0x{}", "f".repeat(300));
+        assert_eq!(parse_number(huge.as_bytes()), Some(f64::INFINITY));
+        assert_eq!(parse_number(b"0x20000000000001"), Some(9007199254740992.0));
+        assert_eq!(parse_number(b"0x20000000000003"), Some(9007199254740996.0));
+    }
+}

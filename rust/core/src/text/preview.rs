@@ -1,0 +1,81 @@
+//! The `received` text of faults and errors (spec §6).
+
+use super::number::number_to_string;
+use super::{code_points, utf16_len};
+use crate::constants::PREVIEW_LIMIT;
+use crate::value::{Node, View};
+
+/// Appends the JSON escape token of one code point, as `JSON.stringify` writes it.
+pub fn push_json_escape(out: &mut String, c: u32) {
+    match c {
+        0x22 => out.push_str("\\\""),
+        0x5C => out.push_str("\\\\"),
+        0x08 => out.push_str("\\b"),
+        0x0C => out.push_str("\\f"),
+        0x0A => out.push_str("\\n"),
+        0x0D => out.push_str("\\r"),
+        0x09 => out.push_str("\\t"),
+        0x00..=0x1F | 0xD800..=0xDFFF => out.push_str(&format!("\\u{c:04x}")),
+        _ => out.push(char::from_u32(c).unwrap_or('\u{FFFD}')),
+    }
+}
+
+/// A JSON-quoted string preview, cut near [`PREVIEW_LIMIT`] UTF-16 units with `…`.
+pub fn preview_string(bytes: &[u8]) -> String {
+    let mut text = String::from("\"");
+    let mut units = 1;
+    let mut token = String::new();
+    for c in code_points(bytes) {
+        token.clear();
+        push_json_escape(&mut token, c);
+        let width = utf16_len(token.as_bytes());
+        if units + width > PREVIEW_LIMIT {
+            text.push('…');
+            return text;
+        }
+        text.push_str(&token);
+        units += width;
+    }
+    text.push(if units < PREVIEW_LIMIT { '"' } else { '…' });
+    text
+}
+
+/// The `received` text of a value (spec §6 `preview`).
+pub fn preview<N: Node>(value: &N) -> String {
+    preview_view(&value.view())
+}
+
+/// The `received` text of a classified value.
+pub fn preview_view(view: &View<'_>) -> String {
+    match view {
+        View::Null => "null".to_owned(),
+        View::Bool(b) => b.to_string(),
+        View::Int(_) | View::Float(_) => number_to_string(view.number().unwrap_or(f64::NAN)),
+        View::Str(text) => preview_string(text),
+        View::Array => "array".to_owned(),
+        View::Object => "object".to_owned(),
+        View::Other(kind) => (*kind).to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_and_cuts() {
+        assert_eq!(preview_string(b"hi"), "\"hi\"");
+        assert_eq!(preview_string(b"a\"\n\x01"), "\"a\\\"\\n\\u0001\"");
+        let body62 = "a".repeat(62);
+        assert_eq!(preview_string(body62.as_bytes()), format!("\"{body62}\""));
+        let body63 = "a".repeat(63);
+        assert_eq!(preview_string(body63.as_bytes()), format!("\"{body63}…"));
+        let long = "b".repeat(100);
+        assert_eq!(
+            preview_string(long.as_bytes()),
+            format!("\"{}…", "b".repeat(63))
+        );
+        let lone = [0xED, 0xA0, 0x80];
+        assert_eq!(preview_string(&lone), "\"\\ud800\"");
+    }
+}

@@ -1,0 +1,94 @@
+//! A read-only view of a JSON-like value, so every contract door walks serde values in
+//! tests and live Python objects in the binding with the same code.
+
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+/// What a value is, as far as the contract cares.
+#[derive(Debug)]
+pub enum View<'a> {
+    Null,
+    Bool(bool),
+    /// An integer that fits 64 bits.
+    Int(i64),
+    /// A double; integers beyond 64 bits arrive here as their nearest double.
+    Float(f64),
+    /// A string as WTF-8 bytes (lone surrogates survive as three-byte sequences).
+    Str(Cow<'a, [u8]>),
+    Array,
+    Object,
+    /// Anything else, with its JavaScript `typeof` (`"object"` or `"function"`).
+    Other(&'static str),
+}
+
+impl View<'_> {
+    /// The value as a double when it is a number.
+    pub fn number(&self) -> Option<f64> {
+        match *self {
+            View::Int(i) => Some(i as f64),
+            View::Float(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The value as a finite double when it is a finite number.
+    pub fn finite(&self) -> Option<f64> {
+        self.number().filter(|n| n.is_finite())
+    }
+}
+
+/// A read the value refused (a container that changed while it was read, say).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unreadable;
+
+/// Why an object's entries could not be listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntriesError {
+    /// The object is not a plain record (a key that is not a string, say).
+    NotRecord,
+    /// The read failed.
+    Unreadable,
+}
+
+/// One key of a record while it is visited: the key node, its text and its value.
+pub struct Entry<'e, N: Node> {
+    pub key: &'e N::Key,
+    pub text: &'e [u8],
+    pub value: &'e N,
+}
+
+/// A read-only JSON-like value: null, boolean, number, string, array, record or other.
+pub trait Node: Sized + Clone {
+    /// The representation of a record key (kept so parse output can reuse it).
+    type Key: Clone;
+
+    /// Classifies the value.
+    fn view(&self) -> View<'_>;
+
+    /// A stable identity for cycle detection (an address).
+    fn identity(&self) -> usize;
+
+    /// The JavaScript `length` of a string value (UTF-16 units).
+    fn utf16_len(&self) -> usize {
+        match self.view() {
+            View::Str(text) => crate::text::utf16_len(&text),
+            _ => 0,
+        }
+    }
+
+    /// The length of an array value.
+    fn len(&self) -> Result<usize, Unreadable>;
+
+    /// Whether an array value is empty.
+    fn is_empty(&self) -> Result<bool, Unreadable> {
+        self.len().map(|n| n == 0)
+    }
+
+    /// One element of an array value.
+    fn item(&self, index: usize) -> Result<Self, Unreadable>;
+
+    /// Visits the own string keys of a record in storage order until `visit` breaks.
+    fn entries<F>(&self, visit: F) -> Result<(), EntriesError>
+    where
+        F: FnMut(Entry<'_, Self>) -> ControlFlow<()>;
+}

@@ -1,0 +1,120 @@
+//! `Contract`: a shape compiled once, shared immutably (`Arc`) by every call.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use orkestrel_core::contract::{Contract, Segment};
+use orkestrel_core::json::JsonRef;
+use orkestrel_core::shape::gate::validate;
+use orkestrel_core::shape::render::render;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+use crate::convert;
+use crate::errors::{contract_error, lift, parse_error, shielded};
+use crate::node::{str_bytes, PyNode};
+use crate::sink::PySink;
+
+/// A compiled contract: `schema`, `is_valid`, `parse` and `explain` over one shape.
+#[pyclass(frozen, module = "orkestrel._core", name = "Contract")]
+pub struct PyContract {
+    inner: Arc<Contract>,
+    shape: JsonRef,
+}
+
+fn prefix(path: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Segment>> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let mut segments = Vec::new();
+    for item in path.try_iter()? {
+        let item = item?;
+        let item = item.cast::<pyo3::types::PyString>()?;
+        segments.push(Segment::Key(
+            str_bytes(item.as_any()).into_owned().into_boxed_slice(),
+        ));
+    }
+    Ok(segments)
+}
+
+#[pymethods]
+impl PyContract {
+    /// Validates and compiles a shape.
+    #[new]
+    fn new(py: Python<'_>, shape: &Bound<'_, PyAny>) -> PyResult<Self> {
+        shielded(py, "create_contract", || {
+            let declaration = lift(py, validate(&PyNode(shape.clone()), false))?;
+            let shape = render(&declaration);
+            Ok(PyContract {
+                inner: Arc::new(Contract::compile(declaration)),
+                shape,
+            })
+        })
+    }
+
+    /// The emitted JSON Schema, as a fresh dict on every access.
+    #[getter]
+    fn schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::json(py, self.inner.schema())
+    }
+
+    /// The declaration this contract was compiled from, as fresh shape data.
+    #[getter]
+    fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        convert::json(py, &self.shape)
+    }
+
+    /// Whether the value satisfies the contract exactly; never raises.
+    fn is_valid(&self, value: &Bound<'_, PyAny>) -> bool {
+        let node = PyNode(value.clone());
+        catch_unwind(AssertUnwindSafe(|| self.inner.is_valid(&node))).unwrap_or(false)
+    }
+
+    /// The coerced value, or `ParseError` carrying the `explain` faults.
+    fn parse<'py>(
+        &self,
+        py: Python<'py>,
+        value: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        shielded(py, "parse", || {
+            let node = PyNode(value.clone());
+            let mut sink = PySink { py, error: None };
+            match self.inner.parse(&node, &mut sink) {
+                Ok(Some(out)) => match sink.error {
+                    Some(error) => Err(error),
+                    None => Ok(out),
+                },
+                Ok(None) => {
+                    let faults = self.inner.explain(&node, Vec::new());
+                    Err(parse_error(py, convert::faults(py, &faults)?))
+                }
+                Err(error) => Err(contract_error(py, &error)),
+            }
+        })
+    }
+
+    /// The faults of the value under the coercive reading; `[]` exactly when parse succeeds.
+    #[pyo3(signature = (value, path = None))]
+    fn explain<'py>(
+        &self,
+        py: Python<'py>,
+        value: &Bound<'py, PyAny>,
+        path: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let prefix = prefix(path)?;
+        shielded(py, "explain", || {
+            let faults = self.inner.explain(&PyNode(value.clone()), prefix);
+            convert::faults(py, &faults)
+        })
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("Contract({})", self.shape(py)?.repr()?))
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let class = py.get_type::<PyContract>();
+        let args = PyTuple::new(py, [self.shape(py)?])?;
+        PyTuple::new(py, [class.into_any(), args.into_any()])
+    }
+}

@@ -1,0 +1,141 @@
+//! Conversions from core values to Python objects: text, owned JSON documents and faults.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use orkestrel_core::contract::{Fault, FaultLimit, Reason, Segment};
+use orkestrel_core::json::{Json, Num};
+use pyo3::exceptions::PyMemoryError;
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
+use pyo3::{intern, IntoPyObjectExt};
+
+/// A Python `str` from WTF-8 bytes (lone surrogates restored).
+pub fn text<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(valid) = std::str::from_utf8(bytes) {
+        return Ok(PyString::new(py, valid).into_any());
+    }
+    let len = ffi::Py_ssize_t::try_from(bytes.len()).map_err(|_| PyMemoryError::new_err(()))?;
+    // SAFETY: the decoder copies `bytes`; the result is a new reference or null with an error.
+    unsafe {
+        let ptr = ffi::PyUnicode_DecodeUTF8(bytes.as_ptr().cast(), len, c"surrogatepass".as_ptr());
+        Bound::from_owned_ptr_or_err(py, ptr)
+    }
+}
+
+/// A number: an int for integers, a float otherwise.
+pub fn number<'py>(py: Python<'py>, value: Num) -> PyResult<Bound<'py, PyAny>> {
+    match value {
+        Num::Int(i) => i.into_bound_py_any(py),
+        Num::Float(f) => Ok(PyFloat::new(py, f).into_any()),
+    }
+}
+
+/// An int with the exact value of an integral double.
+pub fn integral<'py>(py: Python<'py>, value: f64) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: PyLong_FromDouble accepts any finite double.
+    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromDouble(value)) }
+}
+
+/// Converts an owned JSON document; a node shared in the document stays shared.
+pub fn json<'py>(py: Python<'py>, document: &Arc<Json>) -> PyResult<Bound<'py, PyAny>> {
+    let mut memo = HashMap::new();
+    json_node(py, document, &mut memo)
+}
+
+type Memo<'py> = HashMap<*const Json, Bound<'py, PyAny>>;
+
+fn json_node<'py>(
+    py: Python<'py>,
+    node: &Arc<Json>,
+    memo: &mut Memo<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    orkestrel_core::stack::grow(|| json_body(py, node, memo))
+}
+
+fn json_body<'py>(
+    py: Python<'py>,
+    node: &Arc<Json>,
+    memo: &mut Memo<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let key = Arc::as_ptr(node);
+    if let Some(done) = memo.get(&key) {
+        return Ok(done.clone());
+    }
+    let out = match &**node {
+        Json::Null => py.None().into_bound(py),
+        Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Json::Number(n) => number(py, *n)?,
+        Json::String(s) => text(py, s)?,
+        Json::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(json_node(py, item, memo)?)?;
+            }
+            list.into_any()
+        }
+        Json::Object(entries) => {
+            let dict = PyDict::new(py);
+            for (name, value) in entries {
+                dict.set_item(text(py, name)?, json_node(py, value, memo)?)?;
+            }
+            dict.into_any()
+        }
+    };
+    if matches!(**node, Json::Array(_) | Json::Object(_)) {
+        memo.insert(key, out.clone());
+    }
+    Ok(out)
+}
+
+/// A fault path as a list of `str`.
+pub fn path<'py>(py: Python<'py>, segments: &[Segment]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for segment in segments {
+        match segment {
+            Segment::Key(key) => list.append(text(py, key)?)?,
+            Segment::Index(index) => list.append(index.to_string())?,
+        }
+    }
+    Ok(list)
+}
+
+/// A fault as a dict with the reference key order.
+pub fn fault<'py>(py: Python<'py>, fault: &Fault) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item(intern!(py, "reason"), fault.reason.name())?;
+    out.set_item(intern!(py, "path"), path(py, &fault.path)?)?;
+    if let Some(expected) = fault.expected {
+        out.set_item(intern!(py, "expected"), expected)?;
+    }
+    if let Some(constraint) = fault.constraint {
+        out.set_item(intern!(py, "constraint"), constraint)?;
+    }
+    match &fault.limit {
+        Some(FaultLimit::Number(n)) => out.set_item(intern!(py, "limit"), number(py, *n)?)?,
+        Some(FaultLimit::Text(t)) => out.set_item(intern!(py, "limit"), text(py, t)?)?,
+        None => {}
+    }
+    if let Some(received) = &fault.received {
+        out.set_item(intern!(py, "received"), received)?;
+    }
+    if let Some(count) = fault.count {
+        let key = if fault.reason == Reason::Variant {
+            intern!(py, "variants")
+        } else {
+            intern!(py, "matched")
+        };
+        out.set_item(key, PyInt::new(py, count))?;
+    }
+    Ok(out)
+}
+
+/// A fault list.
+pub fn faults<'py>(py: Python<'py>, list: &[Fault]) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for item in list {
+        out.append(fault(py, item)?)?;
+    }
+    Ok(out)
+}

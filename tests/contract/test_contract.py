@@ -1,0 +1,410 @@
+"""The compiled contract: schema emission, the strict guard, the coercing parser and explain."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from typing import Any
+
+import pytest
+
+from orkestrel.contract import (
+    Contract,
+    ParseError,
+    array_shape,
+    boolean_shape,
+    create_contract,
+    integer_shape,
+    json_shape,
+    literal_shape,
+    null_shape,
+    nullable_shape,
+    number_shape,
+    object_shape,
+    one_of_shape,
+    optional_shape,
+    raw_shape,
+    record_shape,
+    string_shape,
+    union_shape,
+)
+
+UNDEFINED = object()
+
+
+def parsed(contract: Contract, value: Any) -> Any:
+    try:
+        return contract.parse(value)
+    except ParseError:
+        return UNDEFINED
+
+
+@pytest.fixture
+def user() -> Contract:
+    return create_contract(
+        object_shape({"name": string_shape(min=1), "age": optional_shape(integer_shape(min=0))})
+    )
+
+
+def test_reference_user_contract(user: Contract) -> None:
+    assert user.is_valid({"name": "Ada"})
+    assert parsed(user, {"name": 5, "age": "7", "x": 1}) == {"name": "5", "age": 7}
+    assert parsed(user, {"name": "", "age": 1}) is UNDEFINED
+    assert user.explain({"name": "", "age": -1.5}) == [
+        {
+            "reason": "constraint",
+            "path": ["name"],
+            "expected": "string",
+            "constraint": "min",
+            "limit": 1,
+            "received": '""',
+        },
+        {
+            "reason": "constraint",
+            "path": ["age"],
+            "expected": "integer",
+            "constraint": "integer",
+            "received": "-1.5",
+        },
+        {
+            "reason": "constraint",
+            "path": ["age"],
+            "expected": "integer",
+            "constraint": "min",
+            "limit": 0,
+            "received": "-1.5",
+        },
+    ]
+    assert user.explain({"age": "x"}) == [
+        {"reason": "missing", "path": ["name"], "expected": "string"},
+        {"reason": "type", "path": ["age"], "expected": "integer", "received": '"x"'},
+    ]
+    assert user.explain({"name": "a", "age": "z"}, ["root"]) == [
+        {"reason": "type", "path": ["root", "age"], "expected": "integer", "received": '"z"'}
+    ]
+
+
+def test_parse_error_carries_the_explain_report(user: Contract) -> None:
+    value = {"name": "", "age": "x"}
+    with pytest.raises(ParseError) as caught:
+        user.parse(value)
+    assert caught.value.faults == user.explain(value)
+    assert isinstance(caught.value, ValueError)
+    assert "name" in str(caught.value)
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert again.faults == caught.value.faults
+
+
+@pytest.mark.parametrize(
+    ("shape", "schema"),
+    [
+        (
+            string_shape(min=1, pattern="^a$", description="d"),
+            {"type": "string", "minLength": 1, "pattern": "^a$", "description": "d"},
+        ),
+        (object_shape({}), {"type": "object", "additionalProperties": False}),
+        (
+            object_shape({"a": optional_shape(integer_shape())}, additional_properties=True),
+            {
+                "type": "object",
+                "properties": {"a": {"type": "integer"}},
+                "additionalProperties": True,
+            },
+        ),
+        (nullable_shape(literal_shape(["x"])), {"anyOf": [{"enum": ["x"]}, {"type": "null"}]}),
+        (
+            one_of_shape(boolean_shape(), null_shape()),
+            {"oneOf": [{"type": "boolean"}, {"type": "null"}]},
+        ),
+        (json_shape(), {}),
+        (
+            array_shape(number_shape(min=0, max=1), max=5),
+            {
+                "type": "array",
+                "items": {"type": "number", "minimum": 0, "maximum": 1},
+                "maxItems": 5,
+            },
+        ),
+        (
+            record_shape(integer_shape(min=0)),
+            {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+        ),
+        (raw_shape({"type": "string", "format": "uuid"}), {"type": "string", "format": "uuid"}),
+    ],
+)
+def test_schema_emission(shape: Any, schema: dict[str, Any]) -> None:
+    assert create_contract(shape).schema == schema
+
+
+def test_emitted_keys_follow_javascript_order() -> None:
+    shape = object_shape({"b": null_shape(), "1": null_shape(), "a": optional_shape(null_shape())})
+    schema = create_contract(shape).schema
+    assert list(schema) == ["type", "properties", "required", "additionalProperties"]
+    assert list(schema["properties"]) == ["1", "b", "a"]
+    assert schema["required"] == ["1", "b"]
+
+
+def test_schema_is_a_fresh_copy_each_time() -> None:
+    contract = create_contract(object_shape({"a": string_shape()}))
+    first = contract.schema
+    first["properties"]["a"]["type"] = "number"
+    assert contract.schema["properties"]["a"] == {"type": "string"}
+    assert contract.is_valid({"a": "x"})
+
+
+def test_mutating_the_shape_after_compiling_changes_nothing() -> None:
+    shape: Any = object_shape({"a": string_shape()})
+    contract = create_contract(shape)
+    shape["properties"]["a"] = {"type": "number"}
+    assert contract.is_valid({"a": "x"})
+    assert contract.shape == {"type": "object", "properties": {"a": {"type": "string"}}}
+
+
+def test_contract_is_frozen_picklable_and_printable() -> None:
+    contract = create_contract(object_shape({"a": string_shape(pattern="^x")}))
+    with pytest.raises(AttributeError):
+        contract.schema = {}  # type: ignore[misc]
+    clone = pickle.loads(pickle.dumps(contract))
+    assert clone.schema == contract.schema
+    assert clone.is_valid({"a": "xy"})
+    assert not clone.is_valid({"a": "y"})
+    assert repr(contract).startswith("Contract({'type': 'object'")
+    assert copy.deepcopy(contract).schema == contract.schema
+
+
+@pytest.mark.parametrize(
+    ("value", "result"),
+    [
+        ("hi", "hi"),
+        (42, "42"),
+        (1e21, "1e+21"),
+        (5.0, "5"),
+        (-0.0, "0"),
+        (True, UNDEFINED),
+        (None, UNDEFINED),
+        (float("nan"), UNDEFINED),
+        (1e-7, "1e-7"),
+    ],
+)
+def test_string_coercion(value: Any, result: Any) -> None:
+    assert parsed(create_contract(string_shape()), value) == result
+
+
+@pytest.mark.parametrize(
+    ("value", "result"),
+    [
+        (" 42 ", 42),
+        ("0x1A", 26),
+        ("0b101", 5),
+        ("0o17", 15),
+        ("5.", 5),
+        (".5", 0.5),
+        ("+5", 5),
+        ("\u00a042\ufeff", 42),
+        ("", UNDEFINED),
+        ("  ", UNDEFINED),
+        ("1_000", UNDEFINED),
+        ("inf", UNDEFINED),
+        ("nan", UNDEFINED),
+        ("Infinity", UNDEFINED),
+        ("-0x10", UNDEFINED),
+        ("1e400", UNDEFINED),
+        ("\u0085 1", UNDEFINED),
+        (True, UNDEFINED),
+        (None, UNDEFINED),
+    ],
+)
+def test_number_coercion(value: Any, result: Any) -> None:
+    assert parsed(create_contract(number_shape()), value) == result
+
+
+def test_negative_zero_survives() -> None:
+    out = create_contract(number_shape()).parse("-0")
+    assert out == 0
+    assert str(out) == "-0.0"
+
+
+@pytest.mark.parametrize(
+    ("value", "result"),
+    [("4.0", 4), ("1e21", 10**21), ("4.5", UNDEFINED), (3.14, UNDEFINED), (2.0, 2.0)],
+)
+def test_integer_coercion(value: Any, result: Any) -> None:
+    out = parsed(create_contract(integer_shape()), value)
+    assert out == result
+    if isinstance(value, str) and result is not UNDEFINED:
+        assert type(out) is int
+
+
+@pytest.mark.parametrize(
+    ("value", "result"),
+    [
+        ("1", True),
+        ("true", True),
+        (1, True),
+        (1.0, True),
+        ("0", False),
+        ("false", False),
+        (0, False),
+        (-0.0, False),
+        ("TRUE", UNDEFINED),
+        ("yes", UNDEFINED),
+        (" true", UNDEFINED),
+        (2, UNDEFINED),
+    ],
+)
+def test_boolean_coercion(value: Any, result: Any) -> None:
+    assert parsed(create_contract(boolean_shape()), value) == result
+
+
+def test_bool_is_never_a_number_and_two_point_zero_is_an_integer() -> None:
+    numbers = create_contract(number_shape())
+    assert not numbers.is_valid(True)
+    assert parsed(numbers, True) is UNDEFINED
+    assert create_contract(integer_shape()).is_valid(2.0)
+    assert not create_contract(literal_shape([1])).is_valid(True)
+    assert create_contract(literal_shape([0])).is_valid(-0.0)
+
+
+def test_literal_parse_trims_but_never_coerces() -> None:
+    contract = create_contract(literal_shape(["a", 1, True]))
+    assert parsed(contract, " a\n") == "a"
+    assert parsed(contract, "1") is UNDEFINED
+    assert parsed(contract, "true") is UNDEFINED
+    assert contract.explain("b") == [
+        {"reason": "type", "path": [], "expected": "literal", "received": '"b"'}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("variants", "value", "result"),
+    [
+        ((boolean_shape(), integer_shape()), "1", True),
+        ((integer_shape(), boolean_shape()), "1", 1),
+        ((integer_shape(), boolean_shape()), "true", True),
+        ((integer_shape(), string_shape(min=2)), 5.5, "5.5"),
+        ((integer_shape(), string_shape(min=2)), "5", 5),
+    ],
+)
+def test_union_order_matters(variants: Any, value: Any, result: Any) -> None:
+    assert parsed(create_contract(union_shape(*variants)), value) == result
+
+
+def test_one_of_needs_exactly_one_strict_match() -> None:
+    contract = create_contract(one_of_shape(number_shape(), integer_shape()))
+    assert not contract.is_valid(3)
+    assert contract.is_valid(3.5)
+    assert parsed(contract, "3") is UNDEFINED
+    assert contract.explain(3) == [{"reason": "oneOf", "path": [], "matched": 2}]
+    assert contract.explain("x") == [
+        {"reason": "oneOf", "path": [], "matched": 0},
+        {"reason": "type", "path": [], "expected": "number", "received": '"x"'},
+    ]
+
+
+def test_any_of_reports_the_closest_variant() -> None:
+    contract = create_contract(union_shape(object_shape({"a": string_shape()}), null_shape()))
+    assert contract.explain({"a": 1, "b": 2}) == []
+    assert contract.explain(5) == [
+        {"reason": "variant", "path": [], "variants": 2},
+        {"reason": "type", "path": [], "expected": "object", "received": "5"},
+    ]
+
+
+def test_closed_objects_drop_extras_and_open_ones_keep_them() -> None:
+    closed = create_contract(object_shape({"id": string_shape()}))
+    value = {"id": "a", "debug": True}
+    assert not closed.is_valid(value)
+    assert closed.parse(value) == {"id": "a"}
+    assert closed.explain(value) == []
+    opened = create_contract(object_shape({"id": string_shape()}, additional_properties=True))
+    assert opened.is_valid(value)
+    assert opened.parse(value) == value
+    tail = create_contract(record_shape(integer_shape()))
+    assert tail.parse({"b": "2", "5": 1}) == {"5": 1, "b": 2}
+    assert tail.explain({"x": "a", "2": "b"}) == [
+        {"reason": "type", "path": ["2"], "expected": "integer", "received": '"b"'},
+        {"reason": "type", "path": ["x"], "expected": "integer", "received": '"a"'},
+    ]
+
+
+def test_parse_reuses_valid_leaves_and_builds_fresh_containers() -> None:
+    text = "".join(["ab", "c"])
+    items = [text, "d"]
+    contract = create_contract(array_shape(string_shape()))
+    out = contract.parse(items)
+    assert out == items
+    assert out is not items
+    assert out[0] is text
+    big = 10**30
+    assert create_contract(number_shape()).parse(big) is big
+    raw = {"any": [1]}
+    assert create_contract(raw_shape({})).parse(raw) is raw
+    assert create_contract(json_shape()).parse(raw) is raw
+
+
+def test_fault_lists_are_capped_at_every_level() -> None:
+    strings = create_contract(array_shape(string_shape(), max=3))
+    faults = strings.explain([None] * 70)
+    assert len(faults) == 64
+    assert [fault["path"] for fault in faults] == [[str(i)] for i in range(64)]
+    wide = create_contract(object_shape({f"k{i}": string_shape() for i in range(70)}))
+    assert len(wide.explain({})) == 64
+    short = create_contract(array_shape(string_shape(), min=3))
+    assert short.explain([1]) == [
+        {
+            "reason": "constraint",
+            "path": [],
+            "expected": "array",
+            "constraint": "min",
+            "limit": 3,
+            "received": "1",
+        }
+    ]
+
+
+def test_nested_paths_use_decimal_indices() -> None:
+    contract = create_contract(
+        object_shape({"users": array_shape(object_shape({"name": string_shape()}))})
+    )
+    assert contract.explain({"users": [{"name": "a"}, {"name": None}]}) == [
+        {"reason": "type", "path": ["users", "1", "name"], "expected": "string", "received": "null"}
+    ]
+
+
+def test_string_lengths_count_utf16_units() -> None:
+    contract = create_contract(string_shape(max=1))
+    assert contract.is_valid("é")
+    assert not contract.is_valid("😀")
+    assert contract.explain("😀")[0]["constraint"] == "max"
+
+
+def test_patterns_are_searched_in_the_javascript_dialect() -> None:
+    digits = create_contract(string_shape(pattern=r"^\d+$"))
+    assert digits.is_valid("123")
+    assert not digits.is_valid("١٢٣")
+    assert create_contract(string_shape(pattern="x")).is_valid("axb")
+    coerced = create_contract(string_shape(pattern="^a+$"))
+    assert parsed(coerced, 5) is UNDEFINED
+    assert coerced.explain(5) == [
+        {
+            "reason": "constraint",
+            "path": [],
+            "expected": "string",
+            "constraint": "pattern",
+            "limit": "^a+$",
+            "received": '"5"',
+        }
+    ]
+
+
+def test_nullable_and_json() -> None:
+    contract = create_contract(nullable_shape(string_shape()))
+    assert contract.is_valid(None)
+    assert contract.parse(None) is None
+    json = create_contract(json_shape())
+    assert json.is_valid({"a": [1, None, "x", True, 1.5]})
+    assert not json.is_valid({"a": float("nan")})
+    assert not json.is_valid((1, 2))
+    assert json.explain({"a": {1, 2}}) == [
+        {"reason": "type", "path": [], "expected": "json", "received": "object"}
+    ]

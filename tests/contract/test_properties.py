@@ -1,0 +1,228 @@
+"""Laws of the contract, checked by hypothesis over generated shapes and values:
+
+- `explain(v) == []` exactly when `parse(v)` succeeds;
+- `parse` output passes `is_valid`, and parsing it again changes nothing;
+- `is_valid(v)` implies `parse(v) == v`;
+- `schema_to_shape` never narrows: a value a reference JSON Schema validator accepts is
+  accepted by the widened contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+from hypothesis import given
+from hypothesis import strategies as st
+
+from orkestrel.contract import (
+    ParseError,
+    array_shape,
+    boolean_shape,
+    create_contract,
+    integer_shape,
+    json_shape,
+    literal_shape,
+    null_shape,
+    nullable_shape,
+    number_shape,
+    object_shape,
+    one_of_shape,
+    optional_shape,
+    raw_shape,
+    schema_to_shape,
+    string_shape,
+    union_shape,
+)
+
+KEYS = st.sampled_from(["a", "b", "1", "c"])
+FINITE = st.floats(allow_nan=False, allow_infinity=False)
+SMALL = st.integers(-5, 5)
+BOUND = st.none() | st.integers(0, 3)
+LITERALS = st.lists(
+    st.text(max_size=3) | st.integers(-3, 3) | st.booleans() | FINITE,
+    min_size=1,
+    max_size=4,
+    unique_by=lambda v: (type(v) is bool, v),
+)
+PATTERNS = st.none() | st.sampled_from(["^[a-z]*$", r"\d", "^.{0,4}$", "^(a|b)+$", r"\s"])
+NUMERIC_TEXT = st.sampled_from(["1", " 2 ", "true", "0", "0x1A", "", "1e3", "-0", "4.5", "a", " a"])
+
+LEAF_SHAPES = st.one_of(
+    st.builds(
+        lambda lo, extra, pattern: string_shape(
+            min=lo, max=None if extra is None else (lo or 0) + extra, pattern=pattern
+        ),
+        BOUND,
+        BOUND,
+        PATTERNS,
+    ),
+    st.builds(
+        lambda lo, span: number_shape(min=lo, max=None if span is None else lo + span),
+        SMALL,
+        st.none() | st.floats(0, 10),
+    ),
+    st.builds(
+        lambda lo, span: integer_shape(min=lo, max=None if span is None else lo + span),
+        SMALL,
+        st.none() | st.integers(0, 10),
+    ),
+    st.builds(lambda hi: integer_shape(max=hi), SMALL),
+    st.just(boolean_shape()),
+    st.just(null_shape()),
+    st.just(json_shape()),
+    st.builds(literal_shape, LITERALS),
+    st.just(raw_shape({"type": "string"})),
+)
+
+
+def containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    properties = st.dictionaries(KEYS, children | children.map(optional_shape), max_size=3)
+    return st.one_of(
+        st.builds(
+            lambda items, lo, extra: array_shape(
+                items, min=lo, max=None if extra is None else (lo or 0) + extra
+            ),
+            children,
+            BOUND,
+            BOUND,
+        ),
+        st.builds(
+            lambda props, extra: object_shape(props, additional_properties=extra),
+            properties,
+            st.none() | st.booleans() | children,
+        ),
+        st.lists(children, min_size=1, max_size=3).map(lambda v: union_shape(*v)),
+        st.lists(children, min_size=1, max_size=3).map(lambda v: one_of_shape(*v)),
+        children.map(nullable_shape),
+    )
+
+
+SHAPES = st.recursive(LEAF_SHAPES, containers, max_leaves=8)
+SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    SMALL,
+    st.integers(-(2**70), 2**70),
+    st.floats(allow_nan=False),
+    st.text(max_size=5),
+    NUMERIC_TEXT,
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(KEYS, c, max_size=4),
+    max_leaves=10,
+)
+MISSING = object()
+
+
+def parse(contract: Any, value: Any) -> Any:
+    try:
+        return contract.parse(value)
+    except ParseError:
+        return MISSING
+
+
+@given(SHAPES, VALUES)
+def test_explain_is_empty_exactly_when_parse_succeeds(shape: Any, value: Any) -> None:
+    contract = create_contract(shape)
+    assert (contract.explain(value) == []) == (parse(contract, value) is not MISSING)
+
+
+@given(SHAPES, VALUES)
+def test_parse_output_is_valid_and_a_fixed_point(shape: Any, value: Any) -> None:
+    contract = create_contract(shape)
+    out = parse(contract, value)
+    if out is not MISSING:
+        assert contract.is_valid(out)
+        assert contract.parse(out) == out
+
+
+@given(SHAPES, VALUES)
+def test_valid_values_parse_to_themselves(shape: Any, value: Any) -> None:
+    contract = create_contract(shape)
+    if contract.is_valid(value):
+        assert contract.parse(value) == value
+        assert contract.explain(value) == []
+
+
+BMP_TEXT = st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=["Cs"]), max_size=5)
+LENGTH = st.none() | st.integers(0, 4)
+
+
+def _schema_leaves() -> st.SearchStrategy[dict[str, Any]]:
+    def drop(schema: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in schema.items() if value is not None}
+
+    return st.one_of(
+        st.builds(
+            lambda lo, hi, fmt: drop(
+                {"type": "string", "minLength": lo, "maxLength": hi, "format": fmt}
+            ),
+            LENGTH,
+            LENGTH,
+            st.none() | st.just("email"),
+        ),
+        st.builds(
+            lambda kind, lo, hi: drop({"type": kind, "minimum": lo, "maximum": hi}),
+            st.sampled_from(["number", "integer"]),
+            st.none() | FINITE,
+            st.none() | FINITE,
+        ),
+        st.sampled_from([{"type": "boolean"}, {"type": "null"}, {}, {"pattern": "^a"}]),
+        st.lists(
+            BMP_TEXT | SMALL | st.booleans(),
+            min_size=1,
+            max_size=3,
+            unique_by=lambda v: (type(v) is bool, v),
+        ).map(lambda values: {"enum": values}),
+    )
+
+
+def _schema_containers(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[Any]:
+    return st.one_of(
+        st.builds(
+            lambda items, lo, hi: {
+                key: value
+                for key, value in {
+                    "type": "array",
+                    "items": items,
+                    "minItems": lo,
+                    "maxItems": hi,
+                }.items()
+                if value is not None
+            },
+            children,
+            LENGTH,
+            LENGTH,
+        ),
+        st.builds(
+            lambda props, required, extra: {
+                "type": "object",
+                "properties": props,
+                "required": sorted(set(required)),
+                **({} if extra is None else {"additionalProperties": extra}),
+            },
+            st.dictionaries(KEYS, children, max_size=3),
+            st.lists(KEYS, max_size=3),
+            st.none() | st.booleans() | children,
+        ),
+        st.lists(children, min_size=1, max_size=3).map(lambda v: {"anyOf": v}),
+    )
+
+
+SCHEMAS = st.recursive(_schema_leaves(), _schema_containers, max_leaves=8)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | SMALL | FINITE | BMP_TEXT | NUMERIC_TEXT,
+    lambda c: st.lists(c, max_size=4) | st.dictionaries(KEYS, c, max_size=4),
+    max_leaves=10,
+)
+
+
+@given(SCHEMAS, st.lists(JSON_VALUES, min_size=1, max_size=5))
+def test_schema_to_shape_never_narrows(schema: dict[str, Any], values: list[Any]) -> None:
+    reference = jsonschema.Draft202012Validator(schema)
+    contract = create_contract(schema_to_shape(schema))
+    for value in values:
+        if reference.is_valid(value):
+            assert contract.is_valid(value), value
