@@ -1,6 +1,8 @@
 """The native extension: the Rust core of orkestrel."""
 
-from typing import Any, final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from os import PathLike
+from typing import Any, Literal, Protocol, final
 
 from orkestrel.contract.types import ContractShape, Fault, JSONSchema
 
@@ -16,6 +18,14 @@ GENERATION_ATTEMPT_LIMIT: int
 INFER_DEPTH_LIMIT: int
 INFER_BREADTH_LIMIT: int
 JSON_SCHEMA_TYPES: tuple[str, ...]
+
+@final
+class FaultReport:
+    """The faults of a failed parse, kept in Rust until Python reads them."""
+
+    def to_list(self) -> list[Fault]:
+        """The faults as a list of dicts."""
+    def __len__(self) -> int: ...
 
 @final
 class Contract:
@@ -59,3 +69,156 @@ def clone_json_value(value: Any) -> Any:
 
 def clone_json_record(value: Any) -> dict[str, Any]:
     """A deep copy of a JSON record; `ContractError` (`clone`) for anything else."""
+
+# query: row caps, connector normalisation, like/glob matchers and the row-encoding fast path
+
+def resolve_limit(requested: int | float | None, cap: int | float) -> int:
+    """The request inside the cap, the cap above it or when absent, and 0 below zero."""
+
+def clamp_query(query: Mapping[str, Any] | None, cap: int | float) -> dict[str, Any]:
+    """`{"query": <query with limit + 1>, "limit": <effective limit>}`."""
+
+def normalize_query(query: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The query with every condition's omitted connector set to `"and"`."""
+
+def like_match(pattern: object, value: object) -> bool:
+    """`%` any run, `_` one character, no escape, ignoring case; non-strings never match."""
+
+def glob_match(pattern: object, value: object) -> bool:
+    """`*` any run, `?` one character, no classes, matching case; non-strings never match."""
+
+def encode_rows(
+    rows: list[Any], columns: Sequence[tuple[str, int, bool]], key: int
+) -> tuple[list[Any], list[Any], list[int]]:
+    """Keys, parameter tuples and the indexes of rows that need the full coercing path."""
+
+# --- schema inference -------------------------------------------------------------------------
+
+INFER_ENUM_LIMIT: int
+FORMAT_MAX_LENGTH: int
+
+class _BinaryReader(Protocol):
+    def read(self, size: int, /) -> bytes | bytearray | memoryview | None: ...
+
+_Text = bytes | bytearray | memoryview
+_LinesSource = _Text | str | PathLike[str] | _BinaryReader
+_Format = Literal["uuid", "date-time", "date", "time", "email", "uri"]
+
+def samples_to_schema(
+    samples: Iterable[Any],
+    *,
+    format: bool = False,
+    enum: bool = False,
+    closed: bool = True,
+    max_depth: int | float = ...,
+    max_properties: int | float = ...,
+) -> dict[str, Any]:
+    """Infers one JSON Schema that every sample validates against (`samplesToSchema`)."""
+
+def value_to_schema(
+    value: object,
+    *,
+    format: bool = False,
+    closed: bool = True,
+    max_depth: int | float = ...,
+    max_properties: int | float = ...,
+) -> dict[str, Any]:
+    """Infers the JSON Schema of one value (`valueToSchema`)."""
+
+def infer_json_lines(
+    source: _LinesSource,
+    *,
+    format: bool = False,
+    enum: bool = False,
+    closed: bool = True,
+    max_depth: int | float = ...,
+    max_properties: int | float = ...,
+    errors: Literal["raise", "skip"] = "raise",
+    threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> dict[str, Any]:
+    """Infers one JSON Schema from JSON Lines, parsed in Rust on every core without the GIL."""
+
+def infer_json(
+    document: str | _Text,
+    *,
+    format: bool = False,
+    enum: bool = False,
+    closed: bool = True,
+    max_depth: int | float = ...,
+    max_properties: int | float = ...,
+) -> dict[str, Any]:
+    """Infers the JSON Schema of one JSON document, as `samples_to_schema([document])`."""
+
+def string_to_format(value: object) -> _Format | None:
+    """Detects which format a string has (uuid, date-time, date, time, email or uri), if any."""
+
+def samples_to_format(values: Iterable[object]) -> _Format | None:
+    """Detects the format every value shares, when all are strings of one format."""
+
+def is_valid_iso_instant(value: str) -> bool:
+    """Determines whether an ISO date or date-time string names a real calendar instant."""
+
+@final
+class LinesReport:
+    """Counts from reading JSON Lines into a `SchemaBuilder`."""
+
+    @property
+    def lines(self) -> int:
+        """Lines read, blank ones included."""
+    @property
+    def samples(self) -> int:
+        """Lines added as samples."""
+    @property
+    def skipped(self) -> int:
+        """Bad lines skipped (always 0 with errors="raise")."""
+    @property
+    def errors(self) -> list[Any]:
+        """The first bad lines as `JSONInputError` objects, in line order."""
+
+@final
+class SchemaBuilder:
+    """An accumulator that infers one JSON Schema from samples added over time.
+
+    Builders with the same options merge in any order with the same result, so inference can
+    be split across threads, processes or machines; they pickle to a compact binary state.
+    """
+
+    def __new__(
+        cls,
+        *,
+        format: bool = False,
+        enum: bool = False,
+        closed: bool = True,
+        max_depth: int | float = ...,
+        max_properties: int | float = ...,
+    ) -> SchemaBuilder: ...
+    def add(self, sample: object) -> None:
+        """Adds one sample."""
+    def add_many(self, samples: Iterable[Any]) -> None:
+        """Adds every sample of an iterable."""
+    def add_json_lines(
+        self,
+        source: _LinesSource,
+        *,
+        errors: Literal["raise", "skip"] = "raise",
+        threads: int | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> LinesReport:
+        """Adds each non-blank line of JSON Lines text as a sample, using every core."""
+    def add_json(self, document: str | _Text) -> None:
+        """Adds one JSON document (bytes or str) as a sample."""
+    def merge(self, other: SchemaBuilder) -> None:
+        """Folds another builder (built with the same options) into this one."""
+    def to_schema(self) -> dict[str, Any]:
+        """Returns the JSON Schema of every sample added so far."""
+    @property
+    def samples(self) -> int:
+        """How many samples were added (merged builders included)."""
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options, as keyword arguments of the constructor."""
+    def __getstate__(self) -> bytes: ...
+    def __setstate__(self, state: bytes) -> None: ...
+    def __copy__(self) -> SchemaBuilder: ...
+    def __deepcopy__(self, memo: object) -> SchemaBuilder: ...

@@ -65,7 +65,9 @@ async def test_unknown_tool_is_a_typed_error() -> None:
     )
 
 
-@pytest.mark.parametrize("arguments", [{}, {"name": ""}, {"name": None}, {"name": ["infer"]}, [], "infer", None])
+@pytest.mark.parametrize(
+    "arguments", [{}, {"name": ""}, {"name": None}, {"name": ["infer"]}, [], "infer", None]
+)
 async def test_malformed_calls_are_typed_errors_and_flattened_results(arguments: object) -> None:
     tools = registry()
     tool = tools.tool("describe")
@@ -74,7 +76,12 @@ async def test_malformed_calls_are_typed_errors_and_flattened_results(arguments:
         await tool.execute(arguments)  # type: ignore[arg-type]
     assert caught.value.code == "TOOL"
     result = await tools.execute({"id": "1", "name": "describe", "arguments": arguments})  # type: ignore[typeddict-item]
-    assert result == {"id": "1", "name": "describe", "success": False, "error": "malformed describe call"}
+    assert result == {
+        "id": "1",
+        "name": "describe",
+        "success": False,
+        "error": "malformed describe call",
+    }
 
 
 async def test_a_number_name_is_coerced_and_an_unknown_key_dropped() -> None:

@@ -35,9 +35,20 @@ async def test_bridges_the_seed_example_through_a_registry() -> None:
     tool, received = users()
     tools = ToolManager()
     tools.add(tool)
-    result = await tools.execute({"id": "call-1", "name": "lookupUser", "arguments": {"id": "1", "name": "Ada"}})
-    assert result == {"id": "call-1", "name": "lookupUser", "success": True, "value": {"id": "1", "name": "Ada"}}
-    assert (tool.name, tool.description, tool.summary) == ("lookupUser", "Look up a user by id.", None)
+    result = await tools.execute(
+        {"id": "call-1", "name": "lookupUser", "arguments": {"id": "1", "name": "Ada"}}
+    )
+    assert result == {
+        "id": "call-1",
+        "name": "lookupUser",
+        "success": True,
+        "value": {"id": "1", "name": "Ada"},
+    }
+    assert (tool.name, tool.description, tool.summary) == (
+        "lookupUser",
+        "Look up a user by id.",
+        None,
+    )
     assert tool.parameters == {
         "type": "object",
         "properties": {"id": {"type": "string"}, "name": {"type": "string"}},
@@ -65,8 +76,15 @@ async def test_a_call_that_cannot_be_parsed_never_reaches_the_handler() -> None:
     assert received == []
     tools = ToolManager()
     tools.add(tool)
-    result = await tools.execute({"id": "1", "name": "lookupUser", "arguments": {"id": True, "name": "x"}})
-    assert result == {"id": "1", "name": "lookupUser", "success": False, "error": "malformed endpoint call arguments"}
+    result = await tools.execute(
+        {"id": "1", "name": "lookupUser", "arguments": {"id": True, "name": "x"}}
+    )
+    assert result == {
+        "id": "1",
+        "name": "lookupUser",
+        "success": False,
+        "error": "malformed endpoint call arguments",
+    }
 
 
 async def test_enum_inference_refuses_values_outside_the_enum() -> None:
@@ -95,7 +113,12 @@ async def test_enum_inference_refuses_values_outside_the_enum() -> None:
 async def test_integer_slots_take_whole_numbers_only() -> None:
     seen: list[Any] = []
     tool = create_endpoint_tool(
-        {"name": "page", "description": "Fetch a page.", "samples": [{"page": 1}, {"page": 2}], "execute": seen.append}
+        {
+            "name": "page",
+            "description": "Fetch a page.",
+            "samples": [{"page": 1}, {"page": 2}],
+            "execute": seen.append,
+        }
     )
     await tool.execute({"page": "7"})
     await tool.execute({"page": 3.0})
@@ -113,7 +136,12 @@ async def test_validate_false_passes_arguments_through_untouched() -> None:
 
 async def test_sync_handlers_work_too() -> None:
     tool = create_endpoint_tool(
-        {"name": "echo", "description": "Echo.", "samples": [{"text": "a"}], "execute": lambda args: args["text"] * 2}
+        {
+            "name": "echo",
+            "description": "Echo.",
+            "samples": [{"text": "a"}],
+            "execute": lambda args: args["text"] * 2,
+        }
     )
     assert await tool.execute({"text": "ab"}) == "abab"
 
@@ -122,7 +150,9 @@ async def test_a_handler_error_propagates_as_is() -> None:
     def broken(args: dict[str, Any]) -> None:
         raise LookupError("upstream said no")
 
-    tool = create_endpoint_tool({"name": "x", "description": "x", "samples": [{"a": 1}], "execute": broken})
+    tool = create_endpoint_tool(
+        {"name": "x", "description": "x", "samples": [{"a": 1}], "execute": broken}
+    )
     with pytest.raises(LookupError, match="upstream said no"):
         await tool.execute({"a": 1})
 
@@ -130,5 +160,7 @@ async def test_a_handler_error_propagates_as_is() -> None:
 @pytest.mark.parametrize("samples", [[], "x", None])
 def test_an_endpoint_needs_samples(samples: Any) -> None:
     with pytest.raises(ToolboxError, match="endpoint requires at least one sample") as caught:
-        create_endpoint_tool({"name": "x", "description": "x", "samples": samples, "execute": print})
+        create_endpoint_tool(
+            {"name": "x", "description": "x", "samples": samples, "execute": print}
+        )
     assert caught.value.context == {"name": "x"}

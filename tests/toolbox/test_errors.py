@@ -13,17 +13,23 @@ from orkestrel.toolbox import TOOLBOX_ERROR_CODES, ToolboxError, is_toolbox_erro
 
 def test_carries_code_context_and_a_message_only_text() -> None:
     error = ToolboxError("DATABASE", "table not found", {"code": "NOT_FOUND"})
-    assert (error.code, error.message, error.context) == ("DATABASE", "table not found", {"code": "NOT_FOUND"})
+    assert (error.code, error.message, error.context) == (
+        "DATABASE",
+        "table not found",
+        {"code": "NOT_FOUND"},
+    )
     assert str(error) == "table not found"
     assert ToolboxError("TOOL", "bare").context is None
 
 
 def test_recovering_a_typed_error() -> None:
+    caught: object = None
     try:
         raise ToolboxError("TOOL", "task is required")
-    except Exception as caught:
-        assert is_toolbox_error(caught)
-        assert caught.code == "TOOL"
+    except Exception as error:
+        caught = error
+    assert is_toolbox_error(caught)
+    assert caught.code == "TOOL"
     assert not is_toolbox_error(ValueError("task is required"))
     assert not is_toolbox_error("TOOL")
 
@@ -34,7 +40,15 @@ def test_round_trips_through_pickle() -> None:
 
 
 def test_codes_are_the_seed_codes() -> None:
-    assert TOOLBOX_ERROR_CODES == {"TOOL", "DEPTH", "DEADLOCK", "EXPIRE", "ANSWER", "DATABASE", "RELATION"}
+    assert {
+        "TOOL",
+        "DEPTH",
+        "DEADLOCK",
+        "EXPIRE",
+        "ANSWER",
+        "DATABASE",
+        "RELATION",
+    } == TOOLBOX_ERROR_CODES
 
 
 @pytest.mark.anyio

@@ -35,7 +35,11 @@ async def test_checks_candidates_strictly_and_after_coercion() -> None:
     value = await run(
         {
             "samples": [{"id": 1, "name": "Ada"}],
-            "candidates": [{"id": 2, "name": "Bob"}, {"id": "x", "name": "Cy"}, {"id": 1, "name": 7}],
+            "candidates": [
+                {"id": 2, "name": "Bob"},
+                {"id": "x", "name": "Cy"},
+                {"id": 1, "name": 7},
+            ],
         }
     )
     assert value == {
@@ -46,7 +50,9 @@ async def test_checks_candidates_strictly_and_after_coercion() -> None:
                 "index": 1,
                 "valid": False,
                 "coercible": False,
-                "faults": [{"reason": "type", "path": ["id"], "expected": "integer", "received": '"x"'}],
+                "faults": [
+                    {"reason": "type", "path": ["id"], "expected": "integer", "received": '"x"'}
+                ],
             },
             {"index": 2, "valid": False, "coercible": True, "faults": []},
         ],
@@ -55,10 +61,18 @@ async def test_checks_candidates_strictly_and_after_coercion() -> None:
 
 async def test_missing_keys_and_extra_keys() -> None:
     value = await run(
-        {"samples": [{"id": 1, "name": "Ada"}], "candidates": [{"id": 1}, {"id": 1, "name": "A", "extra": True}]}
+        {
+            "samples": [{"id": 1, "name": "Ada"}],
+            "candidates": [{"id": 1}, {"id": 1, "name": "A", "extra": True}],
+        }
     )
     assert value["checks"] == [
-        {"index": 0, "valid": False, "coercible": False, "faults": [{"reason": "missing", "path": ["name"], "expected": "string"}]},
+        {
+            "index": 0,
+            "valid": False,
+            "coercible": False,
+            "faults": [{"reason": "missing", "path": ["name"], "expected": "string"}],
+        },
         {"index": 1, "valid": False, "coercible": True, "faults": []},
     ]
 
@@ -70,7 +84,9 @@ async def test_scalars_are_wrapped_and_options_apply() -> None:
         "required": ["value"],
         "additionalProperties": False,
     }
-    formatted = await run({"samples": [{"mail": "ada@example.com", "at": "2024-01-01T00:00:00Z"}], "format": True})
+    formatted = await run(
+        {"samples": [{"mail": "ada@example.com", "at": "2024-01-01T00:00:00Z"}], "format": True}
+    )
     assert formatted["properties"] == {
         "at": {"type": "string", "format": "date-time"},
         "mail": {"type": "string", "format": "email"},
@@ -88,8 +104,16 @@ async def test_an_unknown_argument_is_dropped() -> None:
 
 @pytest.mark.parametrize(
     "arguments",
-    [{}, {"samples": []}, {"samples": "x"}, {"samples": [1], "candidates": 5},
-     {"samples": [float("nan")]}, {"samples": [{1, 2}]}, {"samples": [1], "format": "yes"}, None],
+    [
+        {},
+        {"samples": []},
+        {"samples": "x"},
+        {"samples": [1], "candidates": 5},
+        {"samples": [float("nan")]},
+        {"samples": [{1, 2}]},
+        {"samples": [1], "format": "yes"},
+        None,
+    ],
 )
 async def test_malformed_arguments_are_typed_errors(arguments: Any) -> None:
     tool = create_infer_tool()
@@ -110,7 +134,9 @@ async def test_hostile_candidates_get_bounded_verdicts() -> None:
     assert deep_check["coercible"] is False
     assert 0 < len(deep_check["faults"]) <= 64
     assert proto_check == {"index": 1, "valid": False, "coercible": True, "faults": []}
-    assert huge_check["faults"] == [{"reason": "type", "path": [], "expected": "object", "received": "array"}]
+    assert huge_check["faults"] == [
+        {"reason": "type", "path": [], "expected": "object", "received": "array"}
+    ]
 
 
 async def test_name_and_description_can_be_overridden() -> None:

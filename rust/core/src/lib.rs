@@ -4,6 +4,7 @@
 pub mod constants;
 pub mod contract;
 pub mod errors;
+pub mod infer;
 pub mod json;
 pub mod pattern;
 pub mod shape;
@@ -18,3 +19,5 @@ mod tests;
 
 /// The crate version, shared with the Python package.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub mod query;

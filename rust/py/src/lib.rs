@@ -5,7 +5,9 @@ mod contract;
 mod convert;
 mod errors;
 mod functions;
+mod infer;
 mod node;
+mod query;
 mod sink;
 
 use pyo3::prelude::*;
@@ -16,11 +18,20 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use crate::contract::PyContract;
+    use crate::contract::{PyContract, PyFaultReport};
     #[pymodule_export]
     use crate::functions::{
         check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
         schema_to_shape, validate_shape,
+    };
+    #[pymodule_export]
+    use crate::infer::{
+        infer_json, infer_json_lines, is_valid_iso_instant, samples_to_format, samples_to_schema,
+        string_to_format, value_to_schema, LinesReport, SchemaBuilder,
+    };
+    #[pymodule_export]
+    use crate::query::{
+        clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
     };
 
     #[pymodule_init]
@@ -35,6 +46,7 @@ mod _core {
         m.add("GENERATION_ATTEMPT_LIMIT", limits::GENERATION_ATTEMPT_LIMIT)?;
         m.add("INFER_DEPTH_LIMIT", limits::INFER_DEPTH_LIMIT)?;
         m.add("INFER_BREADTH_LIMIT", limits::INFER_BREADTH_LIMIT)?;
+        crate::infer::constants(m)?;
         m.add(
             "JSON_SCHEMA_TYPES",
             pyo3::types::PyTuple::new(m.py(), limits::JSON_SCHEMA_TYPES)?,

@@ -5,7 +5,9 @@ from typing import Final
 DESCRIBE_TOOL_NAME: Final = "describe"
 """Holds the name `create_describe_tool` advertises, `'describe'`."""
 
-DESCRIBE_TOOL_SUMMARY: Final = "Show the full instructions of another tool: describe('<tool name>')."
+DESCRIBE_TOOL_SUMMARY: Final = (
+    "Show the full instructions of another tool: describe('<tool name>')."
+)
 """Holds the short summary `create_describe_tool` advertises: this tool needs no teaching of its
 own."""
 

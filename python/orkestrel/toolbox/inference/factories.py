@@ -33,7 +33,12 @@ def _check(checker: Any, index: int, candidate: Any) -> InferCheck:
         coercible = False
     if valid:
         return {"index": index, "valid": True, "coercible": coercible}
-    return {"index": index, "valid": False, "coercible": coercible, "faults": checker.explain(candidate)}
+    return {
+        "index": index,
+        "valid": False,
+        "coercible": coercible,
+        "faults": checker.explain(candidate),
+    }
 
 
 def create_infer_tool(*, name: str | None = None, description: str | None = None) -> Tool:
