@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from orkestrel.tool import Tool, ToolManager
-from orkestrel.toolbox import create_database_tool, create_describe_tool, create_infer_tool
+from orkestrel.toolbox import (
+    create_database_tool,
+    create_describe_tool,
+    create_infer_tool,
+    create_workspace_tool,
+)
 
 
 def toolbox_tools() -> list[Tool]:
-    return [create_infer_tool(), create_describe_tool(ToolManager()), create_database_tool()]
+    return [
+        create_infer_tool(),
+        create_describe_tool(ToolManager()),
+        create_database_tool(),
+        create_workspace_tool(),
+    ]
 
 
 def test_summaries_point_at_describe() -> None:
