@@ -1,7 +1,8 @@
 """The native extension: the Rust core of orkestrel."""
 
-from collections.abc import Mapping, Sequence
-from typing import Any, final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from os import PathLike
+from typing import Any, Literal, Protocol, final
 
 from orkestrel.contract.types import ContractShape, Fault, JSONSchema
 
@@ -90,3 +91,172 @@ def encode_rows(
     rows: list[Any], columns: Sequence[tuple[str, int, bool]], key: int
 ) -> tuple[list[Any], list[Any], list[int]]:
     """Keys, parameter tuples and the indexes of rows that need the full coercing path."""
+
+# --- schema inference -------------------------------------------------------------------------
+
+INFER_ENUM_LIMIT: int
+FORMAT_MAX_LENGTH: int
+
+class _BinaryReader(Protocol):
+    def read(self, size: int, /) -> bytes | bytearray | memoryview | None: ...
+
+_Text = bytes | bytearray | memoryview
+_LinesSource = _Text | str | PathLike[str] | _BinaryReader
+_Format = Literal["uuid", "date-time", "date", "time", "email", "uri"]
+
+def samples_to_schema(
+    samples: Iterable[Any],
+    *,
+    format: bool = False,
+    enum: bool = False,
+    closed: bool = True,
+    max_depth: int | float = ...,
+    max_properties: int | float = ...,
+) -> dict[str, Any]:
+    """Infers one JSON Schema that every sample validates against (`samplesToSchema`)."""
+
+def value_to_schema(
+    value: object,
+    *,
+    format: bool = False,
+    closed: bool = True,
+    max_depth: int | float = ...,
+    max_properties: int | float = ...,
+) -> dict[str, Any]:
+    """Infers the JSON Schema of one value (`valueToSchema`)."""
+
+def infer_json_lines(
+    source: _LinesSource,
+    *,
+    format: bool = False,
+    enum: bool = False,
+    closed: bool = True,
+    max_depth: int | float = ...,
+    max_properties: int | float = ...,
+    errors: Literal["raise", "skip"] = "raise",
+    threads: int | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> dict[str, Any]:
+    """Infers one JSON Schema from JSON Lines, parsed in Rust on every core without the GIL."""
+
+def infer_json(
+    document: str | _Text,
+    *,
+    format: bool = False,
+    enum: bool = False,
+    closed: bool = True,
+    max_depth: int | float = ...,
+    max_properties: int | float = ...,
+) -> dict[str, Any]:
+    """Infers the JSON Schema of one JSON document, as `samples_to_schema([document])`."""
+
+def string_to_format(value: object) -> _Format | None:
+    """Detects which format a string has (uuid, date-time, date, time, email or uri), if any."""
+
+def samples_to_format(values: Iterable[object]) -> _Format | None:
+    """Detects the format every value shares, when all are strings of one format."""
+
+def is_valid_iso_instant(value: str) -> bool:
+    """Determines whether an ISO date or date-time string names a real calendar instant."""
+
+@final
+class LinesReport:
+    """Counts from reading JSON Lines into a `SchemaBuilder`."""
+
+    @property
+    def lines(self) -> int:
+        """Lines read, blank ones included."""
+    @property
+    def samples(self) -> int:
+        """Lines added as samples."""
+    @property
+    def skipped(self) -> int:
+        """Bad lines skipped (always 0 with errors="raise")."""
+    @property
+    def errors(self) -> list[Any]:
+        """The first bad lines as `JSONInputError` objects, in line order."""
+
+@final
+class SchemaBuilder:
+    """An accumulator that infers one JSON Schema from samples added over time.
+
+    Builders with the same options merge in any order with the same result, so inference can
+    be split across threads, processes or machines; they pickle to a compact binary state.
+    """
+
+    def __new__(
+        cls,
+        *,
+        format: bool = False,
+        enum: bool = False,
+        closed: bool = True,
+        max_depth: int | float = ...,
+        max_properties: int | float = ...,
+    ) -> SchemaBuilder: ...
+    def add(self, sample: object) -> None:
+        """Adds one sample."""
+    def add_many(self, samples: Iterable[Any]) -> None:
+        """Adds every sample of an iterable."""
+    def add_json_lines(
+        self,
+        source: _LinesSource,
+        *,
+        errors: Literal["raise", "skip"] = "raise",
+        threads: int | None = None,
+        progress: Callable[[int], object] | None = None,
+    ) -> LinesReport:
+        """Adds each non-blank line of JSON Lines text as a sample, using every core."""
+    def add_json(self, document: str | _Text) -> None:
+        """Adds one JSON document (bytes or str) as a sample."""
+    def merge(self, other: SchemaBuilder) -> None:
+        """Folds another builder (built with the same options) into this one."""
+    def to_schema(self) -> dict[str, Any]:
+        """Returns the JSON Schema of every sample added so far."""
+    @property
+    def samples(self) -> int:
+        """How many samples were added (merged builders included)."""
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options, as keyword arguments of the constructor."""
+    def __getstate__(self) -> bytes: ...
+    def __setstate__(self, state: bytes) -> None: ...
+    def __copy__(self) -> SchemaBuilder: ...
+    def __deepcopy__(self, memo: object) -> SchemaBuilder: ...
+
+class PatternError(ValueError):
+    """Raised when a search pattern cannot be compiled or run by the linear-time engine."""
+
+@final
+class SearchPattern:
+    """A compiled search query, literal or regular expression, run in time linear in the text."""
+
+    def __new__(cls, query: str, *, regex: bool, sensitive: bool, lines: bool) -> SearchPattern: ...
+    def search(self, path: str, text: str, limit: int | None = None) -> list[SearchMatch]: ...
+    def replace(
+        self, text: str, replacement: str, limit: int | None = None
+    ) -> tuple[str, int, int, int] | None: ...
+
+@final
+class SearchMatch:
+    """One search hit: the file's path, the 1-based line and column where the match starts
+    (columns count code points), the match length in code points, and the whole line holding it.
+    """
+
+    __match_args__ = ("path", "line", "column", "length", "content")
+    def __new__(
+        cls, path: str, line: int, column: int, length: int, content: str
+    ) -> SearchMatch: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def content(self) -> str: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def locate(text: str, line: int, column: int) -> tuple[int, int, int]: ...

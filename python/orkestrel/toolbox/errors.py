@@ -7,6 +7,8 @@ from typing import Any, Literal, TypeGuard, get_args
 ToolboxErrorCode = Literal["TOOL", "DEPTH", "DEADLOCK", "EXPIRE", "ANSWER", "DATABASE", "RELATION"]
 """Represents the machine-readable code a raised `ToolboxError` carries."""
 
+__all__ = ["TOOLBOX_ERROR_CODES", "ToolboxError", "ToolboxErrorCode", "is_toolbox_error"]
+
 TOOLBOX_ERROR_CODES: frozenset[str] = frozenset(get_args(ToolboxErrorCode))
 
 

@@ -4,6 +4,7 @@
 pub mod constants;
 pub mod contract;
 pub mod errors;
+pub mod infer;
 pub mod json;
 pub mod pattern;
 pub mod shape;
@@ -20,3 +21,4 @@ mod tests;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub mod query;
+pub mod search;

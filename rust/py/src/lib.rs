@@ -5,8 +5,10 @@ mod contract;
 mod convert;
 mod errors;
 mod functions;
+mod infer;
 mod node;
 mod query;
+mod search;
 mod sink;
 
 use pyo3::prelude::*;
@@ -24,9 +26,16 @@ mod _core {
         schema_to_shape, validate_shape,
     };
     #[pymodule_export]
+    use crate::infer::{
+        infer_json, infer_json_lines, is_valid_iso_instant, samples_to_format, samples_to_schema,
+        string_to_format, value_to_schema, LinesReport, SchemaBuilder,
+    };
+    #[pymodule_export]
     use crate::query::{
         clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
     };
+    #[pymodule_export]
+    use crate::search::{locate, PatternError, SearchMatch, SearchPattern};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -40,6 +49,7 @@ mod _core {
         m.add("GENERATION_ATTEMPT_LIMIT", limits::GENERATION_ATTEMPT_LIMIT)?;
         m.add("INFER_DEPTH_LIMIT", limits::INFER_DEPTH_LIMIT)?;
         m.add("INFER_BREADTH_LIMIT", limits::INFER_BREADTH_LIMIT)?;
+        crate::infer::constants(m)?;
         m.add(
             "JSON_SCHEMA_TYPES",
             pyo3::types::PyTuple::new(m.py(), limits::JSON_SCHEMA_TYPES)?,

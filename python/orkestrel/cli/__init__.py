@@ -1,0 +1,41 @@
+"""The `orkestrel` command line: `orkestrel infer FILE...` and the subcommands to come."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from orkestrel.cli import infer
+
+USAGE = 2
+"""Exit status for a command line that could not be understood."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Builds the argument parser with one subparser per command."""
+    parser = argparse.ArgumentParser(
+        prog="orkestrel",
+        description="Tools for LLM agents and data, from the command line.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    infer.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line and returns the exit status (0 ok, 1 bad input, 2 usage)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:
+        return stop.code if isinstance(stop.code, int) else USAGE
+    try:
+        status: int = args.run(args)
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted\n")
+        return 130
+    return status
+
+
+__all__ = ["USAGE", "build_parser", "main"]

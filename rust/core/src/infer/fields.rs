@@ -1,0 +1,244 @@
+//! The key-wise summary of the records met in one slot (`inferRecordSamples`): one column per
+//! key, keeping only the `max_properties` smallest keys in UTF-16 order.
+
+use std::cmp::Ordering;
+
+use std::hash::BuildHasher;
+
+use foldhash::fast::RandomState;
+use hashbrown::HashTable;
+
+use super::slot::Slot;
+use super::terms::Keys;
+use super::text::{cmp_utf16, same_bytes};
+
+/// One key of a record slot.
+#[derive(Clone, Debug)]
+pub(crate) struct Column {
+    /// Interned key.
+    pub key: u32,
+    /// Rows that carry the key.
+    pub present: u64,
+    /// The row stamp that last carried the key (duplicate detection).
+    pub seen: u64,
+    /// Where that row's entry sits in the row's entry list.
+    pub entry: u32,
+    /// Summary of the key's values.
+    pub slot: Slot,
+}
+
+/// The columns of a record slot.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Fields {
+    /// Records summarised.
+    pub rows: u64,
+    /// The key union exceeded the breadth limit.
+    pub truncated: bool,
+    /// A record had a key that is not a string.
+    pub opened: bool,
+    pub columns: Vec<Column>,
+    /// Column indices, hashed by key bytes.
+    index: HashTable<u32>,
+    state: RandomState,
+    /// Predicted column per entry position, from the previous record.
+    order: Vec<Probe>,
+    /// Column holding the largest key, once the breadth limit is reached.
+    largest: Option<u32>,
+}
+
+/// A column prediction for one entry position: the key's length and first 16 bytes inline,
+/// so a hit is checked without touching the key store.
+#[derive(Clone, Copy, Debug, Default)]
+struct Probe {
+    column: u32,
+    len: u32,
+    head: [u64; 2],
+}
+
+#[inline]
+fn load(key: &[u8], at: usize) -> u64 {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&key[at..at + 8]);
+    u64::from_le_bytes(word)
+}
+
+/// The first 16 bytes of a key as two little-endian words, zero-padded.
+#[inline]
+fn pack(key: &[u8]) -> [u64; 2] {
+    let n = key.len();
+    if n >= 16 {
+        [load(key, 0), load(key, 8)]
+    } else if n > 8 {
+        // Load the last 8 bytes and shift out the ones the first word already holds.
+        [load(key, 0), load(key, n - 8) >> (8 * (16 - n))]
+    } else if n == 8 {
+        [load(key, 0), 0]
+    } else {
+        let mut low = 0u64;
+        for (i, &b) in key.iter().enumerate() {
+            low |= u64::from(b) << (8 * i);
+        }
+        [low, 0]
+    }
+}
+
+/// The outcome of looking a key up.
+pub(crate) enum Found {
+    Column(u32),
+    Dropped,
+}
+
+impl Fields {
+    /// The column of `key` (met at entry position `pos`), creating it if the breadth limit
+    /// allows; a key beyond the limit is dropped and the slot marked truncated.
+    pub fn find(
+        &mut self,
+        keys: &mut Keys,
+        key: &[u8],
+        pos: usize,
+        cap: usize,
+        child: (u32, bool),
+    ) -> Found {
+        let head = pack(key);
+        if let Some(probe) = self.order.get(pos) {
+            let hit = probe.len as usize == key.len()
+                && probe.head == head
+                && (key.len() <= 16
+                    || self
+                        .columns
+                        .get(probe.column as usize)
+                        .is_some_and(|c| same_bytes(keys.get(c.key), key)));
+            if hit {
+                return Found::Column(probe.column);
+            }
+        }
+        let found = self.lookup(keys, key, cap, child);
+        if let Found::Column(column) = found {
+            let probe = Probe {
+                column,
+                len: key.len() as u32,
+                head,
+            };
+            if pos < self.order.len() {
+                self.order[pos] = probe;
+            } else if pos == self.order.len() && pos < 4096 {
+                self.order.push(probe);
+            }
+        }
+        found
+    }
+
+    fn hash(&self, key: &[u8]) -> u64 {
+        self.state.hash_one(key)
+    }
+
+    /// The column of an interned key, if it is one.
+    pub fn column_of(&self, keys: &Keys, key: u32) -> Option<u32> {
+        let columns = &self.columns;
+        self.index
+            .find(self.hash(keys.get(key)), |&c| {
+                columns[c as usize].key == key
+            })
+            .copied()
+    }
+
+    fn lookup(&mut self, keys: &mut Keys, key: &[u8], cap: usize, child: (u32, bool)) -> Found {
+        let columns = &self.columns;
+        let found = self.index.find(self.hash(key), |&c| {
+            same_bytes(keys.get(columns[c as usize].key), key)
+        });
+        if let Some(&c) = found {
+            return Found::Column(c);
+        }
+        if self.columns.len() >= cap {
+            self.truncated = true;
+            let Some(largest) = self.largest_column(keys) else {
+                return Found::Dropped;
+            };
+            let top = self.columns[largest as usize].key;
+            if cmp_utf16(key, keys.get(top)) != Ordering::Less {
+                return Found::Dropped;
+            }
+            self.evict(keys, largest);
+        }
+        let id = keys.intern(key);
+        Found::Column(self.push(keys, id, Slot::new(child.0, child.1)))
+    }
+
+    /// Adds a column for an interned key known to be absent.
+    pub fn push(&mut self, keys: &Keys, key: u32, slot: Slot) -> u32 {
+        let c = self.columns.len() as u32;
+        self.columns.push(Column {
+            key,
+            present: 0,
+            seen: 0,
+            entry: 0,
+            slot,
+        });
+        let (columns, state) = (&self.columns, &self.state);
+        self.index.insert_unique(self.hash(keys.get(key)), c, |&c| {
+            state.hash_one(keys.get(columns[c as usize].key))
+        });
+        self.largest = None;
+        c
+    }
+
+    fn largest_column(&mut self, keys: &Keys) -> Option<u32> {
+        if self.largest.is_none() {
+            self.largest = (0..self.columns.len() as u32).max_by(|&a, &b| {
+                let ka = keys.get(self.columns[a as usize].key);
+                let kb = keys.get(self.columns[b as usize].key);
+                cmp_utf16(ka, kb)
+            });
+        }
+        self.largest
+    }
+
+    fn evict(&mut self, keys: &Keys, c: u32) {
+        self.columns.swap_remove(c as usize);
+        self.reindex(keys);
+    }
+
+    /// Keeps only the `cap` smallest keys (after a merge), marking truncation.
+    pub fn trim(&mut self, keys: &Keys, cap: usize) {
+        if self.columns.len() <= cap {
+            return;
+        }
+        self.truncated = true;
+        self.columns
+            .sort_by(|a, b| cmp_utf16(keys.get(a.key), keys.get(b.key)));
+        self.columns.truncate(cap);
+        self.reindex(keys);
+    }
+
+    /// Rebuilds the key index after columns moved.
+    pub fn reindex(&mut self, keys: &Keys) {
+        self.index.clear();
+        let (columns, state) = (&self.columns, &self.state);
+        for (c, column) in columns.iter().enumerate() {
+            let hash = state.hash_one(keys.get(column.key));
+            self.index.insert_unique(hash, c as u32, |&c| {
+                state.hash_one(keys.get(columns[c as usize].key))
+            });
+        }
+        self.order.clear();
+        self.largest = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pack_keeps_the_first_sixteen_bytes() {
+        for n in 0..24 {
+            let key: Vec<u8> = (1..=n as u8).collect();
+            let mut raw = [0u8; 16];
+            raw[..n.min(16)].copy_from_slice(&key[..n.min(16)]);
+            let expected = [
+                u64::from_le_bytes(raw[..8].try_into().unwrap()),
+                u64::from_le_bytes(raw[8..].try_into().unwrap()),
+            ];
+            assert_eq!(super::pack(&key), expected, "{n}");
+        }
+    }
+}

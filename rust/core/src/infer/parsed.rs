@@ -1,0 +1,233 @@
+//! [`Source`] over a parsed tape: values are read straight from the input bytes.
+
+use std::borrow::Cow;
+
+use super::escape::unescape;
+use super::json::Json;
+use super::source::{Kind, NumberClass, Source};
+use super::tape::{
+    Tape, Tok, ARRAY, ESCAPED, EXPONENT, FALSE, FRACTION, NULL, NUMBER, OBJECT, STRING, TRUE,
+};
+
+/// A value on a tape.
+#[derive(Clone, Copy)]
+pub struct Parsed<'a> {
+    toks: &'a [Tok],
+    buf: &'a [u8],
+    at: u32,
+}
+
+impl<'a> Parsed<'a> {
+    /// The root value of a tape filled from `buf`.
+    pub fn root(tape: &'a Tape, buf: &'a [u8]) -> Parsed<'a> {
+        Parsed {
+            toks: &tape.toks,
+            buf,
+            at: 0,
+        }
+    }
+
+    fn tok(self) -> Tok {
+        self.toks[self.at as usize]
+    }
+
+    fn raw(self) -> &'a [u8] {
+        let t = self.tok();
+        &self.buf[t.a as usize..(t.a + t.b) as usize]
+    }
+
+    fn next(self) -> u32 {
+        let t = self.tok();
+        if t.tag == ARRAY || t.tag == OBJECT {
+            t.a
+        } else {
+            self.at + 1
+        }
+    }
+
+    fn at(self, at: u32) -> Parsed<'a> {
+        Parsed { at, ..self }
+    }
+}
+
+/// Parses the double of a validated JSON number literal.
+fn parse_f64(text: &[u8]) -> f64 {
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .unwrap_or(f64::NAN)
+}
+
+/// Classifies a JSON number literal, parsing it only when the digits cannot decide.
+pub(crate) fn classify(text: &[u8], flag: u8) -> NumberClass {
+    let body = text.strip_prefix(b"-").unwrap_or(text);
+    if flag == 0 {
+        return match body.len() {
+            0..=308 => NumberClass::Integer,
+            309 => NumberClass::of(parse_f64(text)),
+            _ => NumberClass::NonFinite,
+        };
+    }
+    if flag == FRACTION && body.len() <= 16 {
+        let fraction = body
+            .iter()
+            .position(|&b| b == b'.')
+            .map_or(&[][..], |p| &body[p + 1..]);
+        return if fraction.iter().all(|&b| b == b'0') {
+            NumberClass::Integer
+        } else {
+            NumberClass::Fraction
+        };
+    }
+    NumberClass::of(parse_f64(text))
+}
+
+/// Iterates the children of a container.
+pub struct Children<'a> {
+    node: Parsed<'a>,
+    left: u32,
+}
+
+impl<'a> Iterator for Children<'a> {
+    type Item = Parsed<'a>;
+
+    fn next(&mut self) -> Option<Parsed<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let item = self.node;
+        self.node = item.at(item.next());
+        Some(item)
+    }
+}
+
+/// Iterates the entries of an object.
+pub struct Entries<'a> {
+    node: Parsed<'a>,
+    left: u32,
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = (Option<Cow<'a, [u8]>>, Parsed<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let key = self.node;
+        let value = key.at(key.at + 1);
+        self.node = value.at(value.next());
+        Some((Some(key.text()), value))
+    }
+}
+
+impl<'a> Source<'a> for Parsed<'a> {
+    type Items = Children<'a>;
+    type Entries = Entries<'a>;
+
+    fn kind(self) -> Kind {
+        let t = self.tok();
+        match t.tag {
+            NULL => Kind::Null,
+            TRUE | FALSE => Kind::Boolean,
+            NUMBER => Kind::Number(classify(self.raw(), t.flag & (FRACTION | EXPONENT))),
+            STRING => Kind::String,
+            ARRAY => Kind::Array,
+            OBJECT => Kind::Object,
+            _ => Kind::Other,
+        }
+    }
+
+    fn number(self) -> f64 {
+        parse_f64(self.raw())
+    }
+
+    fn number_exact(self) -> bool {
+        let raw = self.raw();
+        if self.tok().flag != 0 || raw.len() <= 15 {
+            return true;
+        }
+        std::str::from_utf8(raw)
+            .ok()
+            .and_then(|s| s.parse::<i64>().ok())
+            .is_some_and(|v| v.unsigned_abs() <= 1 << 53)
+    }
+
+    fn text(self) -> Cow<'a, [u8]> {
+        let raw = self.raw();
+        if self.tok().flag & ESCAPED != 0 {
+            Cow::Owned(unescape(raw))
+        } else {
+            Cow::Borrowed(raw)
+        }
+    }
+
+    fn len(self) -> usize {
+        self.tok().b as usize
+    }
+
+    fn items(self) -> Children<'a> {
+        Children {
+            node: self.at(self.at + 1),
+            left: self.tok().b,
+        }
+    }
+
+    fn entries(self) -> Entries<'a> {
+        Entries {
+            node: self.at(self.at + 1),
+            left: self.tok().b,
+        }
+    }
+
+    fn identity(self) -> Option<usize> {
+        None
+    }
+
+    fn duplicate_keys() -> bool {
+        true
+    }
+}
+
+impl<'a> Parsed<'a> {
+    /// The value under `key` when this is an object (the last duplicate wins).
+    pub fn get(self, key: &str) -> Option<Parsed<'a>> {
+        if self.kind() != Kind::Object {
+            return None;
+        }
+        self.entries()
+            .filter(|(k, _)| k.as_deref() == Some(key.as_bytes()))
+            .map(|(_, v)| v)
+            .last()
+    }
+
+    /// Converts the value into an owned [`Json`] tree, giving up (`None`) past `depth` levels.
+    pub fn to_json(self, depth: u32) -> Option<Json> {
+        Some(match self.kind() {
+            Kind::Null => Json::Null,
+            Kind::Boolean => Json::Bool(self.tok().tag == TRUE),
+            Kind::Number(NumberClass::Integer) if self.tok().flag == 0 => {
+                let x = self.number();
+                std::str::from_utf8(self.raw())
+                    .ok()
+                    .and_then(|s| s.parse::<i64>().ok())
+                    .map_or(Json::Float(x), Json::Int)
+            }
+            Kind::Number(_) => Json::Float(self.number()),
+            Kind::String => Json::Str(self.text().into_owned().into()),
+            Kind::Array => Json::Array(
+                self.items()
+                    .map(|item| item.to_json(depth.checked_sub(1)?))
+                    .collect::<Option<_>>()?,
+            ),
+            Kind::Object => Json::Object(
+                self.entries()
+                    .map(|(k, v)| Some((k?.into_owned().into(), v.to_json(depth.checked_sub(1)?)?)))
+                    .collect::<Option<_>>()?,
+            ),
+            Kind::Temporal(_) | Kind::Other => return None,
+        })
+    }
+}

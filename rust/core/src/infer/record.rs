@@ -1,0 +1,203 @@
+//! Adding a record to a slot: its keys feed the slot's columns, and (when a parent or the
+//! slot's variant list needs it) its own single-value schema is built from the column answers.
+
+use super::ctx::Ctx;
+use super::fields::Found;
+use super::slot::Slot;
+use super::source::Source;
+use super::terms::EMPTY;
+use super::text::cmp_utf16;
+use super::walk::Pure;
+
+/// Entry marker: a non-string key, or an entry superseded by a later duplicate.
+const SKIP: u32 = u32::MAX;
+/// Entry marker: a key beyond the slot's breadth limit.
+const DROPPED: u32 = u32::MAX - 1;
+
+impl Slot {
+    pub(crate) fn add_record<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
+        if S::duplicate_keys() {
+            self.add_record_checked(ctx, v, need)
+        } else {
+            self.add_record_direct(ctx, v, need)
+        }
+    }
+
+    /// One pass over the entries, for sources whose keys are unique (Python dicts).
+    fn add_record_direct<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
+        let want = need || self.variants.exact();
+        let child = (self.depth - 1, self.annotated);
+        let cap = ctx.opts.max_properties;
+        let fields = self.fields.get_or_insert_with(Box::default);
+        fields.rows += 1;
+        let mut words = ctx.take();
+        words.push(0);
+        let (mut nonstring, mut dropped, mut count) = (false, false, 0);
+        for (pos, (key, value)) in v.entries().enumerate() {
+            let Some(key) = key else {
+                nonstring = true;
+                continue;
+            };
+            count += 1;
+            match fields.find(&mut ctx.keys, &key, pos, cap, child) {
+                Found::Column(c) => {
+                    let column = &mut fields.columns[c as usize];
+                    column.present += 1;
+                    let id = column.key;
+                    let term = column.slot.add(ctx, value, want);
+                    if want {
+                        words.extend([id, term]);
+                    }
+                }
+                Found::Dropped => dropped = true,
+            }
+        }
+        if nonstring {
+            fields.opened = true;
+        }
+        let term = if !want {
+            EMPTY
+        } else if dropped || count > cap {
+            // The record's own schema keeps only its first keys in UTF-16 order.
+            Pure::new(false).term(ctx, v, self.depth)
+        } else {
+            ctx.terms
+                .object_like(nonstring || !ctx.opts.closed, &mut words, self.last)
+        };
+        ctx.give(words);
+        if want {
+            self.keep(term);
+            self.last = term;
+        }
+        term
+    }
+
+    /// Two passes, so a repeated key keeps only its last value (parsed JSON).
+    fn add_record_checked<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
+        let want = need || self.variants.exact();
+        let child = (self.depth - 1, self.annotated);
+        let cap = ctx.opts.max_properties;
+        let fields = self.fields.get_or_insert_with(Box::default);
+        fields.rows += 1;
+        let stamp = fields.rows;
+        // Pass 1: resolve every key to a column, as [column, key id] pairs per entry.
+        let mut cols = ctx.take();
+        let mut nonstring = false;
+        let mut dropped = false;
+        for (pos, (key, _)) in v.entries().enumerate() {
+            let Some(key) = key else {
+                nonstring = true;
+                cols.extend([SKIP, 0]);
+                continue;
+            };
+            match fields.find(&mut ctx.keys, &key, pos, cap, child) {
+                Found::Column(c) => {
+                    let column = &mut fields.columns[c as usize];
+                    if column.seen == stamp {
+                        cols[2 * column.entry as usize] = SKIP;
+                    }
+                    column.seen = stamp;
+                    column.entry = pos as u32;
+                    cols.extend([c, column.key]);
+                }
+                Found::Dropped => {
+                    dropped = true;
+                    cols.extend([DROPPED, 0]);
+                }
+            }
+        }
+        if nonstring {
+            fields.opened = true;
+        }
+        // Columns evicted or moved while later keys arrived are re-resolved by key id.
+        for pair in cols.chunks_exact_mut(2) {
+            let (c, key) = (pair[0], pair[1]);
+            if c < DROPPED && fields.columns.get(c as usize).map(|col| col.key) != Some(key) {
+                pair[0] = fields.column_of(&ctx.keys, key).unwrap_or_else(|| {
+                    dropped = true;
+                    DROPPED
+                });
+            }
+        }
+        let mut kept: Option<Vec<bool>> = None;
+        let mut distinct = cols.chunks_exact(2).filter(|p| p[0] != SKIP).count();
+        if want && (dropped || distinct > cap) {
+            let (mask, count) = own_keys(ctx, v, &mut cols, cap);
+            kept = Some(mask);
+            distinct = count;
+        }
+        // Pass 2: feed the values.
+        let mut words = ctx.take();
+        words.push(0);
+        for (pos, (key, value)) in v.entries().enumerate() {
+            let c = cols[2 * pos];
+            if c == SKIP {
+                continue;
+            }
+            let child_need = want && kept.as_ref().is_none_or(|mask| mask[pos]);
+            let term = if c == DROPPED {
+                if !child_need {
+                    continue;
+                }
+                Pure::new(false).term(ctx, value, child.0)
+            } else {
+                let column = &mut fields.columns[c as usize];
+                column.present += 1;
+                column.slot.add(ctx, value, child_need)
+            };
+            if child_need {
+                let id = if c == DROPPED {
+                    ctx.keys.intern(key.as_deref().unwrap_or_default())
+                } else {
+                    cols[2 * pos + 1]
+                };
+                words.extend([id, term]);
+            }
+        }
+        ctx.give(cols);
+        let term = if want {
+            let open = distinct > cap || nonstring || !ctx.opts.closed;
+            ctx.terms.object_like(open, &mut words, self.last)
+        } else {
+            EMPTY
+        };
+        ctx.give(words);
+        if want {
+            self.keep(term);
+            self.last = term;
+        }
+        term
+    }
+}
+
+/// Which entries a record's own schema keeps: de-duplicated keys (the last one wins), the first
+/// `cap` in UTF-16 order. Returns the per-entry mask and the distinct key count.
+fn own_keys<'a, S: Source<'a>>(
+    ctx: &Ctx,
+    v: S,
+    cols: &mut [u32],
+    cap: usize,
+) -> (Vec<bool>, usize) {
+    let mut named: Vec<(Vec<u8>, usize)> = Vec::new();
+    for (pos, (key, _)) in v.entries().enumerate() {
+        match cols[2 * pos] {
+            SKIP => {}
+            DROPPED => named.push((key.map(|k| k.into_owned()).unwrap_or_default(), pos)),
+            _ => named.push((ctx.keys.get(cols[2 * pos + 1]).to_vec(), pos)),
+        }
+    }
+    named.sort_by(|a, b| cmp_utf16(&a.0, &b.0).then(a.1.cmp(&b.1)));
+    let mut distinct: Vec<usize> = Vec::with_capacity(named.len());
+    for i in 0..named.len() {
+        if named.get(i + 1).is_some_and(|next| next.0 == named[i].0) {
+            cols[2 * named[i].1] = SKIP;
+        } else {
+            distinct.push(named[i].1);
+        }
+    }
+    let mut mask = vec![false; cols.len() / 2];
+    for &pos in distinct.iter().take(cap) {
+        mask[pos] = true;
+    }
+    (mask, distinct.len())
+}

@@ -1,0 +1,217 @@
+//! The per-slot summary: what every value that landed in one place of the samples looked like.
+//!
+//! A slot keeps two views at once. The exact view is the set of distinct single-value schemas
+//! (terms) of its records and arrays, which is what the reference lists in an `anyOf` when a
+//! slot mixes kinds. The merged view (record columns and array items) is what it uses when every
+//! value is a record, and the fallback once a slot holds more than [`VARIANT_LIMIT`] variants.
+
+use super::ctx::{Ctx, Visit};
+use super::enums::{Enums, Formats};
+use super::fields::Fields;
+use super::format::string_to_format;
+use super::limits::VARIANT_LIMIT;
+use super::source::{Kind, NumberClass, Source};
+use super::terms::{ARRAY, BOOLEAN, EMPTY, FIRST_COMPOSITE, INTEGER, NULL, NUMBER, STRING};
+
+/// The distinct composite terms of a slot, or the fact that there were too many.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Variants {
+    Exact(Vec<u32>),
+    Overflow,
+}
+
+impl Default for Variants {
+    fn default() -> Self {
+        Variants::Exact(Vec::new())
+    }
+}
+
+impl Variants {
+    pub fn exact(&self) -> bool {
+        matches!(self, Variants::Exact(_))
+    }
+
+    pub fn insert(&mut self, id: u32) {
+        if let Variants::Exact(list) = self {
+            if let Err(at) = list.binary_search(&id) {
+                list.insert(at, id);
+                if list.len() > VARIANT_LIMIT {
+                    *self = Variants::Overflow;
+                }
+            }
+        }
+    }
+}
+
+/// Summary of the values seen in one place.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Slot {
+    /// Remaining depth: containers here are opened only when it is above zero.
+    pub depth: u32,
+    /// Top-level and record-column slots track enums and formats; array items never do.
+    pub annotated: bool,
+    pub count: u64,
+    /// Bit per leaf term id seen.
+    pub leaves: u8,
+    pub records: u64,
+    pub arrays: u64,
+    pub fields: Option<Box<Fields>>,
+    pub items: Option<Box<Slot>>,
+    pub variants: Variants,
+    pub enums: Enums,
+    pub formats: Formats,
+    /// The last record term built here: a cache, not part of the summary.
+    pub last: u32,
+}
+
+/// The bit of a leaf term in [`Slot::leaves`].
+pub(crate) fn bit(leaf: u32) -> u8 {
+    1 << leaf
+}
+
+impl Slot {
+    pub fn new(depth: u32, annotated: bool) -> Slot {
+        Slot {
+            depth,
+            annotated,
+            ..Slot::default()
+        }
+    }
+
+    pub(crate) fn keep(&mut self, term: u32) {
+        if term >= FIRST_COMPOSITE {
+            self.variants.insert(term);
+        } else {
+            self.leaves |= bit(term);
+        }
+    }
+
+    /// Adds one value; returns its term when `need` (the parent builds its own term from it).
+    pub fn add<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
+        self.count += 1;
+        let track_enum = self.annotated && ctx.opts.enums;
+        let track_format = self.annotated && ctx.opts.format;
+        let kind = v.kind();
+        let leaf = match kind {
+            Kind::Null => NULL,
+            Kind::Boolean => BOOLEAN,
+            Kind::Other => EMPTY,
+            Kind::Number(class) => {
+                if track_enum {
+                    let member = class != NumberClass::NonFinite && self.enums.wants_numbers();
+                    if member && v.number_exact() {
+                        self.enums.number(v.number());
+                    } else {
+                        self.enums.off();
+                    }
+                }
+                match class {
+                    NumberClass::Integer => INTEGER,
+                    NumberClass::Fraction => NUMBER,
+                    NumberClass::NonFinite => EMPTY,
+                }
+            }
+            Kind::String => {
+                let want_enum = track_enum && self.enums.wants_strings();
+                let want_format = track_format && self.formats.open();
+                if want_enum || want_format {
+                    let text = v.text();
+                    if want_enum {
+                        self.enums.string(&text);
+                    }
+                    if want_format {
+                        self.formats.observe(string_to_format(&text));
+                    }
+                }
+                if track_enum && !want_enum {
+                    self.enums.off();
+                }
+                self.leaves |= bit(STRING);
+                return STRING;
+            }
+            Kind::Temporal(_) => {
+                if track_enum {
+                    self.enums.off();
+                }
+                if track_format {
+                    self.formats = Formats::Mixed;
+                }
+                self.leaves |= bit(STRING);
+                return STRING;
+            }
+            Kind::Array | Kind::Object => return self.add_container(ctx, v, kind, need),
+        };
+        if track_enum && leaf != INTEGER && leaf != NUMBER {
+            self.enums.off();
+        }
+        self.leaves |= bit(leaf);
+        leaf
+    }
+
+    fn add_container<'a, S: Source<'a>>(
+        &mut self,
+        ctx: &mut Ctx,
+        v: S,
+        kind: Kind,
+        need: bool,
+    ) -> u32 {
+        if self.annotated && ctx.opts.enums {
+            self.enums.off();
+        }
+        if self.depth == 0 {
+            if kind == Kind::Object {
+                self.records += 1;
+            }
+            self.leaves |= bit(EMPTY);
+            return EMPTY;
+        }
+        let entered = v.identity().map(|id| ctx.enter(id, v.len()));
+        if entered == Some(Visit::Cut) {
+            self.leaves |= bit(EMPTY);
+            return EMPTY;
+        }
+        let term = if kind == Kind::Object {
+            self.records += 1;
+            self.add_record(ctx, v, need)
+        } else {
+            self.add_array(ctx, v, need)
+        };
+        if entered.is_some() {
+            ctx.leave();
+        }
+        term
+    }
+
+    fn add_array<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
+        self.arrays += 1;
+        if v.is_empty() || ctx.opts.max_properties == 0 {
+            self.leaves |= bit(ARRAY);
+            return ARRAY;
+        }
+        let want = need || self.variants.exact();
+        let depth = self.depth - 1;
+        let items = self
+            .items
+            .get_or_insert_with(|| Box::new(Slot::new(depth, false)));
+        let mut elements = ctx.take();
+        for item in v.items() {
+            let term = items.add(ctx, item, want);
+            if want
+                && elements.last() != Some(&term)
+                && (elements.len() >= 16 || !elements.contains(&term))
+            {
+                elements.push(term);
+            }
+        }
+        let term = if want {
+            ctx.terms.array(&mut elements)
+        } else {
+            EMPTY
+        };
+        ctx.give(elements);
+        if want {
+            self.keep(term);
+        }
+        term
+    }
+}

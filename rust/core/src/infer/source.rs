@@ -1,0 +1,80 @@
+//! The read-only view inference needs of a value, implemented for parsed JSON (the tape) here
+//! and for live Python objects in the binding.
+
+use std::borrow::Cow;
+
+use super::format::Format;
+
+/// How a finite-or-not number classifies under JavaScript rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberClass {
+    /// Finite and integral (`Number.isInteger`), including `-0` and `1e300`.
+    Integer,
+    /// Finite with a fractional part.
+    Fraction,
+    /// NaN or an infinity: JSON cannot carry it, so it infers `{}`.
+    NonFinite,
+}
+
+impl NumberClass {
+    /// Classifies a double.
+    pub fn of(x: f64) -> NumberClass {
+        if !x.is_finite() {
+            NumberClass::NonFinite
+        } else if x.fract() == 0.0 {
+            NumberClass::Integer
+        } else {
+            NumberClass::Fraction
+        }
+    }
+}
+
+/// The inference-relevant kind of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    Boolean,
+    Number(NumberClass),
+    String,
+    /// A date/time object: typed as a string, with this format in single-value inference.
+    Temporal(Format),
+    Array,
+    Object,
+    /// Anything JSON cannot express (functions, sets, bytes, …): infers `{}`.
+    Other,
+}
+
+/// A value inference can walk. Implementations are cheap handles (`Copy`).
+pub trait Source<'a>: Copy {
+    /// Iterates the elements of an array.
+    type Items: Iterator<Item = Self>;
+    /// Iterates the entries of an object; a `None` key is one that is not a string.
+    type Entries: Iterator<Item = (Option<Cow<'a, [u8]>>, Self)>;
+
+    /// What kind of value this is.
+    fn kind(self) -> Kind;
+    /// The double of a number (only called when `kind` is a number).
+    fn number(self) -> f64;
+    /// Whether [`Source::number`] is the number exactly. Integers beyond 2^53 lose digits as
+    /// doubles, so they cannot be enum members that Python compares exactly.
+    fn number_exact(self) -> bool {
+        true
+    }
+    /// The (WTF-8) text of a string (only called when `kind` is a string).
+    fn text(self) -> Cow<'a, [u8]>;
+    /// The element or entry count of a container.
+    fn len(self) -> usize;
+    /// Whether a container has no element or entry.
+    fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+    /// The elements of an array.
+    fn items(self) -> Self::Items;
+    /// The entries of an object.
+    fn entries(self) -> Self::Entries;
+    /// An identity for containers that may be reached twice (shared or cyclic); `None` when the
+    /// value can only be reached once, as with parsed JSON.
+    fn identity(self) -> Option<usize>;
+    /// Whether an object can hold the same key twice (parsed JSON can; the last one wins).
+    fn duplicate_keys() -> bool;
+}

@@ -1,0 +1,384 @@
+//! Multi-core JSON Lines inference over a byte slice or a stream, in bounded memory.
+//!
+//! Input is cut into chunks of whole lines. Worker threads each fill their own accumulator and
+//! the results are merged at the end (merging is order-free). Streams are read by the calling
+//! thread into a small bounded queue of blocks, so memory stays flat however large the input.
+//! The calling thread also calls `tick` about ten times a second with the bytes done so far; a
+//! `false` answer cancels the work.
+
+use std::io::{ErrorKind, Read};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Mutex;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::builder::Accumulator;
+use super::error::LineError;
+use super::lines::{read_chunk, too_long, ErrorMode, Outcome, Report};
+use super::options::Options;
+use super::tape::Tape;
+
+/// Bytes per block read from a stream.
+pub const BLOCK: usize = 4 << 20;
+/// The longest line a stream may hold.
+pub const MAX_LINE: usize = 256 << 20;
+/// Inputs smaller than this are read on the calling thread only.
+const PARALLEL_MIN: usize = 1 << 20;
+const TICK: Duration = Duration::from_millis(100);
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How a JSON Lines read ended badly.
+#[derive(Debug)]
+pub enum LinesError {
+    /// A bad line in raise mode (the first one in line order).
+    Bad(LineError),
+    /// The stream could not be read.
+    Io(std::io::Error),
+    /// `tick` asked to stop.
+    Cancelled,
+}
+
+/// Settings of one read.
+#[derive(Clone, Copy, Debug)]
+pub struct Lines {
+    pub options: Options,
+    pub mode: ErrorMode,
+    /// Worker threads; `0` means one per available core (one for inputs under 1 MiB).
+    pub threads: usize,
+    /// The longest line a stream may hold, in bytes.
+    pub max_line: usize,
+}
+
+impl Lines {
+    /// Raise on bad lines, all cores, lines up to [`MAX_LINE`].
+    pub fn new(options: Options) -> Lines {
+        Lines {
+            options,
+            mode: ErrorMode::Raise,
+            threads: 0,
+            max_line: MAX_LINE,
+        }
+    }
+
+    fn workers(self, size_hint: usize) -> usize {
+        if self.threads > 0 {
+            return self.threads.min(256);
+        }
+        if size_hint < PARALLEL_MIN {
+            return 1;
+        }
+        thread::available_parallelism().map_or(1, |n| n.get().min(256))
+    }
+}
+
+/// Shared by the workers of one read.
+struct Shared {
+    /// Index of the earliest chunk that failed in raise mode (`usize::MAX` if none).
+    stop: AtomicUsize,
+    done: AtomicU64,
+}
+
+type Finished = (Accumulator, Vec<(usize, Outcome)>);
+
+fn work<'c>(
+    lines: Lines,
+    shared: &Shared,
+    mut next: impl FnMut() -> Option<(usize, Chunk<'c>)>,
+    recycle: Option<&Sender<Vec<u8>>>,
+) -> Finished {
+    let mut acc = Accumulator::new(lines.options);
+    let mut tape = Tape::default();
+    let mut outcomes = Vec::new();
+    while let Some((index, chunk)) = next() {
+        if index > shared.stop.load(Ordering::Relaxed) {
+            continue;
+        }
+        let outcome = match &chunk {
+            Chunk::Borrowed(bytes) => read_chunk(&mut acc, &mut tape, bytes, lines.mode),
+            Chunk::Owned(bytes) => read_chunk(&mut acc, &mut tape, bytes, lines.mode),
+            Chunk::TooLong => too_long(),
+        };
+        if let Chunk::Owned(bytes) = chunk {
+            shared.done.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+            if let Some(back) = recycle {
+                let _ = back.send(bytes);
+            }
+        } else if let Chunk::Borrowed(bytes) = chunk {
+            shared.done.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        }
+        if outcome.failed {
+            shared.stop.fetch_min(index, Ordering::Relaxed);
+        }
+        outcomes.push((index, outcome));
+    }
+    (acc, outcomes)
+}
+
+enum Chunk<'c> {
+    Borrowed(&'c [u8]),
+    Owned(Vec<u8>),
+    TooLong,
+}
+
+/// Waits for `count` workers, ticking meanwhile, then merges what they built.
+fn gather(
+    lines: Lines,
+    shared: &Shared,
+    results: &Receiver<Finished>,
+    count: usize,
+    tick: &mut dyn FnMut(u64) -> bool,
+    mut cancelled: bool,
+) -> Result<(Accumulator, Report), LinesError> {
+    let mut acc = Accumulator::new(lines.options);
+    let mut outcomes = Vec::new();
+    let mut received = 0;
+    while received < count {
+        match results.recv_timeout(TICK) {
+            Ok((part, done)) => {
+                received += 1;
+                outcomes.extend(done);
+                if !cancelled {
+                    let _ = acc.merge(&part);
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if !cancelled && !tick(shared.done.load(Ordering::Relaxed)) {
+                    cancelled = true;
+                    shared.stop.store(0, Ordering::Relaxed);
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    if cancelled || received < count {
+        return Err(LinesError::Cancelled);
+    }
+    if !tick(shared.done.load(Ordering::Relaxed)) {
+        return Err(LinesError::Cancelled);
+    }
+    outcomes.sort_by_key(|(index, _)| *index);
+    let stop = shared.stop.load(Ordering::Relaxed);
+    if stop != usize::MAX {
+        let upto: Vec<Outcome> = outcomes
+            .into_iter()
+            .filter(|(index, _)| *index <= stop)
+            .map(|(_, o)| o)
+            .collect();
+        let report = Report::from_outcomes(&upto);
+        let first = report.errors.first().copied();
+        return Err(first.map_or(LinesError::Cancelled, LinesError::Bad));
+    }
+    let list: Vec<Outcome> = outcomes.into_iter().map(|(_, o)| o).collect();
+    Ok((acc, Report::from_outcomes(&list)))
+}
+
+/// Splits `data` into about `pieces` chunks that end on line boundaries.
+fn split(data: &[u8], pieces: usize) -> Vec<&[u8]> {
+    let target = (data.len() / pieces.max(1)).max(1);
+    let mut chunks = Vec::with_capacity(pieces + 1);
+    let mut rest = data;
+    while !rest.is_empty() {
+        let cut = if rest.len() <= target {
+            rest.len()
+        } else {
+            memchr::memchr(b'\n', &rest[target..]).map_or(rest.len(), |p| target + p + 1)
+        };
+        chunks.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+    chunks
+}
+
+/// Infers the schema of in-memory JSON Lines.
+pub fn read_bytes(
+    lines: Lines,
+    data: &[u8],
+    tick: &mut dyn FnMut(u64) -> bool,
+) -> Result<(Accumulator, Report), LinesError> {
+    let data = data.strip_prefix(BOM).unwrap_or(data);
+    let workers = lines.workers(data.len());
+    let chunks = split(data, if workers == 1 { 1 } else { workers * 8 });
+    let shared = Shared {
+        stop: AtomicUsize::new(usize::MAX),
+        done: AtomicU64::new(0),
+    };
+    let cursor = AtomicUsize::new(0);
+    let (send, results) = mpsc::channel();
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let send = send.clone();
+            let (shared, cursor, chunks) = (&shared, &cursor, &chunks);
+            scope.spawn(move || {
+                let next = || {
+                    let index = cursor.fetch_add(1, Ordering::Relaxed);
+                    chunks.get(index).map(|c| (index, Chunk::Borrowed(c)))
+                };
+                let _ = send.send(work(lines, shared, next, None));
+            });
+        }
+        drop(send);
+        gather(lines, &shared, &results, workers, tick, false)
+    })
+}
+
+/// Infers the schema of a JSON Lines stream, reading it in bounded blocks.
+pub fn read_stream<R: Read>(
+    lines: Lines,
+    mut reader: R,
+    tick: &mut dyn FnMut(u64) -> bool,
+) -> Result<(Accumulator, Report), LinesError> {
+    let workers = lines.workers(usize::MAX);
+    let shared = Shared {
+        stop: AtomicUsize::new(usize::MAX),
+        done: AtomicU64::new(0),
+    };
+    let (blocks, queue) = mpsc::sync_channel::<(usize, Chunk<'static>)>(workers);
+    let queue = Mutex::new(queue);
+    let (recycle, spare) = mpsc::channel::<Vec<u8>>();
+    let (send, results) = mpsc::channel();
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let (send, recycle) = (send.clone(), recycle.clone());
+            let (shared, queue) = (&shared, &queue);
+            scope.spawn(move || {
+                let next = || queue.lock().ok()?.recv().ok();
+                let _ = send.send(work(lines, shared, next, Some(&recycle)));
+            });
+        }
+        drop(send);
+        drop(recycle);
+        let fed = feed(&mut reader, lines.max_line, &blocks, &spare, &shared, tick);
+        drop(blocks);
+        match fed {
+            Ok(cancelled) => gather(lines, &shared, &results, workers, tick, cancelled),
+            Err(error) => {
+                shared.stop.store(0, Ordering::Relaxed);
+                let _ = gather(lines, &shared, &results, workers, &mut |_| true, true);
+                Err(LinesError::Io(error))
+            }
+        }
+    })
+}
+
+/// Reads blocks of whole lines into the queue; returns whether `tick` cancelled.
+fn feed<R: Read>(
+    reader: &mut R,
+    max_line: usize,
+    blocks: &mpsc::SyncSender<(usize, Chunk<'static>)>,
+    spare: &Receiver<Vec<u8>>,
+    shared: &Shared,
+    tick: &mut dyn FnMut(u64) -> bool,
+) -> std::io::Result<bool> {
+    let mut carry: Vec<u8> = Vec::new();
+    let mut index = 0;
+    let mut last_tick = Instant::now();
+    let mut first = true;
+    let mut skipping = false;
+    loop {
+        if shared.stop.load(Ordering::Relaxed) != usize::MAX {
+            return Ok(false);
+        }
+        if last_tick.elapsed() >= TICK {
+            last_tick = Instant::now();
+            if !tick(shared.done.load(Ordering::Relaxed)) {
+                shared.stop.store(0, Ordering::Relaxed);
+                return Ok(true);
+            }
+        }
+        // Recycled blocks keep their initialised bytes, so nothing is zeroed twice.
+        let mut block = spare.try_recv().unwrap_or_else(|_| vec![0u8; BLOCK]);
+        let kept = carry.len();
+        if block.len() < kept {
+            block.resize(kept, 0);
+        }
+        block[..kept].copy_from_slice(&carry);
+        carry.clear();
+        let mut filled = kept;
+        let mut limit = BLOCK.max(kept + BLOCK / 2);
+        let eof = loop {
+            let before = limit;
+            filled = fill(reader, &mut block, filled, limit)?;
+            if filled < before {
+                break true;
+            }
+            if skipping || memchr::memrchr(b'\n', &block[..filled]).is_some() {
+                break false;
+            }
+            if filled >= max_line {
+                skipping = true;
+                break false;
+            }
+            limit = (limit * 2).min(max_line.max(BLOCK));
+        };
+        block.truncate(filled);
+        if first {
+            first = false;
+            if block.starts_with(b"\xEF\xBB\xBF") {
+                block.drain(..3);
+            }
+        }
+        if skipping {
+            match memchr::memchr(b'\n', &block) {
+                Some(p) => {
+                    carry.extend_from_slice(&block[p + 1..]);
+                    skipping = false;
+                    if send(blocks, index, Chunk::TooLong) {
+                        return Ok(false);
+                    }
+                    index += 1;
+                }
+                None if eof => {
+                    let _ = send(blocks, index, Chunk::TooLong);
+                    return Ok(false);
+                }
+                None => {}
+            }
+            continue;
+        }
+        if !eof {
+            if let Some(p) = memchr::memrchr(b'\n', &block) {
+                carry.extend_from_slice(&block[p + 1..]);
+                block.truncate(p + 1);
+            }
+        }
+        if !block.is_empty() && send(blocks, index, Chunk::Owned(block)) {
+            return Ok(false);
+        }
+        index += 1;
+        if eof {
+            return Ok(false);
+        }
+    }
+}
+
+/// Queues a chunk; returns `true` when the workers are gone.
+fn send(
+    blocks: &mpsc::SyncSender<(usize, Chunk<'static>)>,
+    index: usize,
+    chunk: Chunk<'static>,
+) -> bool {
+    blocks.send((index, chunk)).is_err()
+}
+
+/// Reads into `block[filled..limit]` until it is full or the stream ends; returns the new
+/// filled length.
+fn fill<R: Read>(
+    reader: &mut R,
+    block: &mut Vec<u8>,
+    mut filled: usize,
+    limit: usize,
+) -> std::io::Result<usize> {
+    if block.len() < limit {
+        block.resize(limit, 0);
+    }
+    while filled < limit {
+        match reader.read(&mut block[filled..limit]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}

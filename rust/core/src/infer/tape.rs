@@ -1,0 +1,343 @@
+//! A strict JSON (RFC 8259, as `JSON.parse` reads it) parser into a flat token tape.
+//!
+//! The tape is reused from line to line, so parsing allocates nothing in steady state and no
+//! value tree is ever built. Nesting is handled with an explicit stack: any depth parses.
+
+use super::error::{Reason, SyntaxError};
+
+pub(crate) const NULL: u8 = 0;
+pub(crate) const TRUE: u8 = 1;
+pub(crate) const FALSE: u8 = 2;
+pub(crate) const NUMBER: u8 = 3;
+pub(crate) const STRING: u8 = 4;
+pub(crate) const KEY: u8 = 5;
+pub(crate) const ARRAY: u8 = 6;
+pub(crate) const OBJECT: u8 = 7;
+
+/// Number flags.
+pub(crate) const FRACTION: u8 = 1;
+pub(crate) const EXPONENT: u8 = 2;
+/// String flag: the raw text holds escapes.
+pub(crate) const ESCAPED: u8 = 1;
+
+/// One token. Scalars point into the input (`a` = start, `b` = length); containers hold the
+/// index just past their last token (`a`) and their child count (`b`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tok {
+    pub tag: u8,
+    pub flag: u8,
+    pub a: u32,
+    pub b: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    tok: u32,
+    count: u32,
+    object: bool,
+}
+
+/// A reusable token buffer.
+#[derive(Default)]
+pub struct Tape {
+    pub(crate) toks: Vec<Tok>,
+    stack: Vec<Frame>,
+}
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Index of the first `"`, `\` or control byte at or after `i` (or the end).
+#[inline]
+fn scan(buf: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = buf.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        let q = w ^ (LO * u64::from(b'"'));
+        let s = w ^ (LO * u64::from(b'\\'));
+        let hits = (q.wrapping_sub(LO) & !q)
+            | (s.wrapping_sub(LO) & !s)
+            | (w.wrapping_sub(LO * 0x20) & !w);
+        let hits = hits & HI;
+        if hits != 0 {
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = buf.get(i) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Skips JSON whitespace; in `LINES` mode a newline ends the line instead.
+#[inline]
+fn skip_ws<const LINES: bool>(buf: &[u8], mut i: usize) -> usize {
+    loop {
+        match buf.get(i) {
+            Some(b' ' | b'\t' | b'\r') => i += 1,
+            Some(b'\n') if !LINES => i += 1,
+            _ => return i,
+        }
+    }
+}
+
+/// Token offsets are 32-bit: a value may not reach past 4 GiB.
+#[inline]
+fn offset(i: usize) -> Result<u32, SyntaxError> {
+    u32::try_from(i).map_err(|_| SyntaxError {
+        offset: 0,
+        reason: Reason::TooLong,
+    })
+}
+
+fn fail<T>(offset: usize, reason: Reason) -> Result<T, SyntaxError> {
+    Err(SyntaxError { offset, reason })
+}
+
+fn digits(buf: &[u8], mut i: usize) -> usize {
+    while buf.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+impl Tape {
+    /// Parses exactly one value spanning `buf` (surrounding whitespace allowed).
+    pub fn parse(&mut self, buf: &[u8]) -> Result<(), SyntaxError> {
+        if buf.len() > u32::MAX as usize {
+            return fail(0, Reason::TooLong);
+        }
+        self.toks.clear();
+        self.stack.clear();
+        let end = self.value::<false>(buf, 0)?;
+        let end = skip_ws::<false>(buf, end);
+        if end < buf.len() {
+            return fail(end, Reason::Trailing);
+        }
+        Ok(())
+    }
+
+    /// Parses the one value of a JSON Lines line that starts at `buf[0]` (after leading
+    /// blanks); returns the index of the line's `\n` (or the end of `buf`).
+    pub(crate) fn parse_line(&mut self, buf: &[u8]) -> Result<usize, SyntaxError> {
+        self.toks.clear();
+        self.stack.clear();
+        let ended = |mut e: SyntaxError| {
+            if buf.get(e.offset) == Some(&b'\n') {
+                e.reason = match e.reason {
+                    Reason::Control => Reason::Unterminated,
+                    _ => Reason::End,
+                };
+            }
+            e
+        };
+        let end = self.value::<true>(buf, 0).map_err(ended)?;
+        let end = skip_ws::<true>(buf, end);
+        match buf.get(end) {
+            None | Some(b'\n') => Ok(end),
+            Some(_) => fail(end, Reason::Trailing),
+        }
+    }
+
+    fn value<const LINES: bool>(
+        &mut self,
+        buf: &[u8],
+        mut pos: usize,
+    ) -> Result<usize, SyntaxError> {
+        'value: loop {
+            pos = skip_ws::<LINES>(buf, pos);
+            let Some(&b) = buf.get(pos) else {
+                return fail(pos, Reason::End);
+            };
+            match b {
+                b'{' | b'[' => {
+                    let object = b == b'{';
+                    let tok = offset(self.toks.len())?;
+                    let tag = if object { OBJECT } else { ARRAY };
+                    self.toks.push(Tok {
+                        tag,
+                        flag: 0,
+                        a: 0,
+                        b: 0,
+                    });
+                    pos = skip_ws::<LINES>(buf, pos + 1);
+                    let close = if object { b'}' } else { b']' };
+                    if buf.get(pos) == Some(&close) {
+                        self.toks[tok as usize].a = self.toks.len() as u32;
+                        pos += 1;
+                    } else {
+                        self.stack.push(Frame {
+                            tok,
+                            count: 1,
+                            object,
+                        });
+                        if object {
+                            pos = self.key::<LINES>(buf, pos)?;
+                        }
+                        continue 'value;
+                    }
+                }
+                b'"' => pos = self.string(buf, pos, STRING)?,
+                b't' => pos = self.literal(buf, pos, b"true", TRUE)?,
+                b'f' => pos = self.literal(buf, pos, b"false", FALSE)?,
+                b'n' => pos = self.literal(buf, pos, b"null", NULL)?,
+                b'-' | b'0'..=b'9' => pos = self.number(buf, pos)?,
+                _ => return fail(pos, Reason::Unexpected),
+            }
+            loop {
+                let Some(&frame) = self.stack.last() else {
+                    return Ok(pos);
+                };
+                pos = skip_ws::<LINES>(buf, pos);
+                match buf.get(pos) {
+                    Some(b',') => {
+                        if let Some(top) = self.stack.last_mut() {
+                            top.count += 1;
+                        }
+                        pos += 1;
+                        if frame.object {
+                            pos = self.key::<LINES>(buf, skip_ws::<LINES>(buf, pos))?;
+                        }
+                        continue 'value;
+                    }
+                    Some(b'}') if frame.object => {}
+                    Some(b']') if !frame.object => {}
+                    Some(_) => {
+                        let reason = if frame.object {
+                            Reason::ObjectSeparator
+                        } else {
+                            Reason::ArraySeparator
+                        };
+                        return fail(pos, reason);
+                    }
+                    None => return fail(pos, Reason::End),
+                }
+                self.stack.pop();
+                let end = self.toks.len() as u32;
+                let tok = &mut self.toks[frame.tok as usize];
+                tok.a = end;
+                tok.b = frame.count;
+                pos += 1;
+            }
+        }
+    }
+
+    fn key<const LINES: bool>(&mut self, buf: &[u8], pos: usize) -> Result<usize, SyntaxError> {
+        match buf.get(pos) {
+            Some(b'"') => {}
+            Some(_) => return fail(pos, Reason::Key),
+            None => return fail(pos, Reason::End),
+        }
+        let pos = skip_ws::<LINES>(buf, self.string(buf, pos, KEY)?);
+        match buf.get(pos) {
+            Some(b':') => Ok(pos + 1),
+            Some(_) => fail(pos, Reason::Colon),
+            None => fail(pos, Reason::End),
+        }
+    }
+
+    fn literal(
+        &mut self,
+        buf: &[u8],
+        pos: usize,
+        word: &[u8],
+        tag: u8,
+    ) -> Result<usize, SyntaxError> {
+        if buf.get(pos..pos + word.len()) != Some(word) {
+            return fail(pos, Reason::Unexpected);
+        }
+        self.toks.push(Tok {
+            tag,
+            flag: 0,
+            a: 0,
+            b: 0,
+        });
+        Ok(pos + word.len())
+    }
+
+    fn number(&mut self, buf: &[u8], start: usize) -> Result<usize, SyntaxError> {
+        let mut i = start + usize::from(buf[start] == b'-');
+        match buf.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => i = digits(buf, i + 1),
+            _ => return fail(start, Reason::Number),
+        }
+        let mut flag = 0;
+        if buf.get(i) == Some(&b'.') {
+            let after = digits(buf, i + 1);
+            if after == i + 1 {
+                return fail(start, Reason::Number);
+            }
+            i = after;
+            flag |= FRACTION;
+        }
+        if let Some(b'e' | b'E') = buf.get(i) {
+            i += 1;
+            if let Some(b'+' | b'-') = buf.get(i) {
+                i += 1;
+            }
+            let after = digits(buf, i);
+            if after == i {
+                return fail(start, Reason::Number);
+            }
+            i = after;
+            flag |= EXPONENT;
+        }
+        self.toks.push(Tok {
+            tag: NUMBER,
+            flag,
+            a: offset(start)?,
+            b: offset(i - start)?,
+        });
+        Ok(i)
+    }
+
+    fn string(&mut self, buf: &[u8], open: usize, tag: u8) -> Result<usize, SyntaxError> {
+        let start = open + 1;
+        let mut i = start;
+        let mut flag = 0;
+        loop {
+            i = scan(buf, i);
+            match buf.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    flag = ESCAPED;
+                    i = escape(buf, i)?;
+                }
+                Some(_) => return fail(i, Reason::Control),
+                None => return fail(open, Reason::Unterminated),
+            }
+        }
+        let text = &buf[start..i];
+        if !text.is_ascii() {
+            if let Err(e) = std::str::from_utf8(text) {
+                return fail(start + e.valid_up_to(), Reason::Utf8);
+            }
+        }
+        self.toks.push(Tok {
+            tag,
+            flag,
+            a: offset(start)?,
+            b: offset(i - start)?,
+        });
+        Ok(i + 1)
+    }
+}
+
+/// Validates the escape at `i` (a backslash) and returns the index after it.
+fn escape(buf: &[u8], i: usize) -> Result<usize, SyntaxError> {
+    match buf.get(i + 1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
+        Some(b'u') => match buf.get(i + 2..i + 6) {
+            Some(hex) if hex.iter().all(u8::is_ascii_hexdigit) => Ok(i + 6),
+            _ => fail(i, Reason::Escape),
+        },
+        Some(_) => fail(i, Reason::Escape),
+        None => fail(i, Reason::Unterminated),
+    }
+}

@@ -1,0 +1,334 @@
+//! Laws of the accumulator: split-independence, serialisation round trips, and JSON Lines
+//! reading (parallel, streamed, with bad lines), checked over the conformance samples.
+
+use std::io::Read;
+
+use orkestrel_core::infer::{
+    decode, encode, read_bytes, read_stream, Accumulator, ErrorMode, Json, Lines, LinesError,
+    Options, Parsed, Reason, Source, Tape,
+};
+
+const CASES: &str = include_str!("../../../tests/conformance/contract/cases.jsonl");
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Every infer/loop case as (options, one JSON text per sample).
+fn cases() -> Vec<(Options, Vec<String>)> {
+    let mut tape = Tape::default();
+    let mut out = Vec::new();
+    for line in CASES.lines() {
+        tape.parse(line.as_bytes()).unwrap();
+        let request = Parsed::root(&tape, line.as_bytes());
+        let op = request.get("op").and_then(|o| o.to_json(1));
+        if !matches!(op, Some(Json::Str(ref s)) if &**s == b"infer" || &**s == b"loop") {
+            continue;
+        }
+        let flag = |name: &str, default: bool| match request
+            .get("options")
+            .and_then(|o| o.get(name))
+            .and_then(|v| v.to_json(1))
+        {
+            Some(Json::Bool(b)) => b,
+            _ => default,
+        };
+        let opts = Options {
+            format: flag("format", false),
+            enums: flag("enum", false),
+            closed: flag("closed", true),
+            ..Options::default()
+        };
+        let samples = request.get("samples").unwrap();
+        let texts = samples
+            .items()
+            .map(|s| s.to_json(64).unwrap().to_text())
+            .collect();
+        out.push((opts, texts));
+    }
+    out
+}
+
+fn single(opts: Options, texts: &[String]) -> Accumulator {
+    let mut acc = Accumulator::new(opts);
+    let mut tape = Tape::default();
+    for text in texts {
+        tape.parse(text.as_bytes()).unwrap();
+        acc.add(Parsed::root(&tape, text.as_bytes()));
+    }
+    acc
+}
+
+#[test]
+fn any_split_merged_in_any_order_gives_the_single_pass_schema() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for (opts, texts) in cases() {
+        let want = single(opts, &texts).schema().unwrap();
+        for _ in 0..4 {
+            let parts = 1 + rng.below(4);
+            let mut buckets: Vec<Vec<String>> = vec![Vec::new(); parts];
+            for text in &texts {
+                buckets[rng.below(parts)].push(text.clone());
+            }
+            let mut accs: Vec<Accumulator> = buckets.iter().map(|b| single(opts, b)).collect();
+            // Half the time, ship each part through its serialised form first.
+            if rng.below(2) == 0 {
+                accs = accs.iter().map(|a| decode(&encode(a)).unwrap()).collect();
+            }
+            while accs.len() > 1 {
+                let i = rng.below(accs.len());
+                let a = accs.swap_remove(i);
+                let j = rng.below(accs.len());
+                accs[j].merge(&a).unwrap();
+            }
+            let got = accs[0].schema().unwrap();
+            assert_eq!(got.to_text(), want.to_text(), "{texts:?}");
+        }
+    }
+}
+
+#[test]
+fn serialised_state_round_trips_and_rejects_garbage() {
+    let mut rng = Rng(7);
+    for (opts, texts) in cases() {
+        let acc = single(opts, &texts);
+        let bytes = encode(&acc);
+        let back = decode(&bytes).unwrap();
+        assert_eq!(
+            back.schema().unwrap().to_text(),
+            acc.schema().unwrap().to_text()
+        );
+        assert_eq!(back.samples(), acc.samples());
+        assert!(decode(&bytes[..bytes.len() - 1]).is_err());
+        let mut broken = bytes.clone();
+        for _ in 0..3 {
+            let at = 5 + rng.below(broken.len() - 5);
+            broken[at] = rng.next() as u8;
+        }
+        // Either an error or some accumulator: never a panic.
+        if let Ok(acc) = decode(&broken) {
+            let _ = acc.schema();
+        }
+    }
+    assert!(decode(b"").is_err());
+    assert!(decode(b"OKIS\x02").is_err());
+}
+
+#[test]
+fn options_must_match_to_merge() {
+    let mut a = Accumulator::new(Options::default());
+    let b = Accumulator::new(Options {
+        enums: true,
+        ..Options::default()
+    });
+    assert!(a.merge(&b).is_err());
+}
+
+/// A reader that hands out data in random small pieces.
+struct Trickle<'d> {
+    data: &'d [u8],
+    rng: Rng,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = (1 + self.rng.below(4096))
+            .min(buf.len())
+            .min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+fn jsonl(texts: &[String]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for text in texts {
+        out.extend_from_slice(text.as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+#[test]
+fn json_lines_give_the_same_schema_on_one_core_many_cores_and_a_stream() {
+    let mut rng = Rng(99);
+    for (opts, texts) in cases() {
+        if texts.is_empty() {
+            continue;
+        }
+        let many: Vec<String> = (0..40).flat_map(|_| texts.iter().cloned()).collect();
+        let want = single(opts, &many).schema().unwrap().to_text();
+        let data = jsonl(&many);
+        for threads in [1, 3] {
+            let lines = Lines {
+                threads,
+                ..Lines::new(opts)
+            };
+            let (acc, report) = read_bytes(lines, &data, &mut |_| true).unwrap();
+            assert_eq!(acc.schema().unwrap().to_text(), want);
+            assert_eq!(report.samples, many.len() as u64);
+            let trickle = Trickle {
+                data: &data,
+                rng: Rng(rng.next() | 1),
+            };
+            let (acc, report) = read_stream(lines, trickle, &mut |_| true).unwrap();
+            assert_eq!(acc.schema().unwrap().to_text(), want);
+            assert_eq!(report.lines, many.len() as u64);
+        }
+    }
+}
+
+#[test]
+fn bad_lines_are_reported_with_their_line_numbers() {
+    let mut data = Vec::new();
+    for i in 0..5000 {
+        if i == 3210 || i == 4000 {
+            data.extend_from_slice(b"{\"a\": tru}\n");
+        } else if i % 7 == 0 {
+            data.extend_from_slice(b"   \r\n");
+        } else {
+            data.extend_from_slice(format!("{{\"a\": {i}}}\n").as_bytes());
+        }
+    }
+    for threads in [1, 2, 5] {
+        let lines = Lines {
+            threads,
+            ..Lines::new(Options::default())
+        };
+        match read_bytes(lines, &data, &mut |_| true) {
+            Err(LinesError::Bad(error)) => {
+                assert_eq!(
+                    (error.line, error.column, error.reason),
+                    (3211, 7, Reason::Unexpected)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        let skip = Lines {
+            mode: ErrorMode::Skip,
+            ..lines
+        };
+        let (acc, report) = read_bytes(skip, &data, &mut |_| true).unwrap();
+        assert_eq!(report.skipped, 2);
+        assert_eq!(report.lines, 5000);
+        assert_eq!(
+            report.errors.iter().map(|e| e.line).collect::<Vec<_>>(),
+            [3211, 4001]
+        );
+        assert_eq!(
+            acc.schema().unwrap().to_text(),
+            r#"{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"],"additionalProperties":false}"#
+        );
+    }
+}
+
+#[test]
+fn hostile_lines_give_typed_errors() {
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let big = format!("\"{}\"", "x".repeat(1 << 20));
+    let bad: &[(&[u8], Reason)] = &[
+        (b"{\"a\":\xff}", Reason::Unexpected),
+        (b"\"\xc3\x28\"", Reason::Utf8),
+        (b"{\"a\": 1", Reason::End),
+        (b"\"ab\x00c\"", Reason::Control),
+        (b"\x00", Reason::Unexpected),
+        (b"[1,]", Reason::Unexpected),
+        (b"01", Reason::Trailing),
+        (b"\"\\x\"", Reason::Escape),
+        (b"{1: 2}", Reason::Key),
+        (b"NaN", Reason::Unexpected),
+        (&deep.as_bytes()[..15_000], Reason::End),
+    ];
+    let mut tape = Tape::default();
+    for (text, reason) in bad {
+        let error = tape.parse(text).unwrap_err();
+        assert_eq!(error.reason, *reason, "{:?}", String::from_utf8_lossy(text));
+    }
+    for good in [deep.as_bytes(), big.as_bytes()] {
+        tape.parse(good).unwrap();
+        let mut acc = Accumulator::new(Options::default());
+        acc.add(Parsed::root(&tape, good));
+        let _ = acc.schema().unwrap();
+    }
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut rng = Rng(12345);
+    let alphabet = b"{}[]\":,\\ \n\t0123456789.eE+-truefalsn\x00\xff\xc3\xa9ab";
+    for _ in 0..2000 {
+        let len = rng.below(200);
+        let data: Vec<u8> = (0..len)
+            .map(|_| alphabet[rng.below(alphabet.len())])
+            .collect();
+        for threads in [1, 2] {
+            let lines = Lines {
+                mode: ErrorMode::Skip,
+                threads,
+                ..Lines::new(Options::default())
+            };
+            let (acc, report) = read_bytes(lines, &data, &mut |_| true).unwrap();
+            assert!(report.samples + report.skipped <= report.lines);
+            let _ = acc.schema().unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_line_longer_than_the_limit_is_a_typed_error() {
+    struct Endless(u64);
+    impl Read for Endless {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0 == 0 {
+                return Ok(0);
+            }
+            let n = buf.len().min(self.0 as usize);
+            buf[..n].fill(b' ');
+            self.0 -= n as u64;
+            Ok(n)
+        }
+    }
+    let lines = Lines {
+        threads: 1,
+        max_line: 1 << 23,
+        ..Lines::new(Options::default())
+    };
+    let source = Endless((1 << 23) + 10).chain(&b"\n1\n"[..]);
+    match read_stream(lines, source, &mut |_| true) {
+        Err(LinesError::Bad(error)) => assert_eq!((error.line, error.reason), (1, Reason::TooLong)),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn cancelling_stops_the_read() {
+    let data: Vec<u8> = (0..200_000)
+        .flat_map(|i| format!("{{\"k{}\": [1, 2.5, \"x\"]}}\n", i % 300).into_bytes())
+        .collect();
+    let lines = Lines {
+        threads: 2,
+        ..Lines::new(Options::default())
+    };
+    let stream = Trickle {
+        data: &data,
+        rng: Rng(5),
+    };
+    match read_stream(lines, stream, &mut |_| false) {
+        Err(LinesError::Cancelled) => {}
+        Ok(_) => {}
+        Err(other) => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,209 @@
+//! `SchemaBuilder`: the accumulator as a Python class, and the report of a JSON Lines read.
+
+use orkestrel_core::infer::{decode, encode, Accumulator, Lines, Options, Report};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList};
+
+use super::convert::schema;
+use super::errors::input_error;
+use super::functions::add_samples;
+use super::input::{mode, read_document, read_lines, Input};
+use super::node::PyNode;
+use super::options::{options, Budget};
+
+/// An accumulator that infers one JSON Schema from samples added over time.
+#[pyclass(module = "orkestrel._core", name = "SchemaBuilder")]
+pub struct SchemaBuilder {
+    acc: Accumulator,
+}
+
+/// Counts from reading JSON Lines into a `SchemaBuilder`.
+#[pyclass(module = "orkestrel._core", name = "LinesReport", frozen, get_all)]
+pub struct LinesReport {
+    /// Lines read, blank ones included.
+    lines: u64,
+    /// Lines added as samples.
+    samples: u64,
+    /// Bad lines skipped (always 0 when errors="raise").
+    skipped: u64,
+    /// The first bad lines as `JSONInputError` objects, in line order.
+    errors: Py<PyList>,
+}
+
+#[pymethods]
+impl LinesReport {
+    fn __repr__(&self) -> String {
+        format!(
+            "LinesReport(lines={}, samples={}, skipped={})",
+            self.lines, self.samples, self.skipped
+        )
+    }
+}
+
+fn report(py: Python<'_>, report: &Report, source: Option<&str>) -> PyResult<LinesReport> {
+    let errors = PyList::empty(py);
+    for error in &report.errors {
+        errors.append(input_error(py, source, error)?)?;
+    }
+    Ok(LinesReport {
+        lines: report.lines,
+        samples: report.samples,
+        skipped: report.skipped,
+        errors: errors.unbind(),
+    })
+}
+
+fn describe(opts: Options) -> String {
+    format!(
+        "format={}, enum={}, closed={}, max_depth={}, max_properties={}",
+        py_bool(opts.format),
+        py_bool(opts.enums),
+        py_bool(opts.closed),
+        opts.max_depth,
+        opts.max_properties
+    )
+}
+
+fn py_bool(b: bool) -> &'static str {
+    if b {
+        "True"
+    } else {
+        "False"
+    }
+}
+
+#[pymethods]
+impl SchemaBuilder {
+    #[new]
+    #[pyo3(signature = (*, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
+    fn new(
+        format: bool,
+        r#enum: bool,
+        closed: bool,
+        max_depth: Budget,
+        max_properties: Budget,
+    ) -> Self {
+        SchemaBuilder {
+            acc: Accumulator::new(options(format, r#enum, closed, max_depth, max_properties)),
+        }
+    }
+
+    /// Adds one sample.
+    fn add(&mut self, sample: &Bound<'_, PyAny>) {
+        self.acc.add(PyNode::new(sample));
+    }
+
+    /// Adds every sample of an iterable.
+    fn add_many(&mut self, samples: &Bound<'_, PyAny>) -> PyResult<()> {
+        add_samples(&mut self.acc, samples, "SchemaBuilder.add_many")
+    }
+
+    /// Adds each non-blank line of JSON Lines text as a sample, using every core.
+    #[pyo3(signature = (source, *, errors = "raise", threads = None, progress = None))]
+    fn add_json_lines(
+        &mut self,
+        py: Python<'_>,
+        source: &Bound<'_, PyAny>,
+        errors: &str,
+        threads: Option<usize>,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<LinesReport> {
+        let input = Input::lines(source)?;
+        let name = input.name();
+        let lines = Lines {
+            mode: mode(errors)?,
+            threads: threads.unwrap_or(0),
+            ..Lines::new(self.acc.options())
+        };
+        let done = read_lines(py, &mut self.acc, input, lines, progress.as_ref())?;
+        report(py, &done, name.as_deref())
+    }
+
+    /// Adds one JSON document (bytes or str) as a sample.
+    fn add_json(&mut self, py: Python<'_>, document: &Bound<'_, PyAny>) -> PyResult<()> {
+        read_document(py, &mut self.acc, Input::document(document)?)
+    }
+
+    /// Folds another builder (built with the same options) into this one.
+    fn merge(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let py = slf.py();
+        let other = other
+            .cast::<SchemaBuilder>()
+            .map_err(|_| PyTypeError::new_err("merge expects another SchemaBuilder"))?;
+        let theirs = if other.is(slf) {
+            slf.borrow().acc.clone()
+        } else {
+            other.borrow().acc.clone()
+        };
+        let mut mine = slf.borrow_mut();
+        if theirs.options() != mine.acc.options() {
+            return Err(PyValueError::new_err(format!(
+                "cannot merge builders with different options ({} vs {})",
+                describe(mine.acc.options()),
+                describe(theirs.options())
+            )));
+        }
+        let acc = &mut mine.acc;
+        py.detach(|| acc.merge(&theirs))
+            .map_err(|_| PyValueError::new_err("cannot merge builders with different options"))
+    }
+
+    /// Returns the JSON Schema of every sample added so far.
+    fn to_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let acc = &self.acc;
+        let rendered = py.detach(|| acc.schema());
+        schema(py, rendered, "SchemaBuilder.to_schema")
+    }
+
+    /// How many samples were added (merged builders included).
+    #[getter]
+    fn samples(&self) -> u64 {
+        self.acc.samples()
+    }
+
+    /// The options, as keyword arguments of the constructor.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let opts = self.acc.options();
+        let dict = PyDict::new(py);
+        dict.set_item("format", opts.format)?;
+        dict.set_item("enum", opts.enums)?;
+        dict.set_item("closed", opts.closed)?;
+        dict.set_item("max_depth", opts.max_depth)?;
+        dict.set_item("max_properties", opts.max_properties)?;
+        Ok(dict)
+    }
+
+    fn __getstate__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let acc = &self.acc;
+        let state = py.detach(|| encode(acc));
+        PyBytes::new(py, &state)
+    }
+
+    fn __setstate__(&mut self, py: Python<'_>, state: &Bound<'_, PyBytes>) -> PyResult<()> {
+        let bytes = state.as_bytes();
+        self.acc = py
+            .detach(|| decode(bytes))
+            .map_err(|_| PyValueError::new_err("not a SchemaBuilder state"))?;
+        Ok(())
+    }
+
+    fn __copy__(&self) -> Self {
+        SchemaBuilder {
+            acc: self.acc.clone(),
+        }
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.__copy__()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SchemaBuilder({}, samples={})",
+            describe(self.acc.options()),
+            self.acc.samples()
+        )
+    }
+}

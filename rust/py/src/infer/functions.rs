@@ -1,0 +1,163 @@
+//! The inference functions of `orkestrel._core`.
+
+use orkestrel_core::infer::{self, Accumulator, Lines};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+
+use super::convert::schema;
+use super::errors::unreadable;
+use super::input::{mode, read_document, read_lines, Input};
+use super::node::PyNode;
+use super::options::{options, Budget};
+
+/// Adds every sample of a list, tuple or other iterable (not a string, bytes or mapping).
+pub fn add_samples(acc: &mut Accumulator, samples: &Bound<'_, PyAny>, door: &str) -> PyResult<()> {
+    let py = samples.py();
+    let refused = samples.is_instance_of::<PyString>()
+        || samples.is_instance_of::<PyBytes>()
+        || samples.is_instance_of::<PyByteArray>()
+        || samples.is_instance_of::<PyDict>();
+    if refused {
+        return Err(unreadable(py, door, "samples"));
+    }
+    if let Ok(list) = samples.cast::<PyList>() {
+        for i in 0..list.len() {
+            // SAFETY: in bounds; the list cannot change while no Python code runs.
+            let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
+            acc.add(PyNode::borrowed(py, item));
+        }
+        return Ok(());
+    }
+    if let Ok(tuple) = samples.cast::<PyTuple>() {
+        for item in tuple.iter_borrowed() {
+            acc.add(PyNode::new(&item));
+        }
+        return Ok(());
+    }
+    let iterator = samples
+        .try_iter()
+        .map_err(|_| unreadable(py, door, "samples"))?;
+    for item in iterator {
+        acc.add(PyNode::new(&item?));
+    }
+    Ok(())
+}
+
+/// Infers one JSON Schema from many samples (`samplesToSchema`).
+#[pyfunction]
+#[pyo3(signature = (samples, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
+pub fn samples_to_schema<'py>(
+    samples: &Bound<'py, PyAny>,
+    format: bool,
+    r#enum: bool,
+    closed: bool,
+    max_depth: Budget,
+    max_properties: Budget,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
+    add_samples(&mut acc, samples, "samples_to_schema")?;
+    schema(samples.py(), acc.schema(), "samples_to_schema")
+}
+
+/// Infers the JSON Schema of one value (`valueToSchema`).
+#[pyfunction]
+#[pyo3(signature = (value, *, format = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
+pub fn value_to_schema<'py>(
+    value: &Bound<'py, PyAny>,
+    format: bool,
+    closed: bool,
+    max_depth: Budget,
+    max_properties: Budget,
+) -> PyResult<Bound<'py, PyAny>> {
+    let opts = options(format, false, closed, max_depth, max_properties);
+    let rendered = infer::value_to_schema(PyNode::new(value), opts);
+    schema(value.py(), rendered, "value_to_schema")
+}
+
+/// Infers one JSON Schema from JSON Lines, each non-blank line being a sample.
+#[pyfunction]
+#[pyo3(signature = (source, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH, errors = "raise", threads = None, progress = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn infer_json_lines<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    format: bool,
+    r#enum: bool,
+    closed: bool,
+    max_depth: Budget,
+    max_properties: Budget,
+    errors: &str,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let opts = options(format, r#enum, closed, max_depth, max_properties);
+    let mut acc = Accumulator::new(opts);
+    let lines = Lines {
+        mode: mode(errors)?,
+        threads: threads.unwrap_or(0),
+        ..Lines::new(opts)
+    };
+    read_lines(
+        py,
+        &mut acc,
+        Input::lines(source)?,
+        lines,
+        progress.as_ref(),
+    )?;
+    schema(py, acc.schema(), "infer_json_lines")
+}
+
+/// Infers the JSON Schema of one JSON document (as `samples_to_schema([document])`).
+#[pyfunction]
+#[pyo3(signature = (document, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
+pub fn infer_json<'py>(
+    py: Python<'py>,
+    document: &Bound<'py, PyAny>,
+    format: bool,
+    r#enum: bool,
+    closed: bool,
+    max_depth: Budget,
+    max_properties: Budget,
+) -> PyResult<Bound<'py, PyAny>> {
+    let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
+    read_document(py, &mut acc, Input::document(document)?)?;
+    schema(py, acc.schema(), "infer_json")
+}
+
+/// Detects which format a string has (uuid, date-time, date, time, email or uri), if any.
+#[pyfunction]
+pub fn string_to_format(value: &Bound<'_, PyAny>) -> Option<&'static str> {
+    let text = value.cast::<PyString>().ok()?;
+    infer::string_to_format(&text_of(text)).map(infer::Format::name)
+}
+
+/// Detects the format every value shares, when all are strings of one format.
+#[pyfunction]
+pub fn samples_to_format(values: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
+    let mut shared: Option<infer::Format> = None;
+    for value in values.try_iter()? {
+        let value = value?;
+        let Ok(text) = value.cast::<PyString>() else {
+            return Ok(None);
+        };
+        match (infer::string_to_format(&text_of(text)), shared) {
+            (None, _) => return Ok(None),
+            (Some(f), None) => shared = Some(f),
+            (Some(f), Some(g)) if f != g => return Ok(None),
+            _ => {}
+        }
+    }
+    Ok(shared.map(infer::Format::name))
+}
+
+/// Determines whether an ISO date or date-time string names a real calendar instant.
+#[pyfunction]
+pub fn is_valid_iso_instant(value: &Bound<'_, PyString>) -> bool {
+    infer::is_valid_iso_instant(&text_of(value))
+}
+
+fn text_of(value: &Bound<'_, PyString>) -> Vec<u8> {
+    use orkestrel_core::infer::Source;
+    PyNode::new(value.as_any()).text().into_owned()
+}

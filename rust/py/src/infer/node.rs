@@ -1,0 +1,363 @@
+//! [`Source`] over live Python objects, read in place through the C API.
+//!
+//! Safety: a walk holds the GIL (attached `Python` token), only borrows references owned by
+//! the root object, and runs no Python code, so nothing it points to can change or be freed
+//! while it runs.
+
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+use orkestrel_core::infer::{Format, Kind, NumberClass, Source};
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyType;
+
+/// The `datetime` classes, looked up once per interpreter.
+struct Temporal {
+    datetime: Py<PyType>,
+    date: Py<PyType>,
+    time: Py<PyType>,
+}
+
+static TEMPORAL: PyOnceLock<Temporal> = PyOnceLock::new();
+
+fn temporal(py: Python<'_>) -> Option<&Temporal> {
+    TEMPORAL
+        .get_or_try_init(py, || -> PyResult<Temporal> {
+            let module = py.import("datetime")?;
+            Ok(Temporal {
+                datetime: module.getattr("datetime")?.cast_into::<PyType>()?.unbind(),
+                date: module.getattr("date")?.cast_into::<PyType>()?.unbind(),
+                time: module.getattr("time")?.cast_into::<PyType>()?.unbind(),
+            })
+        })
+        .ok()
+}
+
+/// A borrowed Python value.
+#[derive(Clone, Copy)]
+pub struct PyNode<'py> {
+    obj: *mut ffi::PyObject,
+    py: Python<'py>,
+    _life: PhantomData<&'py ()>,
+}
+
+impl<'py> PyNode<'py> {
+    /// Wraps a value kept alive by the caller for `'py`.
+    pub fn new(value: &Bound<'py, PyAny>) -> PyNode<'py> {
+        PyNode {
+            obj: value.as_ptr(),
+            py: value.py(),
+            _life: PhantomData,
+        }
+    }
+
+    /// Wraps a borrowed pointer.
+    ///
+    /// The caller guarantees `obj` is a live object kept alive for `'py` by a reference it holds.
+    pub fn borrowed(py: Python<'py>, obj: *mut ffi::PyObject) -> PyNode<'py> {
+        PyNode {
+            obj,
+            py,
+            _life: PhantomData,
+        }
+    }
+
+    fn at(self, obj: *mut ffi::PyObject) -> PyNode<'py> {
+        PyNode { obj, ..self }
+    }
+
+    fn is(self, ty: *mut ffi::PyTypeObject) -> bool {
+        // SAFETY: `obj` is a live object (see the module note).
+        unsafe { ffi::Py_TYPE(self.obj) == ty }
+    }
+
+    fn subclass_of(self, ty: *mut ffi::PyTypeObject) -> bool {
+        // SAFETY: both are live type objects.
+        unsafe { ffi::PyType_IsSubtype(ffi::Py_TYPE(self.obj), ty) != 0 }
+    }
+
+    /// Classifies an int without converting small ones to a double.
+    fn int_class(self) -> NumberClass {
+        // SAFETY: `obj` is an int; an overflow is reported through the flag, not an error.
+        let small = unsafe {
+            let mut overflow = 0;
+            ffi::PyLong_AsLongLongAndOverflow(self.obj, &mut overflow);
+            overflow == 0
+        };
+        if small {
+            NumberClass::Integer
+        } else {
+            NumberClass::of(self.int_value())
+        }
+    }
+
+    fn int_value(self) -> f64 {
+        // SAFETY: `obj` is an int; an overflow sets an error we clear, and means ±Infinity.
+        unsafe {
+            let x = ffi::PyLong_AsDouble(self.obj);
+            if x == -1.0 && !ffi::PyErr_Occurred().is_null() {
+                ffi::PyErr_Clear();
+                return f64::INFINITY;
+            }
+            x
+        }
+    }
+
+    fn slow_kind(self) -> Kind {
+        // SAFETY: type checks on a live object.
+        unsafe {
+            if ffi::PyBool_Check(self.obj) != 0 {
+                Kind::Boolean
+            } else if ffi::PyUnicode_Check(self.obj) != 0 {
+                Kind::String
+            } else if ffi::PyLong_Check(self.obj) != 0 {
+                Kind::Number(self.int_class())
+            } else if ffi::PyFloat_Check(self.obj) != 0 {
+                Kind::Number(NumberClass::of(ffi::PyFloat_AsDouble(self.obj)))
+            } else if ffi::PyDict_Check(self.obj) != 0 {
+                Kind::Object
+            } else if ffi::PyList_Check(self.obj) != 0 || ffi::PyTuple_Check(self.obj) != 0 {
+                Kind::Array
+            } else {
+                self.temporal_kind()
+            }
+        }
+    }
+
+    fn temporal_kind(self) -> Kind {
+        let Some(t) = temporal(self.py) else {
+            return Kind::Other;
+        };
+        let check = |ty: &Py<PyType>| self.subclass_of(ty.as_ptr().cast());
+        if check(&t.datetime) {
+            Kind::Temporal(Format::DateTime)
+        } else if check(&t.date) {
+            Kind::Temporal(Format::Date)
+        } else if check(&t.time) {
+            Kind::Temporal(Format::Time)
+        } else {
+            Kind::Other
+        }
+    }
+
+    fn is_list(self) -> bool {
+        // SAFETY: type check on a live object.
+        unsafe { ffi::PyList_Check(self.obj) != 0 }
+    }
+}
+
+/// The UTF-8 text of a `str`; lone surrogates are kept as WTF-8.
+fn utf8<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
+    // SAFETY: `obj` is a live `str`; its UTF-8 buffer lives as long as the object.
+    unsafe {
+        let mut size: ffi::Py_ssize_t = 0;
+        let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
+        if !data.is_null() {
+            return Cow::Borrowed(std::slice::from_raw_parts(data.cast(), size as usize));
+        }
+        ffi::PyErr_Clear();
+        let bytes =
+            ffi::PyUnicode_AsEncodedString(obj, c"utf-8".as_ptr(), c"surrogatepass".as_ptr());
+        if bytes.is_null() {
+            ffi::PyErr_Clear();
+            return Cow::Owned(Vec::new());
+        }
+        let len = ffi::PyBytes_Size(bytes);
+        let owned =
+            std::slice::from_raw_parts(ffi::PyBytes_AsString(bytes).cast(), len as usize).to_vec();
+        ffi::Py_DecRef(bytes);
+        Cow::Owned(owned)
+    }
+}
+
+/// Hints the CPU to load an object's header before it is read (touching each object is the
+/// main cost of a walk).
+#[inline(always)]
+fn prefetch(obj: *mut ffi::PyObject) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(obj.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = obj;
+}
+
+/// Elements of a list or tuple.
+pub struct Items<'py> {
+    node: PyNode<'py>,
+    list: bool,
+    at: isize,
+    len: isize,
+}
+
+impl Items<'_> {
+    fn get(&self, at: isize) -> *mut ffi::PyObject {
+        // SAFETY: callers keep `at` in bounds; the container cannot change during the walk.
+        unsafe {
+            if self.list {
+                ffi::PyList_GET_ITEM(self.node.obj, at)
+            } else {
+                ffi::PyTuple_GET_ITEM(self.node.obj, at)
+            }
+        }
+    }
+}
+
+impl<'py> Iterator for Items<'py> {
+    type Item = PyNode<'py>;
+
+    fn next(&mut self) -> Option<PyNode<'py>> {
+        if self.at >= self.len {
+            return None;
+        }
+        let item = self.get(self.at);
+        self.at += 1;
+        if self.at < self.len {
+            prefetch(self.get(self.at));
+        }
+        Some(self.node.at(item))
+    }
+}
+
+/// Entries of a dict (subclasses are read through the dict storage, like `json.dumps`).
+pub struct Entries<'py> {
+    node: PyNode<'py>,
+    pos: ffi::Py_ssize_t,
+    ahead: Option<(*mut ffi::PyObject, *mut ffi::PyObject)>,
+}
+
+impl Entries<'_> {
+    /// The next stored entry, with its value's header prefetched.
+    fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
+        let mut key = std::ptr::null_mut();
+        let mut value = std::ptr::null_mut();
+        // SAFETY: `obj` is a live dict that cannot change during the walk.
+        let more = unsafe { ffi::PyDict_Next(self.node.obj, &mut self.pos, &mut key, &mut value) };
+        if more == 0 {
+            return None;
+        }
+        prefetch(value);
+        Some((key, value))
+    }
+}
+
+impl<'py> Iterator for Entries<'py> {
+    type Item = (Option<Cow<'py, [u8]>>, PyNode<'py>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = match self.ahead.take() {
+            Some(entry) => entry,
+            None => self.pull()?,
+        };
+        self.ahead = self.pull();
+        // SAFETY: `key` is a borrowed, live object.
+        let text = (unsafe { ffi::PyUnicode_Check(key) } != 0).then(|| utf8(key));
+        Some((text, self.node.at(value)))
+    }
+}
+
+impl<'py> Source<'py> for PyNode<'py> {
+    type Items = Items<'py>;
+    type Entries = Entries<'py>;
+
+    fn kind(self) -> Kind {
+        // SAFETY: exact type checks against the builtin types.
+        unsafe {
+            if self.is(&raw mut ffi::PyDict_Type) {
+                Kind::Object
+            } else if self.is(&raw mut ffi::PyUnicode_Type) {
+                Kind::String
+            } else if self.is(&raw mut ffi::PyLong_Type) {
+                Kind::Number(self.int_class())
+            } else if self.is(&raw mut ffi::PyList_Type) {
+                Kind::Array
+            } else if self.is(&raw mut ffi::PyFloat_Type) {
+                Kind::Number(NumberClass::of(ffi::PyFloat_AS_DOUBLE(self.obj)))
+            } else if self.obj == ffi::Py_None() {
+                Kind::Null
+            } else if self.is(&raw mut ffi::PyBool_Type) {
+                Kind::Boolean
+            } else if self.is(&raw mut ffi::PyTuple_Type) {
+                Kind::Array
+            } else {
+                self.slow_kind()
+            }
+        }
+    }
+
+    fn number(self) -> f64 {
+        // SAFETY: `kind` said this is an int or a float (subclasses included).
+        unsafe {
+            if ffi::PyFloat_Check(self.obj) != 0 {
+                ffi::PyFloat_AsDouble(self.obj)
+            } else {
+                self.int_value()
+            }
+        }
+    }
+
+    fn number_exact(self) -> bool {
+        // SAFETY: `kind` said this is an int or a float; an overflow sets an error we clear.
+        unsafe {
+            if ffi::PyFloat_Check(self.obj) != 0 {
+                return true;
+            }
+            let mut overflow = 0;
+            let v = ffi::PyLong_AsLongLongAndOverflow(self.obj, &mut overflow);
+            if overflow != 0 || (v == -1 && !ffi::PyErr_Occurred().is_null()) {
+                ffi::PyErr_Clear();
+                return false;
+            }
+            v.unsigned_abs() <= 1 << 53
+        }
+    }
+
+    fn text(self) -> Cow<'py, [u8]> {
+        utf8(self.obj)
+    }
+
+    fn len(self) -> usize {
+        // SAFETY: `kind` said this is a dict, list or tuple.
+        let n = unsafe {
+            if ffi::PyDict_Check(self.obj) != 0 {
+                ffi::PyDict_Size(self.obj)
+            } else if self.is_list() {
+                ffi::PyList_GET_SIZE(self.obj)
+            } else {
+                ffi::PyTuple_GET_SIZE(self.obj)
+            }
+        };
+        n.max(0) as usize
+    }
+
+    fn items(self) -> Items<'py> {
+        Items {
+            node: self,
+            list: self.is_list(),
+            at: 0,
+            len: self.len() as isize,
+        }
+    }
+
+    fn entries(self) -> Entries<'py> {
+        Entries {
+            node: self,
+            pos: 0,
+            ahead: None,
+        }
+    }
+
+    fn identity(self) -> Option<usize> {
+        // SAFETY: reading the reference count of a live object. A count of one means only
+        // the parent holds it, so it cannot be reached twice.
+        (unsafe { ffi::Py_REFCNT(self.obj) } > 1).then_some(self.obj as usize)
+    }
+
+    fn duplicate_keys() -> bool {
+        false
+    }
+}

@@ -1,0 +1,198 @@
+"""`orkestrel infer` run as a real process: layouts, stdin, outputs, errors, exit statuses and
+the progress bar."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from orkestrel.contract import infer_json_lines, samples_to_schema
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "events.jsonl"
+ROWS: list[Any] = [{"id": i, "tag": ["a", "b"][i % 2], "at": "2024-01-02"} for i in range(30)]
+
+
+def orkestrel(*args: str | Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "orkestrel", *map(str, args)],
+        input=stdin,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def rows_file(tmp_path: Path) -> Path:
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in ROWS))
+    return path
+
+
+def test_the_example_file_infers_like_the_library() -> None:
+    done = orkestrel("infer", EXAMPLE, "--format", "--enum")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == infer_json_lines(EXAMPLE, format=True, enum=True)
+    assert done.stderr == b""
+
+
+def test_console_script_is_installed() -> None:
+    script = Path(sys.executable).parent / "orkestrel"
+    if not script.exists():
+        pytest.skip("no console script next to this interpreter")
+    done = subprocess.run([script, "infer", EXAMPLE], capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["type"] == "object"
+
+
+def test_options_map_to_the_builder(rows_file: Path) -> None:
+    done = orkestrel("infer", rows_file, "--format", "--enum", "--open", "--indent", "0")
+    assert done.returncode == 0
+    assert done.stdout.count(b"\n") == 1
+    expected = samples_to_schema(ROWS, format=True, enum=True, closed=False)
+    assert json.loads(done.stdout) == expected
+
+
+def test_json_documents_are_detected(tmp_path: Path) -> None:
+    document = {"rows": ROWS[:3], "total": 3}
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(document, indent=2))
+    done = orkestrel("infer", path)
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == samples_to_schema([document])
+    forced = orkestrel("infer", "--jsonl", path)
+    assert forced.returncode == 1
+    assert b"line 1 column 2" in forced.stderr
+
+
+def test_stdin_and_many_files_feed_one_schema(rows_file: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.json"
+    other.write_text('{"id": "x"}')
+    text = rows_file.read_bytes()
+    done = orkestrel("infer", rows_file, "-", other, stdin=text)
+    assert done.returncode == 0
+    expected = samples_to_schema([*ROWS, *ROWS, {"id": "x"}])
+    assert json.loads(done.stdout) == expected
+    pretty = json.dumps(ROWS, indent=1).encode()
+    assert json.loads(orkestrel("infer", "-", stdin=pretty).stdout) == samples_to_schema([ROWS])
+
+
+def test_output_file_is_written_whole(rows_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "schema.json"
+    done = orkestrel("infer", rows_file, "-o", out)
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert json.loads(out.read_text()) == samples_to_schema(ROWS)
+    assert [p.name for p in tmp_path.iterdir()] == sorted(["rows.jsonl", "schema.json"])
+    missing = orkestrel("infer", rows_file, "-o", tmp_path / "no" / "dir.json")
+    assert missing.returncode == 1
+
+
+def test_bad_input_exits_1_with_the_line(rows_file: Path) -> None:
+    with rows_file.open("a") as out:
+        out.write('{"id": 1,, "x": 2}\n{"id": 2}\n')
+    done = orkestrel("infer", rows_file)
+    assert (done.returncode, done.stdout) == (1, b"")
+    message = done.stderr.decode()
+    assert message == f"orkestrel infer: {rows_file}: line 31 column 10: expected a string key\n"
+    skipped = orkestrel("infer", rows_file, "--skip-bad-lines")
+    assert skipped.returncode == 0
+    assert b"skipped 1 bad line(s) of 32; first at line 31 column 10" in skipped.stderr
+    assert json.loads(skipped.stdout) == samples_to_schema([*ROWS, {"id": 2}])
+    assert orkestrel("infer", rows_file, "--skip-bad-lines", "-q").stderr == b""
+    broken = orkestrel("infer", "-", stdin=b'{"a": [1, 2\n')
+    assert broken.returncode == 1
+    assert broken.stderr == b"orkestrel infer: -: line 2 column 1: unexpected end of input\n"
+
+
+def test_missing_files_exit_1(tmp_path: Path) -> None:
+    done = orkestrel("infer", tmp_path / "nope.jsonl")
+    assert done.returncode == 1
+    assert b"nope.jsonl" in done.stderr
+    assert b"No such file" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["infer"],
+        ["infer", "x", "--jsonl", "--json"],
+        ["infer", "x", "--bogus"],
+        ["infer", "-", "-"],
+        ["infer", "x", "--max-depth", "-3"],
+        ["frobnicate"],
+    ],
+)
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    done = orkestrel(*args, stdin=b"")
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert done.stderr
+
+
+def test_help_exits_0() -> None:
+    done = orkestrel("infer", "--help")
+    assert done.returncode == 0
+    assert b"--skip-bad-lines" in done.stdout
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
+    big = tmp_path / "big.jsonl"
+    line = json.dumps({"payload": "x" * 1000, "n": 1}).encode() + b"\n"
+    big.write_bytes(line * 30_000)
+    plain = orkestrel("infer", big)
+    assert plain.returncode == 0
+    assert plain.stderr == b""
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "orkestrel", "infer", str(big), "--threads", "1"],
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            timeout=120,
+            check=False,
+        )
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 0
+    assert b"B/s" in shown
+    assert b"ETA" in shown
+    assert b"100.0%" in shown
+    assert json.loads(done.stdout)["required"] == ["n", "payload"]
+
+
+def test_interrupt_exits_130() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "orkestrel", "infer", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        time.sleep(1.0)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert b"interrupted" in err

@@ -1,0 +1,155 @@
+"""Hypothesis laws of inference: soundness (every sample validates against its schema, checked
+with jsonschema and with the contract engine), split-independence of builders and JSON Lines,
+and totality of the JSON Lines reader on broken input."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from orkestrel.contract import (
+    JSONInputError,
+    SchemaBuilder,
+    create_contract,
+    infer_json,
+    infer_json_lines,
+    samples_to_schema,
+    schema_to_shape,
+    value_to_schema,
+)
+
+LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**63)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | st.sampled_from(["2024-01-15", "a@b.co", "550e8400-e29b-41d4-a716-446655440000", "x"])
+)
+JSON = st.recursive(
+    LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=5)
+        | st.dictionaries(
+            st.sampled_from(["a", "b", "10", "é", "😀"]) | st.text(max_size=4), inner, max_size=5
+        )
+    ),
+    max_leaves=30,
+)
+OPTIONS = st.fixed_dictionaries(
+    {"format": st.booleans(), "enum": st.booleans(), "closed": st.booleans()}
+)
+
+
+def validates(schema: dict[str, Any], value: Any) -> bool:
+    return jsonschema.Draft202012Validator(schema).is_valid(value)
+
+
+@given(JSON, st.booleans(), st.booleans())
+def test_a_value_validates_against_its_schema(value: Any, format: bool, closed: bool) -> None:
+    schema = value_to_schema(value, format=format, closed=closed)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert validates(schema, value)
+    assert create_contract(schema_to_shape(schema)).is_valid(value)
+
+
+@given(st.lists(JSON, max_size=8), OPTIONS)
+def test_every_sample_validates_against_the_samples_schema(
+    samples: list[Any], options: dict[str, bool]
+) -> None:
+    schema = samples_to_schema(samples, **options)
+    contract = create_contract(schema_to_shape(schema))
+    for sample in samples:
+        assert validates(schema, sample)
+        assert contract.is_valid(sample)
+
+
+@given(st.lists(st.dictionaries(st.sampled_from("abcdef"), JSON, max_size=4), max_size=10), OPTIONS)
+def test_record_samples_validate(rows: list[dict[str, Any]], options: dict[str, bool]) -> None:
+    schema = samples_to_schema(rows, **options)
+    contract = create_contract(schema_to_shape(schema))
+    assert all(validates(schema, row) and contract.is_valid(row) for row in rows)
+
+
+@given(st.lists(JSON, max_size=12), OPTIONS, st.randoms(use_true_random=False))
+def test_builder_merge_is_associative_and_commutative(
+    samples: list[Any], options: dict[str, bool], rng: random.Random
+) -> None:
+    parts = [SchemaBuilder(**options) for _ in range(3)]
+    for sample in samples:
+        rng.choice(parts).add(sample)
+    a, b, c = parts
+
+    def joined(*builders: SchemaBuilder) -> dict[str, Any]:
+        total = SchemaBuilder(**options)
+        for builder in builders:
+            total.merge(builder)
+        return total.to_schema()
+
+    left = SchemaBuilder(**options)
+    left.merge(a)
+    left.merge(b)
+    right = SchemaBuilder(**options)
+    right.merge(b)
+    right.merge(c)
+    nested_left = SchemaBuilder(**options)
+    nested_left.merge(left)
+    nested_left.merge(c)
+    nested_right = SchemaBuilder(**options)
+    nested_right.merge(a)
+    nested_right.merge(right)
+    expected = samples_to_schema(samples, **options)
+    assert nested_left.to_schema() == nested_right.to_schema() == expected
+    assert joined(c, a, b) == joined(b, c, a) == expected
+
+
+@given(st.lists(JSON, max_size=20), OPTIONS, st.randoms(use_true_random=False))
+def test_json_lines_split_anywhere_merge_to_the_single_pass(
+    samples: list[Any], options: dict[str, bool], rng: random.Random
+) -> None:
+    lines = [json.dumps(sample).encode() + b"\n" for sample in samples]
+    whole = b"".join(lines)
+    cuts = sorted(rng.sample(range(len(lines) + 1), k=min(3, len(lines) + 1)))
+    total = SchemaBuilder(**options)
+    for start, end in zip([0, *cuts], [*cuts, len(lines)], strict=True):
+        part = SchemaBuilder(**options)
+        part.add_json_lines(b"".join(lines[start:end]), threads=rng.randint(1, 3))
+        total.merge(part)
+    expected = infer_json_lines(whole, **options)
+    assert total.to_schema() == expected == samples_to_schema(samples, **options)
+
+
+@given(JSON, OPTIONS)
+def test_json_text_infers_like_the_parsed_value(value: Any, options: dict[str, bool]) -> None:
+    assert infer_json(json.dumps(value), **options) == samples_to_schema([value], **options)
+
+
+BROKEN = st.lists(
+    st.binary(max_size=40)
+    | st.sampled_from([b"\x00", b"\xff\xfe", b'{"a":', b'"\xed\xa0\x80"', b"[" * 300, b"1e999"])
+    | JSON.map(lambda v: json.dumps(v).encode()),
+    max_size=12,
+)
+
+
+@given(BROKEN, st.integers(1, 3))
+def test_json_lines_reader_is_total(chunks: list[bytes], threads: int) -> None:
+    text = b"\n".join(chunks)
+    builder = SchemaBuilder()
+    report = builder.add_json_lines(text, errors="skip", threads=threads)
+    assert report.samples + report.skipped <= report.lines
+    assert [e.line for e in report.errors] == sorted(e.line for e in report.errors)
+    builder.to_schema()
+    if report.skipped:
+        first = report.errors[0]
+        with pytest.raises(JSONInputError) as caught:
+            infer_json_lines(text, threads=threads)
+        assert (caught.value.line, caught.value.column) == (first.line, first.column)
+    else:
+        assert infer_json_lines(text, threads=threads) == builder.to_schema()
