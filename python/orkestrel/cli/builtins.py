@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from orkestrel.cli.hints import READS, READS_STATE, WRITES, annotate
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
+from orkestrel.cli.workspace import open_workspace_tool
 from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
 from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import (
@@ -12,6 +14,8 @@ from orkestrel.toolbox import (
     DatabaseResolver,
     DefinitionStoreInterface,
     create_database_tool,
+    create_describe_tool,
+    create_infer_tool,
     create_memory_definition_store,
 )
 from orkestrel.toolbox.database.database_store import DEFINITIONS_COLUMNS, DEFINITIONS_TABLE
@@ -25,7 +29,22 @@ DATABASES_DIRECTORY = "databases"
 
 def builtin_factories() -> dict[str, ToolFactory]:
     """Lists the built-in tool factories by name, in the order the toolbox lists them."""
-    return {"database": database}
+    return {"infer": infer, "describe": describe, "database": database, "workspace": workspace}
+
+
+def infer(context: ToolboxContext) -> ToolInterface:
+    """Builds the schema-inference tool."""
+    return annotate(create_infer_tool(), READS)
+
+
+def describe(context: ToolboxContext) -> ToolInterface:
+    """Builds the tool that returns the full description of any tool of this toolbox."""
+    return annotate(create_describe_tool(context.manager), READS)
+
+
+def workspace(context: ToolboxContext) -> ToolInterface:
+    """Builds the workspace tool over the files of `--root`."""
+    return open_workspace_tool(context.root, context.readonly)
 
 
 def open_definitions(data: Path, readonly: bool) -> DefinitionStoreInterface:
@@ -61,4 +80,5 @@ def database(context: ToolboxContext) -> ToolInterface:
     if closer is not None:
         context.stack.push_async_callback(closer)
     context.stack.push_async_callback(resolver.close)
-    return create_database_tool(resolver=resolver, readonly=context.readonly)
+    tool = create_database_tool(resolver=resolver, readonly=context.readonly)
+    return annotate(tool, READS_STATE if context.readonly else WRITES)

@@ -1,0 +1,76 @@
+"""The served workspace tool: the workspace tool over the folder `--root`, saved after every
+change, read-only on request."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from orkestrel.cli.hints import READS_STATE, WRITES
+from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
+from orkestrel.tool import Tool, ToolInterface
+from orkestrel.toolbox import ToolboxError, create_workspace_tool
+from orkestrel.workspace import (
+    WorkspaceManager,
+    WorkspaceStoreInterface,
+    create_directory_workspace_store,
+)
+
+WORKSPACE_MUTATIONS = frozenset(
+    {"replace", "write", "splice", "prepend", "append", "move", "remove"}
+)
+"""The workspace tool's operations that change files, refused under `--readonly`."""
+
+
+def open_workspace_tool(root: Path, readonly: bool) -> ToolInterface:
+    """Builds the workspace tool over the files of the folder `root`.
+
+    The folder is read on the first call. Every change is saved to disk before the call
+    answers; a change the disk refuses (a path leading out of the folder, an ignored name, a
+    file over the limit, a file changed by someone else) is undone in memory too, so the
+    workspace never holds what the folder does not. Calls run one at a time.
+    """
+    real = root.resolve()
+    if real.parent == real:
+        raise ValueError("--root cannot be the filesystem root")
+    directory = create_directory_workspace_store(real.parent)
+    store: WorkspaceStoreInterface = ReadonlyWorkspaceStore(directory) if readonly else directory
+    manager = WorkspaceManager(store)
+    inner = create_workspace_tool(manager=manager)
+    lock = anyio.Lock()
+
+    async def execute(args: Mapping[str, Any]) -> Any:
+        operation = args.get("operation") if isinstance(args, Mapping) else None
+        changes = isinstance(operation, str) and operation in WORKSPACE_MUTATIONS
+        if changes and readonly:
+            raise ToolboxError(
+                "TOOL",
+                f"operation '{operation}' is disabled in readonly mode",
+                {"operation": operation},
+            )
+        async with lock:
+            if manager.workspace(real.name) is None and await manager.open(real.name) is None:
+                manager.add(real.name)
+            if not changes:
+                return await inner.execute(args)
+            workspace = manager.workspace(real.name)
+            before = None if workspace is None else workspace.snapshot()
+            try:
+                value = await inner.execute(args)
+                await manager.save(real.name)
+            except BaseException:
+                manager.add(real.name, () if before is None else before.files)
+                raise
+            return value
+
+    return Tool(
+        name=inner.name,
+        description=inner.description,
+        summary=inner.summary,
+        parameters=inner.parameters,
+        annotations=dict(READS_STATE if readonly else WRITES),
+        execute=execute,
+    )
