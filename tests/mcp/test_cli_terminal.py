@@ -109,3 +109,31 @@ def test_a_taken_port_exits_1(tmp_path: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.startswith("orkestrel serve: ")
     assert "in use" in done.stderr
+
+
+def test_serve_on_a_terminal_says_what_it_does_and_stops_at_end_of_input(tmp_path: Path) -> None:
+    leader, follower = pty.openpty()
+    try:
+        process = subprocess.Popen(
+            [*ORKESTREL, "serve"],
+            stdin=follower,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+        )
+        os.close(follower)
+        follower = -1
+        assert process.stderr is not None
+        hint = process.stderr.readline().decode()
+        os.write(leader, b"\x04")
+        out, err = process.communicate(timeout=60)
+    finally:
+        if follower != -1:
+            os.close(follower)
+        os.close(leader)
+    assert hint == (
+        "orkestrel: serving 4 tools over stdio to the MCP client that runs this command; "
+        "press Ctrl-D to stop\n"
+    )
+    assert (process.returncode, out, err) == (0, b"", b"")
+    assert sorted(os.listdir(tmp_path)) == [".orkestrel"]

@@ -121,3 +121,18 @@ async def test_readonly_over_a_missing_root_creates_nothing(tmp_path: Path) -> N
 def test_the_filesystem_root_cannot_be_served() -> None:
     with pytest.raises(ValueError, match="--root cannot be the filesystem root"):
         open_workspace_tool(Path("/"), readonly=True)
+
+
+async def test_the_toolbox_data_inside_the_root_is_hidden(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    data = root / ".orkestrel"
+    data.mkdir(parents=True)
+    (data / "notes.txt").write_text("the toolbox's own")
+    (root / "visible.txt").write_text("yes")
+    tool = open_workspace_tool(root, readonly=False, data=data)
+    assert [file["path"] for file in await run(tool, operation="list")] == ["visible.txt"]
+    refused = await run(tool, operation="write", path=".orkestrel/notes.txt", content="x")
+    assert refused[0] == "error"
+    assert (data / "notes.txt").read_text() == "the toolbox's own"
+    outside = open_workspace_tool(root, readonly=False, data=tmp_path / "elsewhere")
+    assert len(await run(outside, operation="list")) == 2

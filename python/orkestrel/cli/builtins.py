@@ -44,7 +44,7 @@ def describe(context: ToolboxContext) -> ToolInterface:
 
 def workspace(context: ToolboxContext) -> ToolInterface:
     """Builds the workspace tool over the files of `--root`."""
-    return open_workspace_tool(context.root, context.readonly)
+    return open_workspace_tool(context.root, context.readonly, context.data)
 
 
 def open_definitions(data: Path, readonly: bool) -> DefinitionStoreInterface:

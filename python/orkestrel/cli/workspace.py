@@ -14,6 +14,7 @@ from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
 from orkestrel.tool import Tool, ToolInterface
 from orkestrel.toolbox import ToolboxError, create_workspace_tool
 from orkestrel.workspace import (
+    DIRECTORY_IGNORE,
     WorkspaceManager,
     WorkspaceStoreInterface,
     create_directory_workspace_store,
@@ -25,8 +26,12 @@ WORKSPACE_MUTATIONS = frozenset(
 """The workspace tool's operations that change files, refused under `--readonly`."""
 
 
-def open_workspace_tool(root: Path, readonly: bool) -> ToolInterface:
+def open_workspace_tool(root: Path, readonly: bool, data: Path | None = None) -> ToolInterface:
     """Builds the workspace tool over the files of the folder `root`.
+
+    When the toolbox's `data` folder lies inside `root`, the top folder holding it is hidden from
+    the workspace (never read, written or deleted), so an agent cannot touch the toolbox's own
+    state through its files.
 
     The folder is read on the first call. Every change is saved to disk before the call
     answers; a change the disk refuses (a path leading out of the folder, an ignored name, a
@@ -36,7 +41,9 @@ def open_workspace_tool(root: Path, readonly: bool) -> ToolInterface:
     real = root.resolve()
     if real.parent == real:
         raise ValueError("--root cannot be the filesystem root")
-    directory = create_directory_workspace_store(real.parent)
+    directory = create_directory_workspace_store(
+        real.parent, ignore=DIRECTORY_IGNORE | _hidden(real, data)
+    )
     store: WorkspaceStoreInterface = ReadonlyWorkspaceStore(directory) if readonly else directory
     manager = WorkspaceManager(store)
     inner = create_workspace_tool(manager=manager)
@@ -74,3 +81,13 @@ def open_workspace_tool(root: Path, readonly: bool) -> ToolInterface:
         annotations=dict(READS_STATE if readonly else WRITES),
         execute=execute,
     )
+
+
+def _hidden(root: Path, data: Path | None) -> frozenset[str]:
+    if data is None:
+        return frozenset()
+    try:
+        inside = data.resolve().relative_to(root)
+    except ValueError:
+        return frozenset()
+    return frozenset(inside.parts[:1])
