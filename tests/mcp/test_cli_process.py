@@ -10,6 +10,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import mcp_types as types
 import pytest
 from mcp.client import Client
@@ -225,3 +226,25 @@ async def test_a_plugin_package_contributes_tools(
     async with connect(*state(tmp_path), "--tools", "greet", env=env) as client:
         only = [tool.name for tool in (await client.list_tools()).tools]
     assert only == ["hello", "where", "refuse"]
+
+
+async def test_fifty_concurrent_infer_calls_each_answer_their_own(
+    connect: Connect, tmp_path: Path
+) -> None:
+    answers: dict[int, types.CallToolResult] = {}
+
+    async def infer(index: int) -> None:
+        samples = [{f"field{index}": index}, {f"field{index}": index + 1}]
+        answers[index] = await client.call_tool("infer", {"samples": samples})
+
+    async with (
+        connect(*state(tmp_path), "--tools", "infer") as client,
+        anyio.create_task_group() as group,
+    ):
+        for index in range(50):
+            group.start_soon(infer, index)
+    assert sorted(answers) == list(range(50))
+    for index, answer in answers.items():
+        assert answer.is_error is False
+        assert answer.structured_content is not None
+        assert list(answer.structured_content["properties"]) == [f"field{index}"]
