@@ -10,13 +10,17 @@ ToolboxErrorCode = Literal["TOOL", "DEPTH", "DEADLOCK", "EXPIRE", "ANSWER", "DAT
 __all__ = ["TOOLBOX_ERROR_CODES", "ToolboxError", "ToolboxErrorCode", "is_toolbox_error"]
 
 TOOLBOX_ERROR_CODES: frozenset[str] = frozenset(get_args(ToolboxErrorCode))
+"""Lists every `ToolboxErrorCode`: the codes `is_toolbox_error` accepts."""
 
 
 class ToolboxError(Exception):
-    """Represents a package-owned tool-call failure: malformed input or unresolved configuration
-    (`TOOL`), delegation depth or cycle rejection (`DEPTH`), prompt failure (`DEADLOCK`,
-    `EXPIRE`, `ANSWER`), or a translated upstream database or relation failure (`DATABASE`,
-    `RELATION`).
+    """Represents a failure a toolbox tool raises on purpose, carrying a machine-readable `code`
+    and an optional `context` dict.
+
+    `TOOL` marks malformed arguments or unresolved configuration, and `DATABASE` a database-layer
+    failure translated by the database tool (its own code in `context["code"]`). `DEPTH`
+    (delegation depth or cycle), `DEADLOCK`, `EXPIRE`, `ANSWER` (prompt failures) and `RELATION`
+    keep the seed's meanings for the tools not ported yet.
 
     `str()` gives the message alone, so a `ToolManager` flattens it to exactly that text.
     """
