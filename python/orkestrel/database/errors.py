@@ -50,5 +50,6 @@ class DatabaseError(Exception):
 
 
 def is_database_error(value: object) -> TypeGuard[DatabaseError]:
-    """Narrows an unknown caught value to a `DatabaseError`."""
+    """Determines whether a caught value is a `DatabaseError` carrying a known code, narrowing
+    its type."""
     return isinstance(value, DatabaseError) and value.code in DATABASE_ERROR_CODES
