@@ -62,14 +62,14 @@ def schema_to_shape(schema: Any) -> Any:
     """Widens a JSON Schema into shape data."""
 
 def preview(value: Any) -> str:
-    """The `received` text of a value.
+    """Renders a short, safe description of a value, as a fault's `received` text shows it.
 
     Strings are JSON-quoted and cut at `PREVIEW_LIMIT` UTF-16 units; other values give their
     ECMAScript text or their kind (`"array"`, `"object"`, `"function"`).
     """
 
 def number_to_string(value: float) -> str:
-    """ECMAScript `String(number)`.
+    """Formats a number as JavaScript's `String(number)` does: `5.0` is `5`, `1e21` is `1e+21`.
 
     `5.0` is `"5"`, `1e21` is `"1e+21"`, `-0.0` is `"0"`.
     """
@@ -126,7 +126,7 @@ def samples_to_schema(
     max_depth: int | float = ...,
     max_properties: int | float = ...,
 ) -> dict[str, Any]:
-    """Infers one JSON Schema from many samples (`samplesToSchema`).
+    """Infers one JSON Schema that every sample satisfies.
 
     Every sample validates against the result.
     """
@@ -139,7 +139,7 @@ def value_to_schema(
     max_depth: int | float = ...,
     max_properties: int | float = ...,
 ) -> dict[str, Any]:
-    """Infers the JSON Schema of one value (`valueToSchema`)."""
+    """Infers the JSON Schema of one value."""
 
 def infer_json_lines(
     source: _LinesSource,
