@@ -31,7 +31,7 @@ def create_file(path: str, content: FileContent, state: FileState = "created") -
 
 
 def create_text_content(text: str, language: str) -> TextContent:
-    """Builds the text arm of file content."""
+    """Builds the text arm of file content from the text and its language tag."""
     return TextContent(text, language)
 
 

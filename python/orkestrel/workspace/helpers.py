@@ -29,12 +29,12 @@ def infer_language(path: str) -> str:
 
 
 def is_text(content: FileContent) -> TypeGuard[TextContent]:
-    """Narrows content to its text arm."""
+    """Determines whether file content is text, narrowing it to `TextContent`."""
     return isinstance(content, TextContent)
 
 
 def is_binary(content: FileContent) -> TypeGuard[BinaryContent]:
-    """Narrows content to its binary arm."""
+    """Determines whether file content is binary, narrowing it to `BinaryContent`."""
     return isinstance(content, BinaryContent)
 
 
