@@ -32,6 +32,18 @@ async def poll(check: Callable[[], Awaitable[bool]]) -> None:
             await anyio.sleep(0.01)
 
 
+async def running(path: Any) -> bool:
+    """Whether the `watch` call writing to `path` is running: its marker reads `started`."""
+    marker = anyio.Path(str(path))
+    return await marker.exists() and await marker.read_text() == "started"
+
+
+async def settled(path: Any) -> bool:
+    """Whether the `watch` call writing to `path` has ended: cancelled or finished."""
+    marker = anyio.Path(str(path))
+    return await marker.exists() and await marker.read_text() in ("cancelled", "finished")
+
+
 def build() -> ToolManager:
     """Builds the registry every bridge test serves."""
 
@@ -50,8 +62,8 @@ def build() -> ToolManager:
 
     async def watch(args: dict[str, Any]) -> str:
         marker = anyio.Path(str(args["marker"]))
-        await marker.write_text("started")
         try:
+            await marker.write_text("started")
             await anyio.sleep(60)
         except anyio.get_cancelled_exc_class():
             with anyio.CancelScope(shield=True):

@@ -182,12 +182,8 @@ async def test_cancelling_a_wrapped_call_cancels_the_remote_call(
             "success": False,
             "error": "tool timed out after 2000 ms",
         }
-        await app.poll(lambda: changed(marker))
+        await app.poll(lambda: app.settled(marker))
     assert await anyio.Path(marker).read_text() == "cancelled"
-
-
-async def changed(path: Path) -> bool:
-    return await anyio.Path(path).read_text() != "started"
 
 
 async def test_a_wrapped_registry_serves_again_without_loss(app: ModuleType) -> None:

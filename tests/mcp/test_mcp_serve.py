@@ -166,15 +166,11 @@ async def test_cancellation_in_process_on_both_backends(
     async with Client(create_server(app.build()), mode=mode) as client:
         async with anyio.create_task_group() as group:
             group.start_soon(client.call_tool, "watch", {"marker": str(marker)})
-            await app.poll(anyio.Path(marker).exists)
+            await app.poll(lambda: app.running(marker))
             group.cancel_scope.cancel()
-        await app.poll(lambda: read_is(marker, "cancelled"))
+        await app.poll(lambda: app.settled(marker))
         after = await client.call_tool("echo", {"still": "serving"})
     assert after.structured_content == {"still": "serving"}
-
-
-async def read_is(path: Path, expected: str) -> bool:
-    return await anyio.Path(path).read_text() == expected
 
 
 def test_invalid_annotations_are_refused_when_the_server_is_built() -> None:

@@ -104,10 +104,6 @@ async def test_failures_are_is_error_results_with_the_message(
         assert result.structured_content is None
 
 
-async def changed(path: Path, before: str) -> bool:
-    return await anyio.Path(path).read_text() != before
-
-
 async def test_client_cancellation_cancels_the_running_call(
     connect: Callable[[], Client], app: ModuleType, tmp_path: Path
 ) -> None:
@@ -116,9 +112,9 @@ async def test_client_cancellation_cancels_the_running_call(
         with anyio.move_on_after(30) as scope:
             async with anyio.create_task_group() as group:
                 group.start_soon(client.call_tool, "watch", {"marker": str(marker)})
-                await app.poll(anyio.Path(marker).exists)
+                await app.poll(lambda: app.running(marker))
                 group.cancel_scope.cancel()
-            await app.poll(lambda: changed(marker, "started"))
+            await app.poll(lambda: app.settled(marker))
         assert not scope.cancelled_caught
         after = await client.call_tool("add", {"left": 1, "right": 1})
     assert await anyio.Path(marker).read_text() == "cancelled"
