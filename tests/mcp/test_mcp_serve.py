@@ -180,3 +180,23 @@ def test_invalid_annotations_are_refused_when_the_server_is_built() -> None:
     )
     with pytest.raises(ValueError, match="tool 'odd': invalid MCP annotations"):
         create_server(manager)
+
+
+async def test_http_stops_while_a_client_is_still_connected(app: ModuleType) -> None:
+    stopped = anyio.Event()
+    scope = anyio.CancelScope()
+    answers: list[types.CallToolResult] = []
+
+    async def server(task_status: Any) -> None:
+        with scope:
+            await serve(app.build(), "http", port=0, task_status=task_status)
+        stopped.set()
+
+    async with anyio.create_task_group() as group:
+        url = await group.start(server)
+        async with Client(url, mode="legacy") as client:
+            answers.append(await client.call_tool("add", {"left": 1, "right": 2}))
+            scope.cancel()
+            with anyio.fail_after(30):
+                await stopped.wait()
+    assert answers[0].content == [types.TextContent(text="3")]

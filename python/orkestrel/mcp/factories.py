@@ -34,7 +34,8 @@ def create_server(
 
     The listing is read on every request, so tools added later are served. `timeout` (seconds)
     bounds each call as `ToolManager.execute` does. A client's cancellation cancels the running
-    call. Raises `ValueError` when a registered tool carries invalid MCP annotations.
+    call. Raises `ValueError` when a registered tool cannot be listed: its annotations are not
+    valid MCP annotations, or its parameter schema's root is not an object.
     """
     for tool in manager.tools():
         tool_to_mcp(tool)

@@ -96,7 +96,11 @@ async def _serve_http(
             await finished.wait()
         finally:
             web.should_exit = True
-            with anyio.CancelScope(shield=True), anyio.move_on_after(SHUTDOWN_GRACE_SECONDS * 2):
+            with anyio.CancelScope(shield=True):
+                with anyio.move_on_after(SHUTDOWN_GRACE_SECONDS * 2):
+                    await finished.wait()
+                # Connections that outlive the grace period are dropped rather than waited on.
+                web.force_exit = True
                 await finished.wait()
 
 
