@@ -56,6 +56,25 @@ def test_tools_work_on_the_served_state_through_a_pipe(tmp_path: Path) -> None:
     assert json.loads(bad.stdout)["success"] is False
 
 
+def test_listing_touches_no_disk(tmp_path: Path) -> None:
+    listed = subprocess.run(
+        [*ORKESTREL, "tools", "list"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    assert listed.returncode == 0
+    assert [item["name"] for item in json.loads(listed.stdout)] == [
+        "infer",
+        "describe",
+        "database",
+        "workspace",
+    ]
+    assert os.listdir(tmp_path) == []
+
+
 def test_tools_list_is_text_on_a_terminal(tmp_path: Path) -> None:
     leader, follower = pty.openpty()
     try:
@@ -136,4 +155,4 @@ def test_serve_on_a_terminal_says_what_it_does_and_stops_at_end_of_input(tmp_pat
         "press Ctrl-D to stop\n"
     )
     assert (process.returncode, out, err) == (0, b"", b"")
-    assert sorted(os.listdir(tmp_path)) == [".orkestrel"]
+    assert os.listdir(tmp_path) == []

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
+
+import anyio
 
 from orkestrel.cli.hints import READS, READS_STATE, WRITES, annotate
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
@@ -49,12 +53,13 @@ def workspace(context: ToolboxContext) -> ToolInterface:
 
 def open_definitions(data: Path, readonly: bool) -> DefinitionStoreInterface:
     """Opens the definition store kept in `data`, read-only at the engine when asked; a
-    read-only toolbox over a `data` that holds no definitions yet reads an empty store."""
+    read-only toolbox over a `data` that holds no definitions yet reads an empty store.
+
+    Nothing touches the disk before the store's first use, and `data` must exist by then.
+    """
     path = data / DEFINITIONS_FILE
     if readonly and not path.exists():
         return create_memory_definition_store()
-    if not readonly:
-        data.mkdir(parents=True, exist_ok=True)
     engine = create_database(
         tables={DEFINITIONS_TABLE: DEFINITIONS_COLUMNS},
         driver=create_sqlite_driver(path),
@@ -73,7 +78,8 @@ def open_resolver(store: DefinitionStoreInterface, data: Path, readonly: bool) -
 
 
 def database(context: ToolboxContext) -> ToolInterface:
-    """Builds the database tool over SQLite files and a definition store under `--data`."""
+    """Builds the database tool over SQLite files and a definition store under `--data`,
+    creating `--data` on the first call rather than when the toolbox is listed."""
     store = open_definitions(context.data, context.readonly)
     resolver = open_resolver(store, context.data, context.readonly)
     closer = getattr(store, "close", None)
@@ -81,4 +87,11 @@ def database(context: ToolboxContext) -> ToolInterface:
         context.stack.push_async_callback(closer)
     context.stack.push_async_callback(resolver.close)
     tool = create_database_tool(resolver=resolver, readonly=context.readonly)
-    return annotate(tool, READS_STATE if context.readonly else WRITES)
+    data, readonly = context.data, context.readonly
+
+    async def execute(args: Mapping[str, Any]) -> Any:
+        if not readonly:
+            await anyio.Path(data).mkdir(parents=True, exist_ok=True)
+        return await tool.execute(args)
+
+    return annotate(tool, READS_STATE if readonly else WRITES, execute)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orkestrel.tool import Tool, ToolInterface
+from orkestrel.tool import Tool, ToolHandler, ToolInterface
 
 READS: dict[str, Any] = {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False}
 """The hints of a tool that only computes: no side effects, the same answer twice, a closed
@@ -22,13 +22,16 @@ WRITES: dict[str, Any] = {
 """The hints of a tool that may overwrite or delete the state it manages."""
 
 
-def annotate(tool: ToolInterface, hints: dict[str, Any]) -> ToolInterface:
-    """Gives a tool MCP annotations, as a new `Tool` delegating to the same handler."""
+def annotate(
+    tool: ToolInterface, hints: dict[str, Any], execute: ToolHandler | None = None
+) -> ToolInterface:
+    """Gives a tool MCP annotations, as a new `Tool` with the same definition that runs
+    `execute`, the tool's own handler unless given."""
     return Tool(
         name=tool.name,
         description=tool.description,
         summary=tool.summary,
         parameters=tool.parameters,
         annotations=dict(hints),
-        execute=tool.execute,
+        execute=tool.execute if execute is None else execute,
     )

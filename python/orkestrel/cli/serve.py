@@ -26,7 +26,12 @@ def register(commands: Any) -> argparse.ArgumentParser:
         "this command) or over streamable HTTP on loopback.",
     )
     add_toolbox_arguments(parser)
-    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument(
+        "--transport",
+        choices=["stdio", "http"],
+        default="stdio",
+        help="stdio for a client that starts this command, http to listen (default: stdio)",
+    )
     parser.add_argument(
         "--host", default="127.0.0.1", help="HTTP interface to bind (default: 127.0.0.1)"
     )

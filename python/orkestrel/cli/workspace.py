@@ -9,9 +9,9 @@ from typing import Any
 
 import anyio
 
-from orkestrel.cli.hints import READS_STATE, WRITES
+from orkestrel.cli.hints import READS_STATE, WRITES, annotate
 from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
-from orkestrel.tool import Tool, ToolInterface
+from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import ToolboxError, create_workspace_tool
 from orkestrel.workspace import (
     DIRECTORY_IGNORE,
@@ -73,14 +73,7 @@ def open_workspace_tool(root: Path, readonly: bool, data: Path | None = None) ->
                 raise
             return value
 
-    return Tool(
-        name=inner.name,
-        description=inner.description,
-        summary=inner.summary,
-        parameters=inner.parameters,
-        annotations=dict(READS_STATE if readonly else WRITES),
-        execute=execute,
-    )
+    return annotate(inner, READS_STATE if readonly else WRITES, execute)
 
 
 def _hidden(root: Path, data: Path | None) -> frozenset[str]:
