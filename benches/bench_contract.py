@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired
 
 import fastjsonschema
 import jsonschema
 import jsonschema_rs
 import pytest
 from pydantic import ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
+from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
 from orkestrel.contract import (
     ParseError,
@@ -206,10 +207,26 @@ def guards(name: str) -> dict[str, Callable[[Any], bool]]:
 
 
 def parsers(name: str) -> dict[str, Callable[[Any], Any]]:
-    """`value -> parsed` (raising on failure) for the coercing parsers."""
+    """Validate-or-raise doors: the coercing parsers, and each JSON Schema library's own
+    raising `validate` (which builds its error report) on the same schema."""
     contract, typed, _, _ = INPUTS[name]
-    adapter = TypeAdapter(typed)
-    return {"orkestrel": contract.parse, "pydantic": adapter.validate_python}
+    schema = contract.schema
+    return {
+        "orkestrel": contract.parse,
+        "pydantic": TypeAdapter(typed).validate_python,
+        "jsonschema_rs": jsonschema_rs.validator_for(schema).validate,
+        "fastjsonschema": fastjsonschema.compile(schema),
+        "jsonschema": jsonschema.Draft202012Validator(schema).validate,
+    }
+
+
+FAILURES = (
+    ParseError,
+    ValidationError,
+    jsonschema.ValidationError,
+    jsonschema_rs.ValidationError,
+    fastjsonschema.JsonSchemaException,
+)
 
 
 GUARD_CASES = [
@@ -222,7 +239,7 @@ PARSE_CASES = [
     (name, validity, impl)
     for name in INPUTS
     for validity in ("valid", "invalid")
-    for impl in ("orkestrel", "pydantic")
+    for impl in ("orkestrel", "pydantic", "jsonschema_rs", "fastjsonschema", "jsonschema")
 ]
 
 
@@ -242,8 +259,8 @@ def bench_parse(benchmark: Any, name: str, validity: str, impl: str) -> None:
     _, _, good, bad = INPUTS[name]
     value = good if validity == "valid" else bad
     parse = parsers(name)[impl]
-    if validity == "valid":
+    if impl in ("orkestrel", "pydantic") and validity == "valid":
         assert parse(value) == value
-        benchmark(parse, value)
-    else:
-        benchmark(_raises(parse, (ParseError, ValidationError)), value)
+    check = _raises(parse, FAILURES)
+    assert check(value) is (validity == "valid")
+    assert benchmark(check, value) is (validity == "valid")

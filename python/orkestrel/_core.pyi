@@ -1,6 +1,6 @@
 """The native extension: the Rust core of orkestrel."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any, Literal, Protocol, final
 
@@ -18,6 +18,14 @@ GENERATION_ATTEMPT_LIMIT: int
 INFER_DEPTH_LIMIT: int
 INFER_BREADTH_LIMIT: int
 JSON_SCHEMA_TYPES: tuple[str, ...]
+
+@final
+class FaultReport:
+    """The faults of a failed parse, kept in Rust until Python reads them."""
+
+    def to_list(self) -> list[Fault]:
+        """The faults as a list of dicts."""
+    def __len__(self) -> int: ...
 
 @final
 class Contract:
@@ -61,6 +69,28 @@ def clone_json_value(value: Any) -> Any:
 
 def clone_json_record(value: Any) -> dict[str, Any]:
     """A deep copy of a JSON record; `ContractError` (`clone`) for anything else."""
+
+# query: row caps, connector normalisation, like/glob matchers and the row-encoding fast path
+
+def resolve_limit(requested: int | float | None, cap: int | float) -> int:
+    """The request inside the cap, the cap above it or when absent, and 0 below zero."""
+
+def clamp_query(query: Mapping[str, Any] | None, cap: int | float) -> dict[str, Any]:
+    """`{"query": <query with limit + 1>, "limit": <effective limit>}`."""
+
+def normalize_query(query: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The query with every condition's omitted connector set to `"and"`."""
+
+def like_match(pattern: object, value: object) -> bool:
+    """`%` any run, `_` one character, no escape, ignoring case; non-strings never match."""
+
+def glob_match(pattern: object, value: object) -> bool:
+    """`*` any run, `?` one character, no classes, matching case; non-strings never match."""
+
+def encode_rows(
+    rows: list[Any], columns: Sequence[tuple[str, int, bool]], key: int
+) -> tuple[list[Any], list[Any], list[int]]:
+    """Keys, parameter tuples and the indexes of rows that need the full coercing path."""
 
 # --- schema inference -------------------------------------------------------------------------
 

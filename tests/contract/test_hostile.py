@@ -336,3 +336,26 @@ def test_one_contract_serves_many_threads() -> None:
     for thread in threads:
         thread.join()
     assert failures == []
+
+
+def test_hostile_declarations_are_refused_with_contract_errors() -> None:
+    for shape in (
+        Hostile(),
+        HostileDict(type="string"),
+        {"type": HostileStr("string")},
+        {"type": "object", "properties": {"a": Hostile()}},
+        {"type": "literal", "values": [Hostile()]},
+        {"type": "union", "variants": (string_shape(),)},
+        {1: "string"},
+    ):
+        code: str | None = None
+        try:
+            contract = create_contract(shape)
+        except ContractError as error:
+            code = error.code
+        else:
+            assert isinstance(contract.is_valid("x"), bool)
+        assert code in (None, "structure")
+    for schema in (Hostile(), HostileDict(type="string"), {"type": HostileStr("string")}, {1: 2}):
+        widened = create_contract(schema_to_shape(schema))
+        assert isinstance(widened.is_valid(Hostile()), bool)

@@ -1,19 +1,41 @@
 """Limits and vocabularies shared by every contract door, read from the Rust core."""
 
-from orkestrel._core import (
-    CLONE_NODE_LIMIT,
-    COMPILE_DEPTH_LIMIT,
-    COMPILE_NODE_LIMIT,
-    FAULT_LIMIT,
-    GENERATION_ATTEMPT_LIMIT,
-    GUARD_DEPTH_LIMIT,
-    INFER_BREADTH_LIMIT,
-    INFER_DEPTH_LIMIT,
-    JSON_SCHEMA_TYPES,
-    PREVIEW_LIMIT,
-)
+from typing import Final
 
-CONTRACT_ERROR_BRAND = "@orkestrel/contract.error"
+from orkestrel import _core
+
+FAULT_LIMIT: Final[int] = _core.FAULT_LIMIT
+"""Maximum entries in any fault report, at every nesting level."""
+
+PREVIEW_LIMIT: Final[int] = _core.PREVIEW_LIMIT
+"""Maximum UTF-16 length of a previewed string before it is cut with an ellipsis."""
+
+GUARD_DEPTH_LIMIT: Final[int] = _core.GUARD_DEPTH_LIMIT
+"""Container nesting accepted by the bounded JSON guards."""
+
+COMPILE_DEPTH_LIMIT: Final[int] = _core.COMPILE_DEPTH_LIMIT
+"""Maximum shape height, in edges from the root to the deepest leaf."""
+
+COMPILE_NODE_LIMIT: Final[int] = _core.COMPILE_NODE_LIMIT
+"""Maximum size of the tree a shape graph expands into, counting every edge."""
+
+CLONE_NODE_LIMIT: Final[int] = _core.CLONE_NODE_LIMIT
+"""Maximum number of nodes a JSON clone may produce."""
+
+GENERATION_ATTEMPT_LIMIT: Final[int] = _core.GENERATION_ATTEMPT_LIMIT
+"""Minimum number of attempts a union generator makes."""
+
+INFER_DEPTH_LIMIT: Final[int] = _core.INFER_DEPTH_LIMIT
+"""Depth budget of schema inference and of `schema_to_shape`."""
+
+INFER_BREADTH_LIMIT: Final[int] = _core.INFER_BREADTH_LIMIT
+"""Per-container key and variant cap of schema inference and of `schema_to_shape`."""
+
+JSON_SCHEMA_TYPES: Final[tuple[str, ...]] = _core.JSON_SCHEMA_TYPES
+"""The seven JSON Schema type names."""
+
+CONTRACT_ERROR_BRAND: Final[str] = "@orkestrel/contract.error"
+"""The brand the reference uses to recognise contract errors across copies."""
 
 __all__ = [
     "CLONE_NODE_LIMIT",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeGuard, get_args
 
+from orkestrel._core import FaultReport
+
 ContractErrorCode = Literal[
     "bound",
     "range",
@@ -87,18 +89,44 @@ class ParseError(ValueError):
     caught separately.
     """
 
-    faults: list[Any]
+    def __init__(
+        self, faults: Sequence[Mapping[str, Any]] | FaultReport, message: str | None = None
+    ) -> None:
+        super().__init__(faults, message)
 
-    def __init__(self, faults: Sequence[Mapping[str, Any]], message: str | None = None) -> None:
-        self.faults = list(faults)
-        if message is None:
-            head = "; ".join(_describe(fault) for fault in self.faults[:3])
-            more = f" (+{len(self.faults) - 3} more)" if len(self.faults) > 3 else ""
-            message = f"parse: the value does not satisfy the contract: {head}{more}"
-        super().__init__(message)
+    @property
+    def faults(self) -> list[Any]:
+        """The `explain` report of the value, as a list of fault dicts."""
+        cached: list[Any] | None = self.__dict__.get("_faults")
+        if cached is None:
+            source = self.args[0] if self.args else []
+            cached = list(source.to_list() if isinstance(source, FaultReport) else source)
+            self.__dict__["_faults"] = cached
+        return cached
+
+    @property
+    def message(self) -> str:
+        """The message: a summary of the first faults (built when first read)."""
+        given = self.args[1] if len(self.args) > 1 else None
+        if isinstance(given, str):
+            return given
+        cached: str | None = self.__dict__.get("_message")
+        if cached is None:
+            faults = self.faults
+            head = "; ".join(_describe(fault) for fault in faults[:3])
+            more = f" (+{len(faults) - 3} more)" if len(faults) > 3 else ""
+            cached = f"parse: the value does not satisfy the contract: {head}{more}"
+            self.__dict__["_message"] = cached
+        return cached
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"ParseError({self.message!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (ParseError, (self.faults, str(self)))
+        return (ParseError, (self.faults, self.message))
 
 
 def is_contract_error(value: object) -> TypeGuard[ContractError]:

@@ -5,11 +5,18 @@ from __future__ import annotations
 from typing import Any, Generic, Literal, NotRequired, TypeAlias, TypedDict, TypeVar
 
 JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, JSONValue] | None"
+"""JSON data: `None`, booleans, finite numbers, strings, lists and `str`-keyed dicts."""
+
 JSONSchema: TypeAlias = dict[str, Any]
+"""A JSON Schema document."""
+
 LiteralValue: TypeAlias = str | int | float | bool
+"""A member of a literal shape: a string, a number or a boolean."""
+
 FaultKind = Literal[
     "string", "number", "integer", "boolean", "null", "literal", "array", "object", "union", "json"
 ]
+"""The kind a fault expected."""
 
 
 class StringShape(TypedDict):
@@ -124,6 +131,7 @@ ContractShape: TypeAlias = (
     | NullableShape
     | RawShape
 )
+"""Any shape declaration."""
 
 
 class TypeFault(TypedDict):
@@ -171,6 +179,7 @@ class OneOfFault(TypedDict):
 
 
 Fault: TypeAlias = TypeFault | MissingFault | ConstraintFault | VariantFault | OneOfFault
+"""One entry of an `explain` report."""
 
 T = TypeVar("T")
 
@@ -190,3 +199,4 @@ class Failure(TypedDict):
 
 
 Result: TypeAlias = Success[T] | Failure
+"""The outcome of `attempt`: the callback's value or the exception it raised."""

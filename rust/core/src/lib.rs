@@ -19,3 +19,5 @@ mod tests;
 
 /// The crate version, shared with the Python package.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+pub mod query;

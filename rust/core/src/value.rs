@@ -37,6 +37,33 @@ impl View<'_> {
     }
 }
 
+/// The type of a value, read without touching its contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    Bool,
+    Number,
+    Str,
+    Array,
+    Object,
+    Other,
+}
+
+impl Kind {
+    /// The kind of a classified value.
+    pub fn of(view: &View<'_>) -> Kind {
+        match view {
+            View::Null => Kind::Null,
+            View::Bool(_) => Kind::Bool,
+            View::Int(_) | View::Float(_) => Kind::Number,
+            View::Str(_) => Kind::Str,
+            View::Array => Kind::Array,
+            View::Object => Kind::Object,
+            View::Other(_) => Kind::Other,
+        }
+    }
+}
+
 /// A read the value refused (a container that changed while it was read, say).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unreadable;
@@ -65,6 +92,11 @@ pub trait Node: Sized + Clone {
     /// Classifies the value.
     fn view(&self) -> View<'_>;
 
+    /// The value's kind; cheaper than [`Node::view`] where contents are not needed.
+    fn kind(&self) -> Kind {
+        Kind::of(&self.view())
+    }
+
     /// A stable identity for cycle detection (an address).
     fn identity(&self) -> usize;
 
@@ -91,4 +123,12 @@ pub trait Node: Sized + Clone {
     fn entries<F>(&self, visit: F) -> Result<(), EntriesError>
     where
         F: FnMut(Entry<'_, Self>) -> ControlFlow<()>;
+
+    /// Visits the values of a record (its keys must still all be strings).
+    fn values<F>(&self, mut visit: F) -> Result<(), EntriesError>
+    where
+        F: FnMut(&Self) -> ControlFlow<()>,
+    {
+        self.entries(|entry| visit(entry.value))
+    }
 }

@@ -3,7 +3,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use orkestrel_core::contract::{Contract, Segment};
+use orkestrel_core::contract::{Contract, Fault, Segment};
 use orkestrel_core::json::JsonRef;
 use orkestrel_core::shape::gate::validate;
 use orkestrel_core::shape::render::render;
@@ -35,6 +35,24 @@ fn prefix(path: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Segment>> {
         ));
     }
     Ok(segments)
+}
+
+/// The faults of a failed parse, kept in Rust until Python reads them.
+#[pyclass(frozen, module = "orkestrel._core", name = "FaultReport")]
+pub struct PyFaultReport {
+    faults: Vec<Fault>,
+}
+
+#[pymethods]
+impl PyFaultReport {
+    /// The faults as a list of dicts.
+    fn to_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        convert::faults(py, &self.faults)
+    }
+
+    fn __len__(&self) -> usize {
+        self.faults.len()
+    }
 }
 
 #[pymethods]
@@ -86,7 +104,8 @@ impl PyContract {
                 },
                 Ok(None) => {
                     let faults = self.inner.explain(&node, Vec::new());
-                    Err(parse_error(py, convert::faults(py, &faults)?))
+                    let report = Bound::new(py, PyFaultReport { faults })?;
+                    Err(parse_error(py, report.into_any()))
                 }
                 Err(error) => Err(contract_error(py, &error)),
             }

@@ -7,7 +7,7 @@ use orkestrel_core::errors::{Code, Context, ContractError, Limit};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyType};
+use pyo3::types::{PyDict, PyList, PyTuple, PyType};
 
 use crate::convert::text;
 
@@ -57,10 +57,25 @@ pub fn contract_error(py: Python<'_>, error: &ContractError) -> PyErr {
 }
 
 /// A Python `ParseError` whose `faults` are the explain report.
-pub fn parse_error(py: Python<'_>, faults: Bound<'_, PyList>) -> PyErr {
+pub fn parse_error(py: Python<'_>, faults: Bound<'_, PyAny>) -> PyErr {
     let build = || -> PyResult<PyErr> {
+        // The type's `tp_new` alone (BaseException's, in C) stores `args`; the Python
+        // `__init__` would only store them again.
         let class = PARSE_ERROR.import(py, ERRORS, "ParseError")?;
-        Ok(PyErr::from_value(class.call1((faults,))?))
+        let args = PyTuple::new(py, [faults])?;
+        let kind = class.as_type_ptr();
+        // SAFETY: `kind` is a live exception type whose `tp_new` is BaseException's; it
+        // returns a new reference or null with an error set.
+        let instance = unsafe {
+            match (*kind).tp_new {
+                Some(new) => Bound::from_owned_ptr_or_err(
+                    py,
+                    new(kind, args.as_ptr(), std::ptr::null_mut()),
+                )?,
+                None => class.call1(args)?,
+            }
+        };
+        Ok(PyErr::from_value(instance))
     };
     build().unwrap_or_else(|failure| failure)
 }

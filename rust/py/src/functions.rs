@@ -55,8 +55,8 @@ pub fn schema_to_shape<'py>(
 
 /// The `received` text of a value.
 #[pyfunction]
-pub fn preview(value: &Bound<'_, PyAny>) -> String {
-    js_preview(&PyNode(value.clone()))
+pub fn preview(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    shielded(py, "preview", || Ok(js_preview(&PyNode(value.clone()))))
 }
 
 /// ECMAScript `String(number)`.
@@ -74,7 +74,8 @@ pub fn number_to_string(value: &Bound<'_, PyAny>) -> PyResult<String> {
 /// Whether a value is JSON data: finite numbers, lists, str-keyed dicts, no cycles.
 #[pyfunction]
 pub fn is_json_value(value: &Bound<'_, PyAny>) -> bool {
-    json_value(&PyNode(value.clone()))
+    let node = PyNode(value.clone());
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| json_value(&node))).unwrap_or(false)
 }
 
 fn clone<'py>(

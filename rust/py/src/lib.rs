@@ -7,6 +7,7 @@ mod errors;
 mod functions;
 mod infer;
 mod node;
+mod query;
 mod sink;
 
 use pyo3::prelude::*;
@@ -17,7 +18,7 @@ mod _core {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use crate::contract::PyContract;
+    use crate::contract::{PyContract, PyFaultReport};
     #[pymodule_export]
     use crate::functions::{
         check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
@@ -27,6 +28,10 @@ mod _core {
     use crate::infer::{
         infer_json, infer_json_lines, is_valid_iso_instant, samples_to_format, samples_to_schema,
         string_to_format, value_to_schema, LinesReport, SchemaBuilder,
+    };
+    #[pymodule_export]
+    use crate::query::{
+        clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
     };
 
     #[pymodule_init]

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::os::raw::c_int;
 use std::ptr::addr_of_mut;
 
-use orkestrel_core::value::{EntriesError, Entry, Node, Unreadable, View};
+use orkestrel_core::value::{EntriesError, Entry, Kind, Node, Unreadable, View};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::critical_section::with_critical_section;
@@ -17,7 +17,23 @@ use pyo3::sync::critical_section::with_critical_section;
 pub struct PyNode<'py>(pub Bound<'py, PyAny>);
 
 /// The WTF-8 bytes of a `str` (or subclass): UTF-8, with lone surrogates kept.
+#[inline]
 pub fn str_bytes<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
+    let ptr = object.as_ptr();
+    #[cfg(not(any(Py_3_14, Py_LIMITED_API, PyPy, GraalPy)))]
+    // SAFETY: a compact ASCII str stores its characters, which are its UTF-8, inline.
+    unsafe {
+        if ffi::PyUnicode_IS_COMPACT_ASCII(ptr) != 0 {
+            let len = usize::try_from(ffi::PyUnicode_GET_LENGTH(ptr)).unwrap_or(0);
+            let data = ffi::PyUnicode_DATA(ptr).cast::<u8>();
+            return Cow::Borrowed(std::slice::from_raw_parts(data, len));
+        }
+    }
+    str_bytes_slow(object)
+}
+
+#[cold]
+fn str_bytes_slow<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
     let ptr = object.as_ptr();
     let mut size: ffi::Py_ssize_t = 0;
     // SAFETY: `ptr` is a live str; the UTF-8 buffer is cached in it and lives as long as it.
@@ -49,6 +65,21 @@ pub fn str_bytes<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
     }
 }
 
+/// The number of entries of a dict, read inline where the layout is known.
+#[inline]
+fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
+    unsafe {
+        (*dict.cast::<ffi::PyDictObject>()).ma_used
+    }
+    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy))]
+    // SAFETY: `dict` is a live dict.
+    unsafe {
+        ffi::PyDict_Size(dict)
+    }
+}
+
 fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
     let mut overflow: c_int = 0;
     // SAFETY: `ptr` is a live int (or subclass); no user code runs for an int.
@@ -64,7 +95,45 @@ fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
     View::Float(double)
 }
 
-impl PyNode<'_> {
+impl<'py> PyNode<'py> {
+    /// Visits a dict's entries from its storage, with strong references; a key that is not a
+    /// `str` makes the value not a record, and a size change makes it unreadable.
+    #[inline]
+    fn walk<F>(&self, mut visit: F) -> Result<(), EntriesError>
+    where
+        F: FnMut(&Bound<'py, PyAny>, &PyNode<'py>) -> ControlFlow<()>,
+    {
+        let dict = self.0.as_ptr();
+        // SAFETY: only dicts are records.
+        if unsafe { ffi::PyDict_Check(dict) } == 0 {
+            return Err(EntriesError::NotRecord);
+        }
+        let py = self.0.py();
+        with_critical_section(&self.0, || {
+            let size = dict_len(dict);
+            let mut position: ffi::Py_ssize_t = 0;
+            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
+            // SAFETY: PyDict_Next reads the dict's storage; key and value are taken as new
+            // references before anything else runs.
+            while unsafe { ffi::PyDict_Next(dict, &mut position, &mut key, &mut value) } != 0 {
+                let key = unsafe { Bound::from_borrowed_ptr(py, key) };
+                let value = PyNode(unsafe { Bound::from_borrowed_ptr(py, value) });
+                if unsafe { ffi::PyUnicode_Check(key.as_ptr()) } == 0 {
+                    return Err(EntriesError::NotRecord);
+                }
+                let flow = visit(&key, &value);
+                if dict_len(dict) != size {
+                    return Err(EntriesError::Unreadable);
+                }
+                if flow.is_break() {
+                    break;
+                }
+            }
+            Ok(())
+        })
+    }
+
     #[cold]
     fn subclass_view(&self) -> View<'_> {
         let ptr = self.0.as_ptr();
@@ -118,6 +187,31 @@ impl<'py> Node for PyNode<'py> {
         }
     }
 
+    #[inline]
+    fn kind(&self) -> Kind {
+        let ptr = self.0.as_ptr();
+        // SAFETY: type checks on a live object.
+        unsafe {
+            let ty = ffi::Py_TYPE(ptr);
+            if ty == addr_of_mut!(ffi::PyUnicode_Type) {
+                Kind::Str
+            } else if ty == addr_of_mut!(ffi::PyDict_Type) {
+                Kind::Object
+            } else if ty == addr_of_mut!(ffi::PyLong_Type) || ty == addr_of_mut!(ffi::PyFloat_Type)
+            {
+                Kind::Number
+            } else if ty == addr_of_mut!(ffi::PyList_Type) {
+                Kind::Array
+            } else if ty == addr_of_mut!(ffi::PyBool_Type) {
+                Kind::Bool
+            } else if ptr == ffi::Py_None() {
+                Kind::Null
+            } else {
+                Kind::of(&self.subclass_view())
+            }
+        }
+    }
+
     fn identity(&self) -> usize {
         self.0.as_ptr() as usize
     }
@@ -147,15 +241,21 @@ impl<'py> Node for PyNode<'py> {
         }
     }
 
+    #[inline]
     fn item(&self, index: usize) -> Result<Self, Unreadable> {
-        let index = ffi::Py_ssize_t::try_from(index).map_err(|_| Unreadable)?;
+        let list = self.0.as_ptr();
+        let at = ffi::Py_ssize_t::try_from(index).map_err(|_| Unreadable)?;
         let py = self.0.py();
-        // SAFETY: a bounds-checked read of a list; the item is taken as a new reference.
+        // SAFETY: a bounds-checked read of a list's storage; the item is taken as a new
+        // reference at once.
         unsafe {
-            if ffi::PyList_Check(self.0.as_ptr()) == 0 {
+            if ffi::PyList_Check(list) == 0 || at >= ffi::PyList_GET_SIZE(list) {
                 return Err(Unreadable);
             }
-            let item = ffi::PyList_GetItem(self.0.as_ptr(), index);
+            #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_GIL_DISABLED)))]
+            let item = ffi::PyList_GET_ITEM(list, at);
+            #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_GIL_DISABLED))]
+            let item = ffi::PyList_GetItem(list, at);
             if item.is_null() {
                 drop(PyErr::take(py));
                 return Err(Unreadable);
@@ -168,39 +268,20 @@ impl<'py> Node for PyNode<'py> {
     where
         F: FnMut(Entry<'_, Self>) -> ControlFlow<()>,
     {
-        let dict = self.0.as_ptr();
-        // SAFETY: only dicts are records.
-        if unsafe { ffi::PyDict_Check(dict) } == 0 {
-            return Err(EntriesError::NotRecord);
-        }
-        let py = self.0.py();
-        with_critical_section(&self.0, || {
-            let size = unsafe { ffi::PyDict_Size(dict) };
-            let mut position: ffi::Py_ssize_t = 0;
-            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
-            // SAFETY: PyDict_Next reads the dict's storage; key and value are taken as new
-            // references before anything else runs.
-            while unsafe { ffi::PyDict_Next(dict, &mut position, &mut key, &mut value) } != 0 {
-                let key = unsafe { Bound::from_borrowed_ptr(py, key) };
-                let value = PyNode(unsafe { Bound::from_borrowed_ptr(py, value) });
-                if unsafe { ffi::PyUnicode_Check(key.as_ptr()) } == 0 {
-                    return Err(EntriesError::NotRecord);
-                }
-                let text = str_bytes(&key);
-                let flow = visit(Entry {
-                    key: &key,
-                    text: &text,
-                    value: &value,
-                });
-                if unsafe { ffi::PyDict_Size(dict) } != size {
-                    return Err(EntriesError::Unreadable);
-                }
-                if flow.is_break() {
-                    break;
-                }
-            }
-            Ok(())
+        self.walk(|key, value| {
+            let text = str_bytes(key);
+            visit(Entry {
+                key,
+                text: &text,
+                value,
+            })
         })
+    }
+
+    fn values<F>(&self, mut visit: F) -> Result<(), EntriesError>
+    where
+        F: FnMut(&Self) -> ControlFlow<()>,
+    {
+        self.walk(|_, value| visit(value))
     }
 }

@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use super::fault::{Fault, FaultLimit, Reason, Segment};
 use super::jsonvalue::is_json_value;
 use super::parse::{coerce_boolean, coerce_number, coerce_string, js_sort};
-use super::{find, is_member, is_text_member, Compiled, Contract, Tail};
+use super::{find, Compiled, Contract, Tail};
 use crate::constants::FAULT_LIMIT;
 use crate::json::Num;
 use crate::shape::Id;
@@ -20,22 +20,41 @@ use crate::value::{Node, View};
 /// An undeclared key of a record: its array index (for ordering), key and value.
 type Extra<N> = (Option<u32>, (Box<[u8]>, N));
 
-struct Report<'c> {
-    contract: &'c Contract,
-    path: Vec<Segment>,
+/// A path segment while walking: property names are borrowed from the contract, so only a
+/// fault pays for an owned path.
+enum Step<'c> {
+    Name(&'c [u8]),
+    Index(usize),
+    Owned(Segment),
 }
 
-impl Report<'_> {
+struct Report<'c> {
+    contract: &'c Contract,
+    path: Vec<Step<'c>>,
+}
+
+impl<'c> Report<'c> {
+    fn here(&self) -> Vec<Segment> {
+        self.path
+            .iter()
+            .map(|step| match step {
+                Step::Name(name) => Segment::Key((*name).into()),
+                Step::Index(index) => Segment::Index(*index),
+                Step::Owned(segment) => segment.clone(),
+            })
+            .collect()
+    }
+
     fn fault(&self, reason: Reason, expected: &'static str) -> Fault {
-        let mut fault = Fault::at(reason, self.path.clone());
+        let mut fault = Fault::at(reason, self.here());
         fault.expected = Some(expected);
         fault
     }
 
-    fn type_fault(&self, expected: &'static str, view: &View<'_>) -> Vec<Fault> {
+    fn type_fault(&self, out: &mut Vec<Fault>, expected: &'static str, view: &View<'_>) {
         let mut fault = self.fault(Reason::Type, expected);
         fault.received = Some(preview_view(view));
-        vec![fault]
+        out.push(fault);
     }
 
     fn constraint(
@@ -54,161 +73,150 @@ impl Report<'_> {
 
     fn length_faults(
         &self,
+        out: &mut Vec<Fault>,
         expected: &'static str,
-        len: u64,
-        min: Option<u64>,
-        max: Option<u64>,
-        received: &str,
-    ) -> Vec<Fault> {
-        let mut faults = Vec::new();
+        (len, min, max): (u64, Option<u64>, Option<u64>),
+        received: impl Fn() -> String,
+    ) {
         let limit = |n: u64| {
             Some(FaultLimit::Number(Num::Int(
                 i64::try_from(n).unwrap_or(i64::MAX),
             )))
         };
         if let Some(min) = min.filter(|m| len < *m) {
-            faults.push(self.constraint(expected, "min", limit(min), received.to_owned()));
+            out.push(self.constraint(expected, "min", limit(min), received()));
         }
         if let Some(max) = max.filter(|m| len > *m) {
-            faults.push(self.constraint(expected, "max", limit(max), received.to_owned()));
+            out.push(self.constraint(expected, "max", limit(max), received()));
         }
-        faults
     }
 
-    fn explain<N: Node>(&mut self, id: Id, value: &N, depth: u32) -> Vec<Fault> {
-        deeper(depth, || self.explain_at(id, value, depth + 1))
+    /// Appends this node's report (capped at [`FAULT_LIMIT`]) to `out`.
+    fn explain<N: Node>(&mut self, id: Id, value: &N, depth: u32, out: &mut Vec<Fault>) {
+        deeper(depth, || self.explain_at(id, value, depth + 1, out));
     }
 
-    fn explain_at<N: Node>(&mut self, id: Id, value: &N, depth: u32) -> Vec<Fault> {
-        let contract = self.contract;
+    fn explain_at<N: Node>(&mut self, id: Id, value: &N, depth: u32, out: &mut Vec<Fault>) {
+        let contract: &'c Contract = self.contract;
         let kind = contract.kinds[id];
         let view = value.view();
         match &contract.nodes[id] {
             Compiled::String { min, max, pattern } => {
                 let Some(text) = coerce_string(&view) else {
-                    return self.type_fault(kind, &view);
+                    return self.type_fault(out, kind, &view);
                 };
-                let received = preview_string(&text);
-                let mut faults =
-                    self.length_faults(kind, utf16_len(&text) as u64, *min, *max, &received);
+                let received = || preview_string(&text);
+                let units = match (min, max, &view) {
+                    (None, None, _) => 0,
+                    (_, _, View::Str(_)) => value.utf16_len(),
+                    _ => utf16_len(&text),
+                };
+                self.length_faults(out, kind, (units as u64, *min, *max), received);
                 if let Some(pattern) = pattern.as_ref().filter(|p| !p.is_match(&text)) {
                     let limit = Some(FaultLimit::Text(pattern.source.clone()));
-                    faults.push(self.constraint(kind, "pattern", limit, received));
+                    out.push(self.constraint(kind, "pattern", limit, received()));
                 }
-                faults
             }
             Compiled::Number { min, max, integer } => {
                 let Some(n) = coerce_number(&view) else {
-                    return self.type_fault(kind, &view);
+                    return self.type_fault(out, kind, &view);
                 };
-                let received = number_to_string(n);
-                let mut faults = Vec::new();
+                let received = || number_to_string(n);
                 if *integer && !is_integer(n) {
-                    faults.push(self.constraint(kind, "integer", None, received.clone()));
+                    out.push(self.constraint(kind, "integer", None, received()));
                 }
                 if let Some(min) = min.filter(|m| n < m.value()) {
-                    faults.push(self.constraint(
-                        kind,
-                        "min",
-                        Some(FaultLimit::Number(min)),
-                        received.clone(),
-                    ));
+                    let limit = Some(FaultLimit::Number(min));
+                    out.push(self.constraint(kind, "min", limit, received()));
                 }
                 if let Some(max) = max.filter(|m| n > m.value()) {
-                    faults.push(self.constraint(
-                        kind,
-                        "max",
-                        Some(FaultLimit::Number(max)),
-                        received,
-                    ));
+                    let limit = Some(FaultLimit::Number(max));
+                    out.push(self.constraint(kind, "max", limit, received()));
                 }
-                faults
             }
-            Compiled::Boolean => match coerce_boolean(&view) {
-                Some(_) => Vec::new(),
-                None => self.type_fault(kind, &view),
-            },
-            Compiled::Null => match view {
-                View::Null => Vec::new(),
-                _ => self.type_fault(kind, &view),
-            },
+            Compiled::Boolean => {
+                if coerce_boolean(&view).is_none() {
+                    self.type_fault(out, kind, &view);
+                }
+            }
+            Compiled::Null => {
+                if !matches!(view, View::Null) {
+                    self.type_fault(out, kind, &view);
+                }
+            }
             Compiled::Literal(values) => {
                 let trimmed_member =
-                    matches!(&view, View::Str(text) if is_text_member(values, trim(text)));
-                if is_member(values, &view) || trimmed_member {
-                    Vec::new()
-                } else {
-                    self.type_fault(kind, &view)
+                    matches!(&view, View::Str(text) if values.contains_text(trim(text)));
+                if !values.contains(&view) && !trimmed_member {
+                    self.type_fault(out, kind, &view);
                 }
             }
             Compiled::Json => {
-                if is_json_value(value) {
-                    Vec::new()
-                } else {
-                    self.type_fault(kind, &view)
+                if !is_json_value(value) {
+                    self.type_fault(out, kind, &view);
                 }
             }
-            Compiled::Raw => Vec::new(),
-            Compiled::Nullable(inner) => match view {
-                View::Null => Vec::new(),
-                _ => self.explain(*inner, value, depth),
-            },
-            Compiled::Optional(inner) => self.explain(*inner, value, depth),
+            Compiled::Raw => {}
+            Compiled::Nullable(inner) => {
+                if !matches!(view, View::Null) {
+                    self.explain(*inner, value, depth, out);
+                }
+            }
+            Compiled::Optional(inner) => self.explain(*inner, value, depth, out),
             Compiled::Array { items, min, max } => {
                 let len = match (&view, value.len()) {
                     (View::Array, Ok(len)) => len,
-                    _ => return self.type_fault(kind, &view),
+                    _ => return self.type_fault(out, kind, &view),
                 };
-                let mut faults = Vec::new();
+                let start = out.len();
                 for index in 0..len {
-                    if faults.len() >= FAULT_LIMIT {
+                    if out.len() - start >= FAULT_LIMIT {
                         break;
                     }
-                    self.path.push(Segment::Index(index));
+                    self.path.push(Step::Index(index));
                     match value.item(index) {
-                        Ok(item) => faults.extend(self.explain(*items, &item, depth)),
-                        Err(_) => faults.push(self.fault(Reason::Type, contract.kinds[*items])),
+                        Ok(item) => self.explain(*items, &item, depth, out),
+                        Err(_) => out.push(self.fault(Reason::Type, contract.kinds[*items])),
                     }
                     self.path.pop();
                 }
-                faults.extend(self.length_faults(kind, len as u64, *min, *max, &len.to_string()));
-                faults.truncate(FAULT_LIMIT);
-                faults
+                self.length_faults(out, kind, (len as u64, *min, *max), || len.to_string());
+                out.truncate(start + FAULT_LIMIT);
             }
-            Compiled::Object { props, tail, .. } => {
+            Compiled::Object {
+                props, index, tail, ..
+            } => {
                 if !matches!(view, View::Object) {
-                    return self.type_fault(kind, &view);
+                    return self.type_fault(out, kind, &view);
                 }
-                self.explain_object(props, tail, value, &view, depth)
+                self.explain_object((props, index), tail, value, &view, depth, out);
             }
             Compiled::Union { variants, one_of } => {
+                let start = out.len();
                 if *one_of {
                     let matched = variants
                         .iter()
                         .filter(|v| contract.guard(**v, value, depth))
                         .count();
                     if matched == 1 {
-                        return Vec::new();
+                        return;
                     }
-                    let mut fault = Fault::at(Reason::OneOf, self.path.clone());
+                    let mut fault = Fault::at(Reason::OneOf, self.here());
                     fault.count = Some(matched);
-                    let mut faults = vec![fault];
+                    out.push(fault);
                     if matched == 0 {
-                        faults.extend(self.closest(variants, value, depth).unwrap_or_default());
+                        out.extend(self.closest(variants, value, depth).unwrap_or_default());
                     }
-                    faults.truncate(FAULT_LIMIT);
-                    faults
                 } else {
                     let Some(closest) = self.closest(variants, value, depth) else {
-                        return Vec::new();
+                        return;
                     };
-                    let mut fault = Fault::at(Reason::Variant, self.path.clone());
+                    let mut fault = Fault::at(Reason::Variant, self.here());
                     fault.count = Some(variants.len());
-                    let mut faults = vec![fault];
-                    faults.extend(closest);
-                    faults.truncate(FAULT_LIMIT);
-                    faults
+                    out.push(fault);
+                    out.extend(closest);
                 }
+                out.truncate(start + FAULT_LIMIT);
             }
         }
     }
@@ -217,7 +225,8 @@ impl Report<'_> {
     fn closest<N: Node>(&mut self, variants: &[Id], value: &N, depth: u32) -> Option<Vec<Fault>> {
         let mut best: Option<Vec<Fault>> = None;
         for variant in variants {
-            let report = self.explain(*variant, value, depth);
+            let mut report = Vec::new();
+            self.explain(*variant, value, depth, &mut report);
             if report.is_empty() {
                 return None;
             }
@@ -230,16 +239,17 @@ impl Report<'_> {
 
     fn explain_object<N: Node>(
         &mut self,
-        props: &[super::Prop],
+        (props, index): (&'c [super::Prop], &super::keys::KeyIndex),
         tail: &Tail,
         value: &N,
         view: &View<'_>,
         depth: u32,
-    ) -> Vec<Fault> {
+        out: &mut Vec<Fault>,
+    ) {
         let mut slots: Vec<Option<N>> = vec![None; props.len()];
         let mut extras: Vec<Extra<N>> = Vec::new();
         let read = value.entries(|entry| {
-            match find(props, entry.text) {
+            match find(props, index, entry.text) {
                 Some(index) => slots[index] = Some(entry.value.clone()),
                 None => {
                     if matches!(tail, Tail::Shape(_)) {
@@ -253,17 +263,17 @@ impl Report<'_> {
             ControlFlow::Continue(())
         });
         if read.is_err() {
-            return self.type_fault("object", view);
+            return self.type_fault(out, "object", view);
         }
-        let mut faults = Vec::new();
+        let start = out.len();
         for (prop, slot) in props.iter().zip(&slots) {
-            if faults.len() >= FAULT_LIMIT {
+            if out.len() - start >= FAULT_LIMIT {
                 break;
             }
-            self.path.push(Segment::Key(prop.name.clone()));
+            self.path.push(Step::Name(&prop.name));
             match slot {
-                Some(child) => faults.extend(self.explain(prop.shape, child, depth)),
-                None if !prop.optional => faults.push(self.fault(Reason::Missing, prop.kind)),
+                Some(child) => self.explain(prop.shape, child, depth, out),
+                None if !prop.optional => out.push(self.fault(Reason::Missing, prop.kind)),
                 None => {}
             }
             self.path.pop();
@@ -271,16 +281,15 @@ impl Report<'_> {
         if let Tail::Shape(shape) = tail {
             js_sort(&mut extras);
             for (_, (key, child)) in &extras {
-                if faults.len() >= FAULT_LIMIT {
+                if out.len() - start >= FAULT_LIMIT {
                     break;
                 }
-                self.path.push(Segment::Key(key.clone()));
-                faults.extend(self.explain(*shape, child, depth));
+                self.path.push(Step::Owned(Segment::Key(key.clone())));
+                self.explain(*shape, child, depth, out);
                 self.path.pop();
             }
         }
-        faults.truncate(FAULT_LIMIT);
-        faults
+        out.truncate(start + FAULT_LIMIT);
     }
 }
 
@@ -289,8 +298,10 @@ impl Contract {
     pub fn explain<N: Node>(&self, value: &N, prefix: Vec<Segment>) -> Vec<Fault> {
         let mut report = Report {
             contract: self,
-            path: prefix,
+            path: prefix.into_iter().map(Step::Owned).collect(),
         };
-        report.explain(0, value, 0)
+        let mut out = Vec::new();
+        report.explain(0, value, 0, &mut out);
+        out
     }
 }

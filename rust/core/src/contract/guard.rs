@@ -3,11 +3,11 @@
 use std::ops::ControlFlow;
 
 use super::jsonvalue::is_json_value;
-use super::{find, is_member, Compiled, Contract, Tail};
+use super::{find, Compiled, Contract, Tail};
 use crate::shape::Id;
 use crate::stack::deeper;
 use crate::text::number::is_integer;
-use crate::value::{Node, View};
+use crate::value::{Kind, Node, View};
 
 impl Contract {
     /// Whether `value` satisfies the contract exactly, with no coercion.
@@ -21,21 +21,28 @@ impl Contract {
 
     fn guard_node<N: Node>(&self, id: Id, value: &N, depth: u32) -> bool {
         match &self.nodes[id] {
-            Compiled::String { min, max, pattern } => match value.view() {
-                View::Str(text) => {
-                    self.string_fits(*min, *max, pattern.as_ref(), value.utf16_len(), &text)
+            Compiled::String { min, max, pattern } => {
+                if value.kind() != Kind::Str {
+                    return false;
                 }
-                _ => false,
-            },
+                if (min.is_some() || max.is_some()) && !length_fits(value.utf16_len(), *min, *max) {
+                    return false;
+                }
+                match (pattern, value.view()) {
+                    (None, _) => true,
+                    (Some(pattern), View::Str(text)) => pattern.is_match(&text),
+                    _ => false,
+                }
+            }
             Compiled::Number { min, max, integer } => value
                 .view()
                 .finite()
                 .is_some_and(|n| number_fits(n, *integer, *min, *max)),
-            Compiled::Boolean => matches!(value.view(), View::Bool(_)),
-            Compiled::Null => matches!(value.view(), View::Null),
-            Compiled::Literal(values) => is_member(values, &value.view()),
+            Compiled::Boolean => value.kind() == Kind::Bool,
+            Compiled::Null => value.kind() == Kind::Null,
+            Compiled::Literal(values) => values.contains(&value.view()),
             Compiled::Array { items, min, max } => {
-                if !matches!(value.view(), View::Array) {
+                if value.kind() != Kind::Array {
                     return false;
                 }
                 let Ok(len) = value.len() else { return false };
@@ -50,16 +57,20 @@ impl Contract {
             }
             Compiled::Object {
                 props,
+                index,
                 required,
                 tail,
             } => {
-                if !matches!(value.view(), View::Object) {
+                if value.kind() != Kind::Object {
                     return false;
+                }
+                if props.is_empty() {
+                    return self.guard_tail(tail, value, depth);
                 }
                 let mut ok = true;
                 let mut seen = 0;
                 let read = value.entries(|entry| {
-                    let pass = match find(props, entry.text) {
+                    let pass = match find(props, index, entry.text) {
                         Some(index) => {
                             let prop = &props[index];
                             seen += usize::from(!prop.optional);
@@ -93,27 +104,50 @@ impl Contract {
                 }
             }
             Compiled::Nullable(inner) => {
-                matches!(value.view(), View::Null) || self.guard(*inner, value, depth)
+                value.kind() == Kind::Null || self.guard(*inner, value, depth)
             }
             Compiled::Optional(inner) => self.guard(*inner, value, depth),
             Compiled::Json => is_json_value(value),
             Compiled::Raw => true,
         }
     }
+}
 
-    pub(super) fn string_fits(
-        &self,
-        min: Option<u64>,
-        max: Option<u64>,
-        pattern: Option<&crate::pattern::Pattern>,
-        units: usize,
-        text: &[u8],
-    ) -> bool {
-        let units = units as u64;
-        !(min.is_some_and(|m| units < m)
-            || max.is_some_and(|m| units > m)
-            || pattern.is_some_and(|p| !p.is_match(text)))
+impl Contract {
+    /// A record with no declared properties: every key is an extra, and only values matter.
+    fn guard_tail<N: Node>(&self, tail: &Tail, value: &N, depth: u32) -> bool {
+        let mut ok = true;
+        let read = value.values(|item| {
+            ok = match tail {
+                Tail::Closed => false,
+                Tail::Open => true,
+                Tail::Shape(shape) => self.guard(*shape, item, depth),
+            };
+            if ok {
+                ControlFlow::Continue(())
+            } else {
+                ControlFlow::Break(())
+            }
+        });
+        read.is_ok() && ok
     }
+}
+
+/// Whether a UTF-16 length is within optional bounds.
+pub(super) fn length_fits(units: usize, min: Option<u64>, max: Option<u64>) -> bool {
+    let units = units as u64;
+    !(min.is_some_and(|m| units < m) || max.is_some_and(|m| units > m))
+}
+
+/// Whether a string satisfies length bounds and a pattern.
+pub(super) fn string_fits(
+    min: Option<u64>,
+    max: Option<u64>,
+    pattern: Option<&crate::pattern::Pattern>,
+    units: usize,
+    text: &[u8],
+) -> bool {
+    length_fits(units, min, max) && pattern.is_none_or(|p| p.is_match(text))
 }
 
 /// Whether a finite number satisfies integer and bound refinements.

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
-use crate::value::{Node, View};
+use crate::value::{Kind, Node, View};
 
 /// The identities on the current path; a hash set takes over once the path is long.
 #[derive(Default)]
@@ -48,20 +48,74 @@ enum Step<N> {
 }
 
 /// Whether a scalar is JSON data; `None` for containers.
-fn scalar(view: &View<'_>) -> Option<bool> {
-    match view {
-        View::Null | View::Bool(_) | View::Int(_) | View::Str(_) => Some(true),
-        View::Float(f) => Some(f.is_finite()),
-        View::Other(_) => Some(false),
-        View::Array | View::Object => None,
+fn scalar<N: Node>(node: &N) -> Option<bool> {
+    match node.kind() {
+        Kind::Null | Kind::Bool | Kind::Str => Some(true),
+        Kind::Number => Some(node.view().finite().is_some()),
+        Kind::Other => Some(false),
+        Kind::Array | Kind::Object => None,
     }
+}
+
+const SHALLOW: usize = 24;
+
+/// A recursive walk with no allocation for values at most [`SHALLOW`] containers deep;
+/// `None` when the value is deeper (the iterative walk then answers).
+fn shallow<N: Node>(node: &N, path: &mut [usize; SHALLOW], depth: usize) -> Option<bool> {
+    if let Some(answer) = scalar(node) {
+        return Some(answer);
+    }
+    if depth == SHALLOW {
+        return None;
+    }
+    let identity = node.identity();
+    if path[..depth].contains(&identity) {
+        return Some(false);
+    }
+    path[depth] = identity;
+    if node.kind() == Kind::Array {
+        let Ok(len) = node.len() else {
+            return Some(false);
+        };
+        for index in 0..len {
+            let Ok(item) = node.item(index) else {
+                return Some(false);
+            };
+            match shallow(&item, path, depth + 1) {
+                Some(true) => {}
+                other => return other,
+            }
+        }
+        return Some(true);
+    }
+    let mut answer = Some(true);
+    let read = node.values(|value| match shallow(value, path, depth + 1) {
+        Some(true) => ControlFlow::Continue(()),
+        other => {
+            answer = other;
+            ControlFlow::Break(())
+        }
+    });
+    if read.is_err() {
+        return Some(false);
+    }
+    answer
 }
 
 /// Whether `root` is a JSON value: finite numbers, dense arrays, plain records, no cycles.
 pub fn is_json_value<N: Node>(root: &N) -> bool {
-    if let Some(answer) = scalar(&root.view()) {
+    if let Some(answer) = scalar(root) {
         return answer;
     }
+    let mut path = [0usize; SHALLOW];
+    match shallow(root, &mut path, 0) {
+        Some(answer) => answer,
+        None => walk(root),
+    }
+}
+
+/// The iterative walk, with no depth cap.
+fn walk<N: Node>(root: &N) -> bool {
     let mut ancestors = Ancestors::default();
     let mut stack = vec![Step::Enter(root.clone())];
     while let Some(step) = stack.pop() {
@@ -72,8 +126,7 @@ pub fn is_json_value<N: Node>(root: &N) -> bool {
             }
             Step::Enter(node) => node,
         };
-        let view = node.view();
-        if let Some(answer) = scalar(&view) {
+        if let Some(answer) = scalar(&node) {
             if !answer {
                 return false;
             }
@@ -85,32 +138,20 @@ pub fn is_json_value<N: Node>(root: &N) -> bool {
         }
         ancestors.push(identity);
         stack.push(Step::Exit);
-        if matches!(view, View::Array) {
+        if node.kind() == Kind::Array {
             let Ok(len) = node.len() else { return false };
             for index in 0..len {
-                match node.item(index) {
-                    Ok(item) => match scalar(&item.view()) {
-                        Some(true) => {}
-                        Some(false) => return false,
-                        None => stack.push(Step::Enter(item)),
-                    },
-                    Err(_) => return false,
-                }
+                let Ok(item) = node.item(index) else {
+                    return false;
+                };
+                stack.push(Step::Enter(item));
             }
         } else {
-            let mut ok = true;
-            let read = node.entries(|entry| match scalar(&entry.value.view()) {
-                Some(true) => ControlFlow::Continue(()),
-                Some(false) => {
-                    ok = false;
-                    ControlFlow::Break(())
-                }
-                None => {
-                    stack.push(Step::Enter(entry.value.clone()));
-                    ControlFlow::Continue(())
-                }
+            let read = node.values(|value| {
+                stack.push(Step::Enter(value.clone()));
+                ControlFlow::Continue(())
             });
-            if read.is_err() || !ok {
+            if read.is_err() {
                 return false;
             }
         }

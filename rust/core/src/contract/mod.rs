@@ -5,6 +5,7 @@ mod explain;
 pub mod fault;
 mod guard;
 pub mod jsonvalue;
+mod keys;
 mod parse;
 mod schema;
 
@@ -13,7 +14,7 @@ pub use parse::{coerce_boolean, coerce_number, coerce_string, Sink};
 
 use crate::json::JsonRef;
 use crate::pattern::Pattern;
-use crate::shape::{kind_of, Additional, Decl, Declaration, Id, Lit, Mode};
+use crate::shape::{kind_of, Additional, Decl, Declaration, Id, Mode};
 use crate::text::keys::js_order;
 
 struct Prop {
@@ -44,7 +45,7 @@ enum Compiled {
     Null,
     Json,
     Raw,
-    Literal(Vec<Lit>),
+    Literal(keys::Members),
     Array {
         items: Id,
         min: Option<u64>,
@@ -52,6 +53,7 @@ enum Compiled {
     },
     Object {
         props: Vec<Prop>,
+        index: keys::KeyIndex,
         required: usize,
         tail: Tail,
     },
@@ -117,7 +119,7 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
         Decl::Null { .. } => Compiled::Null,
         Decl::Json { .. } => Compiled::Json,
         Decl::Raw { .. } => Compiled::Raw,
-        Decl::Literal { values, .. } => Compiled::Literal(values.clone()),
+        Decl::Literal { values, .. } => Compiled::Literal(keys::Members::new(values)),
         Decl::Array {
             items, min, max, ..
         } => Compiled::Array {
@@ -153,8 +155,10 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
                 Additional::Bool(true) => Tail::Open,
                 Additional::Shape(id) => Tail::Shape(*id),
             };
+            let index = keys::KeyIndex::new(&props.iter().map(|p| &*p.name).collect::<Vec<_>>());
             Compiled::Object {
                 props,
+                index,
                 required,
                 tail,
             }
@@ -169,24 +173,7 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
 }
 
 /// Finds a declared property by key text.
-fn find(props: &[Prop], key: &[u8]) -> Option<usize> {
-    props.iter().position(|p| *p.name == *key)
-}
-
-/// Whether `value` is SameValueZero-equal to a literal member.
-fn is_member(values: &[Lit], value: &crate::value::View<'_>) -> bool {
-    use crate::value::View;
-    values.iter().any(|lit| match (lit, value) {
-        (Lit::Str(a), View::Str(b)) => **a == **b,
-        (Lit::Bool(a), View::Bool(b)) => a == b,
-        (Lit::Num(a), View::Int(_) | View::Float(_)) => value.number() == Some(a.value()),
-        _ => false,
-    })
-}
-
-/// Whether trimmed text is a string literal member.
-fn is_text_member(values: &[Lit], text: &[u8]) -> bool {
-    values
-        .iter()
-        .any(|lit| matches!(lit, Lit::Str(a) if **a == *text))
+#[inline]
+fn find(props: &[Prop], index: &keys::KeyIndex, key: &[u8]) -> Option<usize> {
+    index.find(key, |at| keys::same_bytes(&props[at].name, key))
 }

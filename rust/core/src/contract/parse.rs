@@ -4,16 +4,16 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use super::guard::number_fits;
+use super::guard::{number_fits, string_fits};
 use super::jsonvalue::is_json_value;
-use super::{find, is_member, is_text_member, Compiled, Contract, Tail};
+use super::{find, Compiled, Contract, Tail};
 use crate::errors::ContractError;
 use crate::shape::Id;
 use crate::stack::deeper;
 use crate::text::keys::array_index;
 use crate::text::number::{number_to_string, parse_number};
 use crate::text::{trim, utf16_len};
-use crate::value::{EntriesError, Node, View};
+use crate::value::{EntriesError, Kind, Node, View};
 
 /// Builds parse output for a node type `N`.
 pub trait Sink<N: Node> {
@@ -113,40 +113,43 @@ impl Contract {
         sink: &mut S,
         depth: u32,
     ) -> Parsed<S, N> {
-        let view = value.view();
+        let kind = value.kind();
+        let view = || value.view();
         Ok(match &self.nodes[id] {
-            Compiled::String { min, max, pattern } => match &view {
-                View::Str(text) => self
-                    .string_fits(*min, *max, pattern.as_ref(), value.utf16_len(), text)
-                    .then(|| sink.keep(value)),
-                _ => coerce_string(&view).and_then(|text| {
-                    self.string_fits(*min, *max, pattern.as_ref(), utf16_len(&text), &text)
+            Compiled::String { min, max, pattern } => {
+                if kind == Kind::Str {
+                    return Ok(self.guard(id, value, depth).then(|| sink.keep(value)));
+                }
+                let view = view();
+                coerce_string(&view).and_then(|text| {
+                    string_fits(*min, *max, pattern.as_ref(), utf16_len(&text), &text)
                         .then(|| sink.string(&text))
-                }),
-            },
-            Compiled::Number { min, max, integer } => match view.finite() {
+                })
+            }
+            Compiled::Number { min, max, integer } => match view().finite() {
                 Some(n) => number_fits(n, *integer, *min, *max).then(|| sink.keep(value)),
-                None => coerce_number(&view)
+                None => coerce_number(&view())
                     .filter(|n| number_fits(*n, *integer, *min, *max))
                     .map(|n| sink.number(n, *integer)),
             },
-            Compiled::Boolean => match view {
-                View::Bool(_) => Some(sink.keep(value)),
-                _ => coerce_boolean(&view).map(|b| sink.boolean(b)),
+            Compiled::Boolean => match kind {
+                Kind::Bool => Some(sink.keep(value)),
+                _ => coerce_boolean(&view()).map(|b| sink.boolean(b)),
             },
-            Compiled::Null => matches!(view, View::Null).then(|| sink.keep(value)),
+            Compiled::Null => (kind == Kind::Null).then(|| sink.keep(value)),
             Compiled::Literal(values) => {
-                if is_member(values, &view) {
+                let view = view();
+                if values.contains(&view) {
                     Some(sink.keep(value))
                 } else if let View::Str(text) = &view {
                     let trimmed = trim(text);
-                    is_text_member(values, trimmed).then(|| sink.string(trimmed))
+                    values.contains_text(trimmed).then(|| sink.string(trimmed))
                 } else {
                     None
                 }
             }
             Compiled::Array { items, min, max } => {
-                if !matches!(view, View::Array) {
+                if kind != Kind::Array {
                     return Ok(None);
                 }
                 let len = value
@@ -169,13 +172,14 @@ impl Contract {
             }
             Compiled::Object {
                 props,
+                index,
                 required,
                 tail,
             } => {
-                if !matches!(view, View::Object) {
+                if kind != Kind::Object {
                     return Ok(None);
                 }
-                return self.parse_object(props, *required, tail, value, sink, depth);
+                return self.parse_object((props, index), *required, tail, value, sink, depth);
             }
             Compiled::Union { variants, one_of } => {
                 if *one_of {
@@ -197,8 +201,8 @@ impl Contract {
                     found
                 }
             }
-            Compiled::Nullable(inner) => match view {
-                View::Null => Some(sink.keep(value)),
+            Compiled::Nullable(inner) => match kind {
+                Kind::Null => Some(sink.keep(value)),
                 _ => self.parse_node(*inner, value, sink, depth)?,
             },
             Compiled::Optional(inner) => self.parse_node(*inner, value, sink, depth)?,
@@ -209,7 +213,7 @@ impl Contract {
 
     fn parse_object<N: Node, S: Sink<N>>(
         &self,
-        props: &[super::Prop],
+        (props, index): (&[super::Prop], &super::keys::KeyIndex),
         required: usize,
         tail: &Tail,
         value: &N,
@@ -221,7 +225,7 @@ impl Contract {
         let mut extras: Vec<Extra<N, S>> = Vec::new();
         let mut failed: Result<bool, ContractError> = Ok(false);
         let read = value.entries(|entry| {
-            let (shape, slot) = match find(props, entry.text) {
+            let (shape, slot) = match find(props, index, entry.text) {
                 Some(index) => (Some(props[index].shape), Some(index)),
                 None => match tail {
                     Tail::Closed => return ControlFlow::Continue(()),

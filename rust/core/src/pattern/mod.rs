@@ -3,10 +3,18 @@
 //! line terminators). Look-around and backreferences have no linear-time equivalent and
 //! are refused as unsupported.
 
+use std::sync::Arc;
+
 use regex::bytes::{Regex, RegexBuilder};
+use regex_automata::dfa::dense::{self, DFA};
+use regex_automata::dfa::Automaton;
+use regex_automata::nfa::thompson;
+use regex_automata::util::syntax;
+use regex_automata::Input;
 
 mod class;
 mod escape;
+mod simple;
 #[cfg(test)]
 mod tests;
 mod translate;
@@ -31,11 +39,30 @@ impl PatternError {
     }
 }
 
-/// A compiled pattern with its ECMAScript source.
+/// A compiled pattern with its ECMAScript source. Small patterns also get a fully built DFA,
+/// which answers without the lazy engine's cache; every pattern keeps the general engine.
 #[derive(Clone, Debug)]
 pub struct Pattern {
     pub source: Box<[u8]>,
     regex: Regex,
+    dense: Option<Arc<DFA<Vec<u32>>>>,
+    simple: Option<simple::Simple>,
+}
+
+const DENSE_LIMIT: usize = 1 << 16;
+
+fn dense(translated: &str) -> Option<Arc<DFA<Vec<u32>>>> {
+    dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .dfa_size_limit(Some(DENSE_LIMIT))
+                .determinize_size_limit(Some(4 * DENSE_LIMIT)),
+        )
+        .syntax(syntax::Config::new().unicode(true).utf8(false))
+        .thompson(thompson::Config::new().utf8(false))
+        .build(translated)
+        .ok()
+        .map(Arc::new)
 }
 
 impl Pattern {
@@ -50,12 +77,28 @@ impl Pattern {
             })?;
         Ok(Pattern {
             source: source.into(),
+            dense: dense(&translated),
+            simple: simple::Simple::analyze(&translated),
             regex,
         })
     }
 
+    /// Whether a fully built automaton serves this pattern.
+    pub fn has_dense(&self) -> bool {
+        self.dense.is_some()
+    }
+
     /// Whether the pattern matches somewhere in `text` (a search, not anchored).
+    #[inline]
     pub fn is_match(&self, text: &[u8]) -> bool {
+        if let Some(simple) = &self.simple {
+            return simple.is_match(text);
+        }
+        if let Some(dfa) = &self.dense {
+            if let Ok(found) = dfa.try_search_fwd(&Input::new(text).earliest(true)) {
+                return found.is_some();
+            }
+        }
         self.regex.is_match(text)
     }
 }

@@ -61,3 +61,29 @@ fn refuses_what_it_cannot_run() {
         );
     }
 }
+
+#[test]
+fn small_patterns_get_a_dense_automaton() {
+    let pattern = Pattern::compile(b"^[0-9a-f-]{36}$").expect("compiles");
+    assert!(pattern.has_dense());
+    assert!(pattern.is_match(b"9b2e8f14-3c7a-4d21-9f6e-2a1b8c4d5e6f"));
+    assert!(!pattern.is_match(b"9b2e8f14-3c7a-4d21-9f6e-2a1b8c4d5e6"));
+}
+
+#[test]
+fn whole_string_class_patterns_take_the_table_path() {
+    for (source, yes, no) in [
+        ("^[0-9a-f-]{3}$", "a-1", "a-1x"),
+        (r"^\d+$", "123", "12a"),
+        ("^[A-Z]*$", "", "aB"),
+        ("^[a-c]{2,3}$", "abc", "a"),
+        ("^[^a]+$", "bcd", "bad"),
+    ] {
+        let pattern = Pattern::compile(source.as_bytes()).expect("compiles");
+        assert!(pattern.is_match(yes.as_bytes()), "{source} {yes}");
+        assert!(!pattern.is_match(no.as_bytes()), "{source} {no}");
+    }
+    assert!(!Pattern::compile(b"^[a-z]+$")
+        .expect("compiles")
+        .is_match("ébc".as_bytes()));
+}

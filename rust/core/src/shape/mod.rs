@@ -8,6 +8,7 @@ mod measure;
 mod observe;
 pub mod raw;
 pub mod render;
+mod slots;
 
 use crate::json::{JsonRef, Num};
 use crate::pattern::Pattern;

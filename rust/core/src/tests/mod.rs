@@ -1,5 +1,9 @@
 //! Tests of the contract core over serde_json values.
 
+mod coercion;
+mod data;
+mod text;
+
 use serde_json::{json, Value};
 
 use crate::contract::Contract;
@@ -9,11 +13,11 @@ use crate::shape::from_schema::schema_to_shape;
 use crate::shape::gate::validate;
 use crate::testing::{fault_value, to_value, ValueSink};
 
-fn contract(shape: &Value) -> Contract {
+pub(super) fn contract(shape: &Value) -> Contract {
     Contract::compile(validate(&shape, false).expect("valid shape"))
 }
 
-fn explain(contract: &Contract, value: &Value) -> Value {
+pub(super) fn explain(contract: &Contract, value: &Value) -> Value {
     Value::Array(
         contract
             .explain(&value, Vec::new())
@@ -23,7 +27,7 @@ fn explain(contract: &Contract, value: &Value) -> Value {
     )
 }
 
-fn parse(contract: &Contract, value: &Value) -> Option<Value> {
+pub(super) fn parse(contract: &Contract, value: &Value) -> Option<Value> {
     contract.parse(&value, &mut ValueSink).expect("readable")
 }
 
@@ -185,4 +189,37 @@ fn fault_reports_are_capped() {
     let value = Value::Array((0..70).map(Value::from).map(|_| Value::Null).collect());
     let faults = list.explain(&&value, Vec::new());
     assert_eq!(faults.len(), 64);
+}
+
+#[test]
+fn key_lookup_handles_shared_prefixes_and_many_keys() {
+    let mut properties = serde_json::Map::new();
+    for name in ["abcdefgh_1", "abcdefgh_2", "a", "", "é"] {
+        properties.insert(name.to_owned(), json!({"type": "string"}));
+    }
+    for index in 0..40 {
+        properties.insert(format!("key{index}"), json!({"type": "null"}));
+    }
+    let wide = contract(&json!({"type": "object", "properties": properties.clone()}));
+    let mut value = serde_json::Map::new();
+    for name in ["abcdefgh_1", "abcdefgh_2", "a", "", "é"] {
+        value.insert(name.to_owned(), json!("x"));
+    }
+    for index in 0..40 {
+        value.insert(format!("key{index}"), Value::Null);
+    }
+    assert!(wide.is_valid(&&Value::Object(value.clone())));
+    value.insert("abcdefgh_3".to_owned(), json!("x"));
+    assert!(!wide.is_valid(&&Value::Object(value)));
+    let narrow = contract(&json!({"type": "object", "properties": {
+        "abcdefgh_1": {"type": "string"}, "abcdefgh_2": {"type": "null"}
+    }}));
+    assert!(narrow.is_valid(&&json!({"abcdefgh_1": "x", "abcdefgh_2": null})));
+    assert!(!narrow.is_valid(&&json!({"abcdefgh_1": "x", "abcdefgh_2": "y"})));
+    let members =
+        contract(&json!({"type": "literal", "values": ["abcdefgh_1", "abcdefgh_2", 1, true]}));
+    assert!(members.is_valid(&&json!("abcdefgh_2")));
+    assert!(!members.is_valid(&&json!("abcdefgh_3")));
+    assert!(members.is_valid(&&json!(1.0)));
+    assert!(!members.is_valid(&&json!(false)));
 }

@@ -13,6 +13,13 @@ pub fn number_to_string(value: f64) -> String {
     if value == 0.0 {
         return "0".to_owned();
     }
+    if is_safe_integer(value) {
+        return (value as i64).to_string();
+    }
+    // Between 1e-6 and 1e21 ECMAScript writes plain decimals, as Rust's shortest `Display` does.
+    if (1e-6..1e21).contains(&value.abs()) {
+        return value.to_string();
+    }
     let sign = if value < 0.0 { "-" } else { "" };
     let scientific = format!("{:e}", value.abs());
     let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
@@ -167,6 +174,10 @@ mod tests {
             (f64::NAN, "NaN"),
             (f64::NEG_INFINITY, "-Infinity"),
             (0.1, "0.1"),
+            (1.5e-6, "0.0000015"),
+            (-123.25, "-123.25"),
+            (999999999999999900000.0, "999999999999999900000"),
+            (9007199254740993.0, "9007199254740992"),
         ];
         for (value, text) in cases {
             assert_eq!(number_to_string(value), text, "{value}");

@@ -1,7 +1,7 @@
 //! The `received` text of faults and errors (spec §6).
 
+use super::code_points;
 use super::number::number_to_string;
-use super::{code_points, utf16_len};
 use crate::constants::PREVIEW_LIMIT;
 use crate::value::{Node, View};
 
@@ -20,20 +20,28 @@ pub fn push_json_escape(out: &mut String, c: u32) {
     }
 }
 
+/// The UTF-16 length of a code point's JSON escape token.
+fn escape_width(c: u32) -> usize {
+    match c {
+        0x22 | 0x5C | 0x08 | 0x0C | 0x0A | 0x0D | 0x09 => 2,
+        0x00..=0x1F | 0xD800..=0xDFFF => 6,
+        0x10000.. => 2,
+        _ => 1,
+    }
+}
+
 /// A JSON-quoted string preview, cut near [`PREVIEW_LIMIT`] UTF-16 units with `…`.
 pub fn preview_string(bytes: &[u8]) -> String {
-    let mut text = String::from("\"");
+    let mut text = String::with_capacity(bytes.len().min(PREVIEW_LIMIT) + 4);
+    text.push('"');
     let mut units = 1;
-    let mut token = String::new();
     for c in code_points(bytes) {
-        token.clear();
-        push_json_escape(&mut token, c);
-        let width = utf16_len(token.as_bytes());
+        let width = escape_width(c);
         if units + width > PREVIEW_LIMIT {
             text.push('…');
             return text;
         }
-        text.push_str(&token);
+        push_json_escape(&mut text, c);
         units += width;
     }
     text.push(if units < PREVIEW_LIMIT { '"' } else { '…' });

@@ -1,0 +1,47 @@
+"""Limits and fixed names of the database layer."""
+
+from __future__ import annotations
+
+from typing import Final, get_args
+
+from orkestrel.database.types import AggregateFunction, ColumnType, Operator
+
+DEFAULT_PRIMARY: Final = "id"
+"""Names the primary column a table uses when `primary` does not name one, `'id'`."""
+
+OPERATORS: Final[tuple[Operator, ...]] = get_args(Operator)
+"""Lists the fifteen condition operators of the query form, in their advertised order."""
+
+AGGREGATES: Final[tuple[AggregateFunction, ...]] = get_args(AggregateFunction)
+"""Lists the aggregate functions `Table.aggregate` computes."""
+
+COLUMN_TYPES: Final[tuple[ColumnType, ...]] = get_args(ColumnType)
+"""Lists the column types a table may declare."""
+
+MAX_PATTERN_LENGTH: Final = 1024
+"""Holds the longest `like` / `glob` pattern a condition may carry, in characters."""
+
+MAX_CONDITIONS: Final = 100
+"""Holds the most conditions one query may carry."""
+
+MAX_VALUES: Final = 1000
+"""Holds the most values one `any` / `none` condition may carry."""
+
+MAX_IDENTIFIER_BYTES: Final = 63
+"""Holds the longest table or column name, in UTF-8 bytes (PostgreSQL's identifier limit)."""
+
+MAX_INTEGER: Final = 2**63 - 1
+"""Holds the largest value an `integer` column stores (a signed 64-bit integer)."""
+
+MIN_INTEGER: Final = -(2**63)
+"""Holds the smallest value an `integer` column stores."""
+
+METADATA_TABLE: Final = "_orkestrel_metadata"
+"""Names the table that keeps each database's version stamp and schema."""
+
+RESERVED_PREFIXES: Final = ("sqlite_", "pg_", "_orkestrel")
+"""Lists the name prefixes (compared case-insensitively) no table may use."""
+
+KEY_BATCH: Final = 500
+"""Holds how many keys one lookup statement binds; longer key lists run in several statements
+inside the same transaction."""

@@ -1,0 +1,294 @@
+"""The shared machinery of the engine drivers: one connection, one unit of work at a time, each
+a transaction run in a worker thread, with real statement interruption on abort.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+import anyio
+import anyio.to_thread
+
+from orkestrel.abort import AbortSignal
+from orkestrel.database.dialect import Dialect
+from orkestrel.database.errors import DatabaseError
+from orkestrel.database.migrate import StoredColumn, prepare_schemas
+from orkestrel.database.operation import Operation, aborted_error
+from orkestrel.database.schema import TableSchema
+from orkestrel.database.types import SessionInterface
+
+T = TypeVar("T")
+
+
+def closed_error() -> DatabaseError:
+    """Builds the error a call on a closed database raises."""
+    return DatabaseError("CLOSED", "the database is closed")
+
+
+class ThreadedDriver(ABC):
+    """Runs each unit of work as one transaction on a single connection in a worker thread.
+
+    A threading lock serialises the work, so the event loop never blocks and any event loop (or
+    none) may drive the driver. A unit of work that is aborted, by its signal or by the caller's
+    task being cancelled, has its running statement interrupted and its transaction rolled back.
+    """
+
+    def __init__(self, dialect: Dialect) -> None:
+        self._dialect = dialect
+        self._lock = threading.Lock()
+        self._guard = threading.Lock()
+        self._active: Operation | None = None
+        self._connection: Any = None
+        self._opened = False
+        self._closed = False
+        self._owner: object = None
+        self._readonly = False
+
+    @property
+    def dialect(self) -> Dialect:
+        """The SQL dialect of the engine."""
+        return self._dialect
+
+    @property
+    def closed(self) -> bool:
+        """Whether `close` has been called."""
+        return self._closed
+
+    @property
+    @abstractmethod
+    def durable(self) -> bool:
+        """Whether rows outlive the process."""
+
+    async def open(
+        self,
+        schemas: Mapping[str, TableSchema],
+        *,
+        name: str,
+        version: int | float | None,
+        readonly: bool,
+    ) -> None:
+        """Connects once, then creates or checks the declared tables (and the version stamp).
+
+        A read-only open of durable storage only checks; an in-memory store is created first and
+        sealed read-only afterwards, since it starts empty.
+        """
+        storage_readonly = readonly and self.durable
+
+        def prepare(session: SessionInterface) -> None:
+            if not self._opened:
+                self._prepare(
+                    session, schemas, name=name, version=version, readonly=storage_readonly
+                )
+                self._opened = True
+
+        def connect() -> bool:
+            if self._closed:
+                raise closed_error()
+            if self._owner is not None and self._owner is not schemas:
+                raise DatabaseError("VALIDATION", "a driver serves exactly one database")
+            self._owner = schemas
+            if self._connection is None:
+                self._connection = self._connect(readonly)
+                self._readonly = readonly
+            return not self._opened
+
+        def seal() -> None:
+            if self._connection is not None:
+                self._seal(self._connection)
+
+        def release() -> None:
+            if not self._opened and self._connection is not None:
+                connection, self._connection = self._connection, None
+                self._disconnect(connection)
+
+        if await self._call(self._locked, connect):
+            try:
+                await self.run(prepare, write=not storage_readonly)
+            except BaseException:
+                with anyio.CancelScope(shield=True):
+                    await self._call(self._locked, release)
+                raise
+            if readonly:
+                await self._call(self._locked, seal)
+
+    async def run(
+        self,
+        work: Callable[[SessionInterface], T],
+        *,
+        write: bool,
+        signal: AbortSignal | None = None,
+    ) -> T:
+        """Runs `work` as one transaction in a worker thread and returns its result.
+
+        A failure rolls the whole transaction back. Raises `DatabaseError` coded `ABORTED` when
+        the signal fires (or the awaiting task is cancelled) before the work commits.
+        """
+        if signal is not None and signal.aborted:
+            raise aborted_error()
+        operation = Operation(signal, self._interrupt_if_active)
+        try:
+            return await anyio.to_thread.run_sync(
+                self._transaction, work, write, operation, abandon_on_cancel=True
+            )
+        except anyio.get_cancelled_exc_class():
+            operation.abort()
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(operation.finished.wait)
+            raise
+
+    async def close(self) -> None:
+        """Closes the connection; later calls raise `DatabaseError` coded `CLOSED`."""
+
+        def close() -> None:
+            self._closed = True
+            if self._connection is not None:
+                connection, self._connection = self._connection, None
+                self._disconnect(connection)
+
+        await self._call(self._locked, close)
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    def _locked(self, fn: Callable[[], T]) -> T:
+        with self._lock:
+            return fn()
+
+    def _transaction(
+        self, work: Callable[[SessionInterface], T], write: bool, operation: Operation
+    ) -> T:
+        try:
+            with self._lock:
+                if self._closed:
+                    raise closed_error()
+                if self._connection is None or not self._healthy(self._connection):
+                    self._reconnect()
+                with self._guard:
+                    self._active = operation
+                operation.attach()
+                try:
+                    return self._execute(work, write, operation)
+                finally:
+                    with self._guard:
+                        self._active = None
+        finally:
+            operation.detach()
+
+    def _execute(
+        self, work: Callable[[SessionInterface], T], write: bool, operation: Operation
+    ) -> T:
+        connection = self._connection
+        try:
+            operation.check()
+            self._begin(connection, write)
+            try:
+                result = work(self._session(connection, operation))
+                operation.check()
+                self._settle()
+                self._commit(connection)
+            except BaseException:
+                self._settle()
+                self._rollback(connection)
+                raise
+            return result
+        except DatabaseError as error:
+            if operation.aborted and error.code != "ABORTED":
+                raise aborted_error() from error
+            raise
+        except UnicodeEncodeError as error:
+            raise DatabaseError(
+                "VALIDATION", "text must be valid Unicode (no lone surrogates)"
+            ) from error
+        except Exception as error:
+            if operation.aborted:
+                raise aborted_error() from error
+            raise self._translate(error) from error
+
+    def _settle(self) -> None:
+        """Stops interrupting: COMMIT and ROLLBACK must not be cut short by our own watchdog."""
+        with self._guard:
+            self._active = None
+
+    def _reconnect(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                self._disconnect(connection)
+        self._connection = self._connect(self._readonly)
+        if self._readonly:
+            self._seal(self._connection)
+
+    def _healthy(self, connection: Any) -> bool:
+        """Whether the connection can still run work; a broken one is replaced before the
+        next unit of work.
+        """
+        return True
+
+    def _interrupt_if_active(self, operation: Operation) -> None:
+        with self._guard:
+            if self._active is operation and self._connection is not None:
+                self._interrupt(self._connection)
+
+    @abstractmethod
+    def _connect(self, readonly: bool) -> Any:
+        """Opens the engine connection."""
+
+    @abstractmethod
+    def _seal(self, connection: Any) -> None:
+        """Makes an opened connection refuse writes at the engine, for read-only databases."""
+
+    @abstractmethod
+    def _disconnect(self, connection: Any) -> None:
+        """Closes the engine connection."""
+
+    @abstractmethod
+    def _begin(self, connection: Any, write: bool) -> None:
+        """Starts a transaction."""
+
+    @abstractmethod
+    def _commit(self, connection: Any) -> None:
+        """Commits the transaction."""
+
+    @abstractmethod
+    def _rollback(self, connection: Any) -> None:
+        """Rolls the transaction back, ignoring a transaction that is already gone."""
+
+    @abstractmethod
+    def _interrupt(self, connection: Any) -> None:
+        """Stops the statement running on the connection, from another thread."""
+
+    @abstractmethod
+    def _session(self, connection: Any, operation: Operation) -> SessionInterface:
+        """Wraps the connection for one unit of work."""
+
+    @abstractmethod
+    def _translate(self, error: Exception) -> DatabaseError:
+        """Maps an engine failure to a `DatabaseError`."""
+
+    def _prepare(
+        self,
+        session: SessionInterface,
+        schemas: Mapping[str, TableSchema],
+        *,
+        name: str,
+        version: int | float | None,
+        readonly: bool,
+    ) -> None:
+        """Creates or checks the declared tables inside the opening transaction."""
+        prepare_schemas(
+            session,
+            self._dialect,
+            schemas,
+            name=name,
+            version=version,
+            readonly=readonly,
+            introspect=self._introspect,
+        )
+
+    @abstractmethod
+    def _introspect(self, session: SessionInterface, table: str) -> list[StoredColumn] | None:
+        """Reads a table's stored columns, or `None` when the table does not exist."""

@@ -1,0 +1,164 @@
+"""The PostgreSQL driver over psycopg 3: one schema of one server per database."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from orkestrel.contract.helpers import preview
+from orkestrel.database.dialect import postgres_dialect
+from orkestrel.database.drivers.base import ThreadedDriver
+from orkestrel.database.errors import DatabaseError
+from orkestrel.database.helpers import identifier_fault
+from orkestrel.database.migrate import StoredColumn
+from orkestrel.database.operation import Operation
+from orkestrel.database.schema import TableSchema
+from orkestrel.database.types import SessionInterface
+
+_RETRYABLE = frozenset({"40001", "40P01", "55P03", "57P01", "08000", "08003", "08006"})
+_INTROSPECT = (
+    "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
+    "WHERE table_schema = %s AND table_name = %s ORDER BY ordinal_position"
+)
+
+
+class PostgresSession:
+    """Runs statements on a psycopg connection inside one unit of work."""
+
+    __slots__ = ("_connection", "_operation")
+
+    def __init__(self, connection: Any, operation: Operation) -> None:
+        self._connection = connection
+        self._operation = operation
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Runs a statement and returns every row it yields."""
+        self._operation.check()
+        rows: list[tuple[Any, ...]] = self._connection.execute(sql, tuple(params)).fetchall()
+        return rows
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Runs a statement and returns how many rows it changed."""
+        self._operation.check()
+        count: int = self._connection.execute(sql, tuple(params)).rowcount
+        return count
+
+    def many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
+        """Runs one statement once per parameter list, pipelined."""
+        self._operation.check()
+        with self._connection.cursor() as cursor:
+            cursor.executemany(sql, params)
+
+
+class PostgresDriver(ThreadedDriver):
+    """Keeps a database in one schema (namespace) of a PostgreSQL server, reached by DSN.
+
+    Strings are stored `COLLATE "C"`, so they sort by code point exactly as SQLite and Python
+    do. A read-only open makes every transaction `READ ONLY` and sets
+    `default_transaction_read_only`, so the server itself refuses every write. An abort sends
+    the server a cancel request for the running statement.
+    """
+
+    def __init__(self, dsn: str, *, schema: str = "public", connect_timeout: int = 10) -> None:
+        fault = identifier_fault(schema)
+        if fault is not None:
+            raise DatabaseError("VALIDATION", f"invalid schema name {preview(schema)}: {fault}")
+        super().__init__(postgres_dialect(schema))
+        self._dsn = dsn
+        self._connect_timeout = connect_timeout
+
+    @property
+    def schema(self) -> str:
+        """The PostgreSQL schema the tables live in."""
+        return str(self.dialect.namespace)
+
+    @property
+    def durable(self) -> bool:
+        """Whether rows outlive the process: always."""
+        return True
+
+    def _connect(self, readonly: bool) -> Any:
+        try:
+            import psycopg
+        except ImportError as error:
+            raise DatabaseError(
+                "DRIVER",
+                "the postgres driver needs psycopg: pip install 'orkestrel[postgres]'",
+                {"engine": "postgres", "retryable": False},
+            ) from error
+        options = "-c default_transaction_read_only=on" if readonly else ""
+        try:
+            return psycopg.connect(
+                self._dsn,
+                autocommit=True,
+                connect_timeout=self._connect_timeout,
+                options=options,
+            )
+        except psycopg.Error as error:
+            raise self._translate(error) from error
+
+    def _healthy(self, connection: Any) -> bool:
+        return not (connection.closed or connection.broken)
+
+    def _seal(self, connection: Any) -> None:
+        connection.execute("SET default_transaction_read_only = on")
+
+    def _disconnect(self, connection: Any) -> None:
+        connection.close()
+
+    def _begin(self, connection: Any, write: bool) -> None:
+        connection.execute("BEGIN" if write and not self._readonly else "BEGIN READ ONLY")
+
+    def _commit(self, connection: Any) -> None:
+        connection.execute("COMMIT")
+
+    def _rollback(self, connection: Any) -> None:
+        from psycopg.pq import TransactionStatus
+
+        for _ in range(3):
+            with contextlib.suppress(Exception):
+                connection.execute("ROLLBACK")
+            if connection.info.transaction_status == TransactionStatus.IDLE:
+                return
+
+    def _interrupt(self, connection: Any) -> None:
+        with contextlib.suppress(Exception):
+            connection.cancel_safe(timeout=2.0)
+
+    def _session(self, connection: Any, operation: Operation) -> SessionInterface:
+        return PostgresSession(connection, operation)
+
+    def _prepare(
+        self,
+        session: SessionInterface,
+        schemas: Mapping[str, TableSchema],
+        *,
+        name: str,
+        version: int | float | None,
+        readonly: bool,
+    ) -> None:
+        if not readonly:
+            session.run(f"CREATE SCHEMA IF NOT EXISTS {self.dialect.quote(self.schema)}")
+        super()._prepare(session, schemas, name=name, version=version, readonly=readonly)
+
+    def _introspect(self, session: SessionInterface, table: str) -> list[StoredColumn] | None:
+        rows = session.rows(_INTROSPECT, [self.schema, table])
+        if not rows:
+            return None
+        return [StoredColumn(column, kind, nullable == "YES") for column, kind, nullable in rows]
+
+    def _translate(self, error: Exception) -> DatabaseError:
+        state = getattr(error, "sqlstate", None) or ""
+        context: dict[str, Any] = {"engine": "postgres", "cause": repr(error), "retryable": False}
+        if state == "23505":
+            return DatabaseError("CONFLICT", "a row with this key already exists", context)
+        if state == "54000":
+            message = f"a value is too large for an index of this table: {error}"
+            return DatabaseError("VALIDATION", message, context)
+        if state == "25006":
+            context["readonly"] = True
+            return DatabaseError("DRIVER", f"the database is read-only: {error}", context)
+        if state in _RETRYABLE or type(error).__name__ == "OperationalError":
+            context["retryable"] = True
+        return DatabaseError("DRIVER", f"postgres failed: {error}", context)

@@ -1,0 +1,147 @@
+"""The SQLite driver over the standard library's `sqlite3`: a file, or a private in-memory
+database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from orkestrel import _core
+from orkestrel.database.dialect import sqlite_dialect
+from orkestrel.database.drivers.base import ThreadedDriver
+from orkestrel.database.errors import DatabaseError
+from orkestrel.database.migrate import StoredColumn
+from orkestrel.database.operation import Operation
+from orkestrel.database.types import SessionInterface
+
+MEMORY = ":memory:"
+"""The path that makes a private in-memory database."""
+
+_CONFLICT = frozenset({"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"})
+_RETRYABLE = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
+
+
+class SQLiteSession:
+    """Runs statements on a SQLite connection inside one unit of work."""
+
+    __slots__ = ("_connection", "_operation")
+
+    def __init__(self, connection: sqlite3.Connection, operation: Operation) -> None:
+        self._connection = connection
+        self._operation = operation
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Runs a statement and returns every row it yields."""
+        self._operation.check()
+        return self._connection.execute(sql, params).fetchall()
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Runs a statement and returns how many rows it changed."""
+        self._operation.check()
+        return self._connection.execute(sql, params).rowcount
+
+    def many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
+        """Runs one statement once per parameter list."""
+        self._operation.check()
+        self._connection.executemany(sql, params)
+
+
+class SQLiteDriver(ThreadedDriver):
+    """Keeps a database in one SQLite file, or in memory for the process's lifetime.
+
+    Writes take the file's write lock up front (`BEGIN IMMEDIATE`) and wait up to `busy`
+    seconds for it. A read-only open uses `mode=ro` plus `PRAGMA query_only`, so the engine
+    itself refuses every write. `like` and `glob` run through the Rust matchers, registered as
+    SQL functions, so a hostile pattern cannot make SQLite backtrack.
+    """
+
+    def __init__(self, path: str | Path = MEMORY, *, busy: float = 5.0) -> None:
+        strict = sqlite3.sqlite_version_info >= (3, 37, 0)
+        super().__init__(sqlite_dialect(strict=strict))
+        self._path = str(path)
+        self._busy = busy
+
+    @property
+    def path(self) -> str:
+        """The database file, or `:memory:`."""
+        return self._path
+
+    @property
+    def durable(self) -> bool:
+        """Whether rows outlive the process: true for a file."""
+        return self._path != MEMORY
+
+    def _connect(self, readonly: bool) -> sqlite3.Connection:
+        try:
+            if self._path == MEMORY:
+                connection = sqlite3.connect(
+                    MEMORY, isolation_level=None, check_same_thread=False, timeout=self._busy
+                )
+            else:
+                mode = "ro" if readonly else "rwc"
+                uri = f"file:{quote(self._path)}?mode={mode}"
+                connection = sqlite3.connect(
+                    uri, uri=True, isolation_level=None, check_same_thread=False, timeout=self._busy
+                )
+        except sqlite3.Error as error:
+            raise self._translate(error) from error
+        try:
+            connection.create_function("orkestrel_like", 2, _core.like_match, deterministic=True)
+            connection.create_function("orkestrel_glob", 2, _core.glob_match, deterministic=True)
+            if self._path != MEMORY and not readonly:
+                connection.execute("PRAGMA journal_mode=WAL")
+            if readonly and self._path != MEMORY:
+                connection.execute("PRAGMA query_only=ON")
+        except sqlite3.Error as error:
+            connection.close()
+            raise self._translate(error) from error
+        return connection
+
+    def _seal(self, connection: sqlite3.Connection) -> None:
+        connection.execute("PRAGMA query_only=ON")
+
+    def _disconnect(self, connection: sqlite3.Connection) -> None:
+        connection.close()
+
+    def _begin(self, connection: sqlite3.Connection, write: bool) -> None:
+        connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    def _commit(self, connection: sqlite3.Connection) -> None:
+        connection.execute("COMMIT")
+
+    def _rollback(self, connection: sqlite3.Connection) -> None:
+        for _ in range(3):
+            if not connection.in_transaction:
+                return
+            with contextlib.suppress(sqlite3.Error):
+                connection.execute("ROLLBACK")
+
+    def _interrupt(self, connection: sqlite3.Connection) -> None:
+        connection.interrupt()
+
+    def _session(self, connection: sqlite3.Connection, operation: Operation) -> SessionInterface:
+        return SQLiteSession(connection, operation)
+
+    def _introspect(self, session: SessionInterface, table: str) -> list[StoredColumn] | None:
+        rows = session.rows('SELECT name, type, "notnull" FROM pragma_table_info(?)', [table])
+        if not rows:
+            return None
+        return [StoredColumn(name, kind, not notnull) for name, kind, notnull in rows]
+
+    def _translate(self, error: Exception) -> DatabaseError:
+        name = getattr(error, "sqlite_errorname", "")
+        context: dict[str, Any] = {"engine": "sqlite", "cause": repr(error), "retryable": False}
+        if name in _CONFLICT:
+            return DatabaseError("CONFLICT", "a row with this key already exists", context)
+        if name in _RETRYABLE:
+            context["retryable"] = True
+            return DatabaseError("DRIVER", f"the database is busy: {error}", context)
+        if name.startswith("SQLITE_READONLY") or "readonly" in str(error):
+            context["readonly"] = True
+            return DatabaseError("DRIVER", f"the database is read-only: {error}", context)
+        return DatabaseError("DRIVER", f"sqlite failed: {error}", context)

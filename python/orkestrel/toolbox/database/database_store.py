@@ -1,0 +1,57 @@
+"""The definition store kept in one table of the database layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orkestrel.database import Column, DatabaseInterface, TableInterface
+from orkestrel.toolbox.database.types import DatabaseDefinition
+from orkestrel.toolbox.database.validators import is_database_definition
+
+DEFINITIONS_TABLE = "definitions"
+"""Names the table a `DatabaseDefinitionStore` built by its factory keeps definitions in."""
+
+DEFINITIONS_COLUMNS: dict[str, Column] = {"id": Column("string"), "definition": Column("json")}
+"""Declares the definitions table: the database id, and the definition as one JSON cell."""
+
+
+class DatabaseDefinitionStore:
+    """Represents a `DefinitionStoreInterface` kept in one table of the database layer: each
+    definition is a row `{id, definition}`, so a durable driver keeps definitions across
+    processes. A stored blob that is not a valid definition reads back as `None`.
+    """
+
+    __slots__ = ("_database", "_table")
+
+    def __init__(self, table: TableInterface, database: DatabaseInterface | None = None) -> None:
+        self._table = table
+        self._database = database
+
+    async def get(self, id: str) -> DatabaseDefinition | None:
+        """Resolves the persisted definition for `id`, narrowing the opaque JSON cell back to a
+        `DatabaseDefinition`.
+        """
+        row: Any = await self._table.get(id)
+        definition = None if row is None else row.get("definition")
+        return definition if is_database_definition(definition) else None
+
+    async def set(self, definition: DatabaseDefinition) -> None:
+        """Inserts or replaces a definition under its own `id`; the written row is
+        `{id, definition}`.
+        """
+        id = definition.get("id") if isinstance(definition, dict) else None
+        if not isinstance(id, str) or not id:
+            raise ValueError("a definition needs a non-empty string id")
+        await self._table.set({"id": id, "definition": definition})
+
+    async def delete(self, id: str) -> None:
+        """Drops the definition stored under `id`."""
+        await self._table.remove(id)
+
+    async def close(self) -> None:
+        """Closes the database the store owns, when its factory built one."""
+        if self._database is not None:
+            await self._database.close()
+
+    def __repr__(self) -> str:
+        return f"<DatabaseDefinitionStore table={self._table.name!r}>"

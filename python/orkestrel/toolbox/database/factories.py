@@ -1,0 +1,182 @@
+"""The constructor-free way to reach the definition stores and the database tool."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Final, cast
+
+import anyio.to_thread
+
+from orkestrel.contract import (
+    Contract,
+    ContractError,
+    ParseError,
+    UnionShape,
+    create_contract,
+    preview,
+    schema_to_parameters,
+)
+from orkestrel.database import (
+    DatabaseInterface,
+    DriverFactory,
+    DriverInterface,
+    KeyGenerator,
+    create_database,
+    create_memory_driver,
+)
+from orkestrel.tool import ToolInterface, create_tool
+from orkestrel.toolbox.database.constants import (
+    DATABASE_TOOL_DESCRIPTION,
+    DATABASE_TOOL_LIMIT,
+    DATABASE_TOOL_NAME,
+    DATABASE_TOOL_SIZE,
+    DATABASE_TOOL_SUMMARY,
+)
+from orkestrel.toolbox.database.database_store import (
+    DEFINITIONS_COLUMNS,
+    DEFINITIONS_TABLE,
+    DatabaseDefinitionStore,
+)
+from orkestrel.toolbox.database.handler import DatabaseToolHandler
+from orkestrel.toolbox.database.memory_store import MemoryDefinitionStore
+from orkestrel.toolbox.database.resolver import DatabaseResolver
+from orkestrel.toolbox.database.shapes import database_tool_shape
+from orkestrel.toolbox.database.types import DefinitionStoreInterface
+from orkestrel.toolbox.errors import ToolboxError
+
+MAX_SAFE_INTEGER: Final = 2**53 - 1
+MIN_SIZE: Final = 256
+BULKY_ROWS: Final = 256
+_PARSE_PREFIX = "parse: the value does not satisfy the contract: "
+
+
+def create_memory_definition_store() -> DefinitionStoreInterface:
+    """Creates the in-memory `DefinitionStoreInterface`: a process-lifetime dict of database
+    definitions, the default store the database tool persists its definitions through.
+    """
+    return MemoryDefinitionStore()
+
+
+def create_database_definition_store(
+    driver: DriverInterface | None = None,
+) -> DatabaseDefinitionStore:
+    """Creates a `DefinitionStoreInterface` kept in one table of the database layer, the
+    driver-pluggable twin of `create_memory_definition_store`, storing each database's
+    definition as one JSON cell (in memory unless a driver is given).
+    """
+    database = create_database(tables={DEFINITIONS_TABLE: DEFINITIONS_COLUMNS}, driver=driver)
+    return DatabaseDefinitionStore(database.table(DEFINITIONS_TABLE), database)
+
+
+def _refuse_option(name: str, value: Any, rule: str) -> ToolboxError:
+    return ToolboxError("TOOL", f"database {name} must be {rule}", {name: value})
+
+
+def _check_count(name: str, value: Any, least: int, most: int, rule: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise _refuse_option(name, value, rule)
+
+
+def _arms(shape: UnionShape) -> dict[str, Contract]:
+    arms: dict[str, Contract] = {}
+    for variant in shape["variants"]:
+        operation: Any = cast(Any, variant)["properties"]["operation"]["values"][0]
+        arms[str(operation)] = create_contract(variant)
+    return arms
+
+
+def _malformed(arms: Mapping[str, Contract], args: Any, error: Exception) -> ToolboxError:
+    operation = args.get("operation") if isinstance(args, Mapping) else None
+    arm = arms.get(operation) if isinstance(operation, str) else None
+    if arm is None:
+        names = ", ".join(arms)
+        return ToolboxError(
+            "TOOL",
+            f"malformed database call: operation must be one of {names}",
+            {"operation": preview(operation)},
+        )
+    try:
+        faults = arm.explain(args)
+    except Exception:
+        faults = list(getattr(error, "faults", []))
+    detail = str(ParseError(faults)).removeprefix(_PARSE_PREFIX) if faults else str(error)
+    return ToolboxError(
+        "TOOL",
+        f"malformed database call: {detail}",
+        {"operation": operation, "faults": faults[:10]},
+    )
+
+
+def create_database_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    databases: Mapping[str, DatabaseInterface] | None = None,
+    store: DefinitionStoreInterface | None = None,
+    drivers: Mapping[str, DriverFactory | Callable[[], DriverInterface]] | None = None,
+    generator: KeyGenerator | None = None,
+    limit: int | None = None,
+    size: int | None = None,
+    timeout: int | None = None,
+    readonly: bool = False,
+    resolver: DatabaseResolver | None = None,
+) -> ToolInterface:
+    """Builds an LLM-callable database tool that creates, queries, and mutates databases
+    through one `operation`-discriminated call.
+
+    `parameters` is compiled from `database_tool_shape`, and every call's arguments are parsed
+    through the same contract. `records` answers carry at most `limit` rows (default
+    `DATABASE_TOOL_LIMIT`) and at most `size` bytes of JSON (default `DATABASE_TOOL_SIZE`);
+    `timeout` (milliseconds) interrupts a slow read or write and rolls it back; `readonly`
+    refuses every mutation and opens the databases the tool builds read-only. A caller-built
+    `resolver` (instead of `databases`, `store`, `drivers` and `generator`) lets the caller close
+    every database the tool opened with `resolver.close()`.
+    """
+    if timeout is not None:
+        _check_count("timeout", timeout, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
+    cap = DATABASE_TOOL_LIMIT if limit is None else limit
+    _check_count("limit", cap, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
+    budget = DATABASE_TOOL_SIZE if size is None else size
+    _check_count("size", budget, MIN_SIZE, MAX_SAFE_INTEGER, f"an integer of at least {MIN_SIZE}")
+    contract = create_contract(database_tool_shape)
+    arms = _arms(database_tool_shape)
+    if resolver is None:
+        resolver = DatabaseResolver(
+            databases,
+            drivers if drivers is not None else {"memory": create_memory_driver},
+            generator,
+            store,
+            readonly=readonly,
+        )
+    elif any(option is not None for option in (databases, store, drivers, generator)):
+        raise ToolboxError(
+            "TOOL", "pass either a resolver or databases, store, drivers and generator, not both"
+        )
+    else:
+        store = resolver.store
+    handler = DatabaseToolHandler(
+        resolver, store, limit=cap, size=budget, timeout=timeout, readonly=bool(readonly)
+    )
+
+    async def execute(args: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            if _is_bulky(args):
+                call = await anyio.to_thread.run_sync(contract.parse, args)
+            else:
+                call = contract.parse(args)
+        except (ParseError, ContractError) as error:
+            raise _malformed(arms, args, error) from None
+        return await handler.run(call)
+
+    return create_tool(
+        name=DATABASE_TOOL_NAME if name is None else name,
+        description=DATABASE_TOOL_DESCRIPTION if description is None else description,
+        summary=DATABASE_TOOL_SUMMARY,
+        parameters=schema_to_parameters(contract.schema),
+        execute=execute,
+    )
+
+
+def _is_bulky(args: Any) -> bool:
+    row = args.get("row") if isinstance(args, Mapping) else None
+    return isinstance(row, list) and len(row) > BULKY_ROWS

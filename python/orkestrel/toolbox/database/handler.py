@@ -1,0 +1,206 @@
+"""The database tool's dispatcher: one parsed call in, one plain result out."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+from orkestrel.abort import AbortSignal
+from orkestrel.database import DatabaseError, DatabaseInterface
+from orkestrel.timeout import MAX_TIMEOUT_MS, create_timeout
+from orkestrel.toolbox.database.constants import DATABASE_TOOL_MUTATIONS
+from orkestrel.toolbox.database.helpers import (
+    clamp_query,
+    fit_records,
+    infer_database_code,
+    normalize_query,
+)
+from orkestrel.toolbox.database.resolver import DatabaseResolver
+from orkestrel.toolbox.database.types import DatabaseDefinition, DefinitionStoreInterface
+from orkestrel.toolbox.errors import ToolboxError
+
+Call = Mapping[str, Any]
+_DEFINITION_FIELDS = ("primary", "indexes", "version")
+
+
+def _keys(value: Any) -> tuple[bool, list[Any]]:
+    return (True, list(value)) if isinstance(value, list) else (False, [value])
+
+
+class DatabaseToolHandler:
+    """Runs parsed database-tool calls against the resolver's databases.
+
+    Mutations are refused up front in readonly mode; every `DatabaseError` comes back as a
+    `ToolboxError` coded `DATABASE` with the original code in `context["code"]`.
+    """
+
+    __slots__ = (
+        "_drivers",
+        "_limit",
+        "_operations",
+        "_readonly",
+        "_resolver",
+        "_size",
+        "_store",
+        "_timeout",
+    )
+
+    def __init__(
+        self,
+        resolver: DatabaseResolver,
+        store: DefinitionStoreInterface | None,
+        *,
+        limit: int,
+        size: int,
+        timeout: int | None,
+        readonly: bool,
+    ) -> None:
+        self._resolver = resolver
+        self._store = store
+        self._limit = limit
+        self._size = size
+        self._timeout = timeout
+        self._readonly = readonly
+        self._operations: dict[str, Callable[[Call], Awaitable[dict[str, Any]]]] = {
+            "create": self._create,
+            "tables": self._tables,
+            "get": self._get,
+            "records": self._records,
+            "count": self._count,
+            "aggregate": self._aggregate,
+            "add": self._add,
+            "set": self._set,
+            "update": self._update,
+            "remove": self._remove,
+            "destroy": self._destroy,
+        }
+
+    async def run(self, call: Call) -> dict[str, Any]:
+        """Dispatches one parsed call and returns its result."""
+        operation = call["operation"]
+        if self._readonly and operation in DATABASE_TOOL_MUTATIONS:
+            raise ToolboxError(
+                "TOOL",
+                f"operation '{operation}' is disabled in readonly mode",
+                {"operation": operation},
+            )
+        try:
+            return await self._operations[operation](call)
+        except DatabaseError as error:
+            code = infer_database_code(error)
+            context: dict[str, Any] = {"code": code, "operation": operation, "id": call["id"]}
+            if "table" in call:
+                context["table"] = call["table"]
+            raise ToolboxError("DATABASE", error.message, context) from error
+
+    @asynccontextmanager
+    async def _deadline(self) -> AsyncIterator[AbortSignal | None]:
+        if self._timeout is None:
+            yield None
+            return
+        timeout = create_timeout(ms=min(self._timeout, MAX_TIMEOUT_MS))
+        timeout.start()
+        try:
+            yield timeout.signal
+        finally:
+            timeout.clear()
+
+    async def _table(self, call: Call) -> Any:
+        database = await self._resolver.resolve(call["id"])
+        return database.table(call["table"])
+
+    async def _create(self, call: Call) -> dict[str, Any]:
+        id = call["id"]
+        if self._resolver.has(id) or (
+            self._store is not None and await self._store.get(id) is not None
+        ):
+            raise ToolboxError("TOOL", f"database '{id}' already exists", {"id": id})
+        name = call.get("driver") or "memory"
+        definition: DatabaseDefinition = {"id": id, "driver": name, "tables": call["tables"]}
+        for field in _DEFINITION_FIELDS:
+            if call.get(field) is not None:
+                definition[field] = call[field]  # type: ignore[literal-required]
+        database = self._resolver.build(definition)
+        try:
+            await database.open()
+            if self._store is not None:
+                await self._store.set(definition)
+        except BaseException:
+            await database.close()
+            raise
+        self._resolver.set(id, database)
+        return {"id": id, "tables": list(call["tables"])}
+
+    async def _tables(self, call: Call) -> dict[str, Any]:
+        database: DatabaseInterface = await self._resolver.resolve(call["id"])
+        tables = []
+        for name in database.export():
+            table = database.table(name)
+            tables.append({"name": name, "primary": table.primary, "columns": table.schema})
+        return {"tables": tables}
+
+    async def _get(self, call: Call) -> dict[str, Any]:
+        table = await self._table(call)
+        many, keys = _keys(call["key"])
+        rows = await table.get(keys)
+        return {"rows": rows} if many else {"row": rows[0]}
+
+    async def _records(self, call: Call) -> dict[str, Any]:
+        table = await self._table(call)
+        clamped = clamp_query(normalize_query(call.get("query")), self._limit)
+        async with self._deadline() as signal:
+            rows = await table.records(clamped["query"], signal=signal)
+        return dict(fit_records(rows, clamped["limit"], self._size))
+
+    async def _count(self, call: Call) -> dict[str, Any]:
+        table = await self._table(call)
+        async with self._deadline() as signal:
+            return {"count": await table.count(normalize_query(call.get("query")), signal=signal)}
+
+    async def _aggregate(self, call: Call) -> dict[str, Any]:
+        table = await self._table(call)
+        query = normalize_query(call.get("query"))
+        async with self._deadline() as signal:
+            value = await table.aggregate(call["function"], call["column"], query, signal=signal)
+        return {"value": value}
+
+    async def _write(self, call: Call, method: str) -> dict[str, Any]:
+        table = await self._table(call)
+        many, rows = _keys(call["row"])
+        async with self._deadline() as signal:
+            keys = await getattr(table, method)(rows, signal=signal)
+        return {"keys": keys} if many else {"key": keys[0]}
+
+    async def _add(self, call: Call) -> dict[str, Any]:
+        return await self._write(call, "add")
+
+    async def _set(self, call: Call) -> dict[str, Any]:
+        return await self._write(call, "set")
+
+    async def _update(self, call: Call) -> dict[str, Any]:
+        table = await self._table(call)
+        many, keys = _keys(call["key"])
+        async with self._deadline() as signal:
+            updated = await table.update(keys, call["changes"], signal=signal)
+        return {"updated": updated if many else updated[0]}
+
+    async def _remove(self, call: Call) -> dict[str, Any]:
+        table = await self._table(call)
+        many, keys = _keys(call["key"])
+        async with self._deadline() as signal:
+            removed = await table.remove(keys, signal=signal)
+        return {"removed": removed if many else removed[0]}
+
+    async def _destroy(self, call: Call) -> dict[str, Any]:
+        id = call["id"]
+        cached = self._resolver.get(id)
+        persisted = False
+        if self._store is not None and cached is None:
+            persisted = await self._store.get(id) is not None
+        if cached is not None:
+            await cached.close()
+            self._resolver.delete(id)
+        if self._store is not None:
+            await self._store.delete(id)
+        return {"id": id, "destroyed": cached is not None or persisted}

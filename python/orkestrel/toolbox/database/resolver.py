@@ -1,0 +1,116 @@
+"""The `DatabaseResolver`: live database handles by id, rebuilt from stored definitions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from orkestrel.database import (
+    DatabaseInterface,
+    DriverFactory,
+    DriverInterface,
+    KeyGenerator,
+    create_database,
+)
+from orkestrel.toolbox.database.compilers import expand_tables
+from orkestrel.toolbox.database.helpers import build_driver
+from orkestrel.toolbox.database.types import DatabaseDefinition, DefinitionStoreInterface
+from orkestrel.toolbox.errors import ToolboxError
+
+
+class DatabaseResolver:
+    """Resolves a database definition into a cached live handle for a database tool, over the
+    tool's live handles, its stored definitions, its driver registry, and an optional key
+    generator.
+
+    The handle map is copied, so later changes to the caller's map are not seen. A resolver
+    built `readonly` opens every database it constructs read-only at the engine.
+    """
+
+    __slots__ = ("_drivers", "_generator", "_handles", "_readonly", "_store")
+
+    def __init__(
+        self,
+        handles: Mapping[str, DatabaseInterface] | None,
+        drivers: Mapping[str, DriverFactory | Callable[[], DriverInterface]],
+        generator: KeyGenerator | None = None,
+        store: DefinitionStoreInterface | None = None,
+        *,
+        readonly: bool = False,
+    ) -> None:
+        self._handles: dict[str, DatabaseInterface] = dict(handles or {})
+        self._drivers = dict(drivers)
+        self._generator = generator
+        self._store = store
+        self._readonly = readonly
+
+    def has(self, id: str) -> bool:
+        """Determines whether a live database is cached by id."""
+        return id in self._handles
+
+    def get(self, id: str) -> DatabaseInterface | None:
+        """Reads a cached database without consulting the definition store."""
+        return self._handles.get(id)
+
+    def set(self, id: str, database: DatabaseInterface) -> None:
+        """Caches a live database by id."""
+        self._handles[id] = database
+
+    def delete(self, id: str) -> None:
+        """Removes a cached live database by id."""
+        self._handles.pop(id, None)
+
+    @property
+    def store(self) -> DefinitionStoreInterface | None:
+        """The definition store the resolver reads, if any."""
+        return self._store
+
+    @property
+    def readonly(self) -> bool:
+        """Whether the databases the resolver builds open read-only."""
+        return self._readonly
+
+    async def close(self) -> None:
+        """Closes every cached database and empties the cache; stored definitions stay."""
+        handles, self._handles = self._handles, {}
+        for database in handles.values():
+            await database.close()
+
+    def build(self, definition: DatabaseDefinition) -> DatabaseInterface:
+        """Constructs (without caching) the live database a definition describes; an unknown
+        driver raises `ToolboxError` coded `TOOL`.
+        """
+        id, name = definition["id"], definition["driver"]
+        factory = self._drivers.get(name)
+        if factory is None:
+            raise ToolboxError("TOOL", f"unknown driver '{name}'", {"id": id, "driver": name})
+        return create_database(
+            driver=build_driver(factory, id),
+            tables=expand_tables(definition["tables"]),
+            name=id,
+            primary=definition.get("primary"),
+            indexes=definition.get("indexes"),
+            version=definition.get("version"),
+            generator=self._generator,
+            readonly=self._readonly,
+        )
+
+    async def resolve(self, id: str) -> DatabaseInterface:
+        """Resolves a live database by id: the cached handle when one exists, otherwise one
+        built from its stored definition. An id known to neither raises `ToolboxError` coded
+        `TOOL`.
+        """
+        cached = self._handles.get(id)
+        if cached is not None:
+            return cached
+        definition = None if self._store is None else await self._store.get(id)
+        cached = self._handles.get(id)
+        if cached is not None:
+            return cached
+        if definition is None:
+            raise ToolboxError("TOOL", f"unknown database '{id}'", {"id": id})
+        database = self.build(definition)
+        self._handles[id] = database
+        return database
+
+    def __repr__(self) -> str:
+        return f"<DatabaseResolver cached={sorted(self._handles)!r}>"

@@ -1,0 +1,292 @@
+//! Bindings for the database tool's query helpers: limit clamping, connector normalisation and
+//! the `like` / `glob` matchers.
+
+use orkestrel_core::query::{self, CellKind, RawCondition, Sample, Verdict};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+/// Strings at least this long are matched with the GIL released.
+const DETACH_BYTES: usize = 4096;
+
+/// Reads an optional row count: an int (saturating past i64), or a whole finite float.
+fn read_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i64>> {
+    let Some(value) = value.filter(|v| !v.is_none()) else {
+        return Ok(None);
+    };
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be a number, not a bool"
+        )));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return Ok(Some(match value.extract::<i64>() {
+            Ok(count) => count,
+            Err(_) if value.gt(0)? => i64::MAX,
+            Err(_) => i64::MIN,
+        }));
+    }
+    if let Ok(float) = value.cast::<PyFloat>() {
+        let number = float.value();
+        if number.is_finite() && number.fract() == 0.0 {
+            // `as` saturates at the i64 bounds, which is exactly the clamping wanted here.
+            return Ok(Some(number as i64));
+        }
+        return Err(PyValueError::new_err(format!(
+            "{name} must be a whole number, not {number}"
+        )));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{name} must be an int, not {}",
+        value.get_type().name()?
+    )))
+}
+
+fn read_cap(cap: &Bound<'_, PyAny>) -> PyResult<i64> {
+    read_count(Some(cap), "cap")?.ok_or_else(|| PyTypeError::new_err("cap must be an int"))
+}
+
+fn as_dict<'a, 'py>(value: &'a Bound<'py, PyAny>, name: &str) -> PyResult<&'a Bound<'py, PyDict>> {
+    value
+        .cast::<PyDict>()
+        .map_err(|_| PyTypeError::new_err(format!("{name} must be a dict")))
+}
+
+/// Picks the effective row limit a tool reads with: the request when it sits inside the cap,
+/// the cap when it exceeds it, and 0 when either falls below zero.
+#[pyfunction]
+#[pyo3(signature = (requested, cap))]
+pub fn resolve_limit(
+    requested: Option<&Bound<'_, PyAny>>,
+    cap: &Bound<'_, PyAny>,
+) -> PyResult<u64> {
+    Ok(query::resolve_limit(
+        read_count(requested, "requested")?,
+        read_cap(cap)?,
+    ))
+}
+
+/// Clamps a `records` query to a row cap and builds the probe query, one row past the limit,
+/// that detects truncation without a separate count.
+#[pyfunction]
+#[pyo3(signature = (query, cap))]
+pub fn clamp_query<'py>(
+    py: Python<'py>,
+    query: Option<&Bound<'py, PyAny>>,
+    cap: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let probe = PyDict::new(py);
+    let mut requested = None;
+    if let Some(query) = query.filter(|q| !q.is_none()) {
+        let source = as_dict(query, "query")?;
+        probe.update(source.as_mapping())?;
+        requested = read_count(source.get_item("limit")?.as_ref(), "limit")?;
+    }
+    let clamped = query::clamp_limit(requested, read_cap(cap)?);
+    probe.set_item("limit", clamped.probe)?;
+    let result = PyDict::new(py);
+    result.set_item("query", probe)?;
+    result.set_item("limit", clamped.limit)?;
+    Ok(result)
+}
+
+fn read_text(condition: &Bound<'_, PyDict>, key: &str, index: usize) -> PyResult<Option<String>> {
+    match condition.get_item(key)? {
+        None => Ok(None),
+        Some(value) if value.is_none() => Ok(None),
+        Some(value) => match value.cast::<PyString>() {
+            Ok(text) => Ok(Some(text.to_str()?.to_owned())),
+            Err(_) => Err(PyTypeError::new_err(format!(
+                "condition {index}: {key} must be a string"
+            ))),
+        },
+    }
+}
+
+fn read_condition<'py>(
+    item: &Bound<'py, PyAny>,
+    index: usize,
+) -> PyResult<RawCondition<Bound<'py, PyAny>>> {
+    let condition = item
+        .cast::<PyDict>()
+        .map_err(|_| PyTypeError::new_err(format!("condition {index} must be a dict")))?;
+    let required = |key: &str| {
+        read_text(condition, key, index)?
+            .ok_or_else(|| PyTypeError::new_err(format!("condition {index}: {key} is required")))
+    };
+    let column = required("column")?;
+    let operator = required("operator")?;
+    let values = match condition.get_item("values")? {
+        Some(values) if values.is_instance_of::<PyList>() || values.is_instance_of::<PyTuple>() => {
+            values.try_iter()?.collect::<PyResult<Vec<_>>>()?
+        }
+        _ => {
+            return Err(PyTypeError::new_err(format!(
+                "condition {index}: values must be a list"
+            )))
+        }
+    };
+    Ok(RawCondition {
+        column,
+        operator,
+        values,
+        connector: read_text(condition, "connector", index)?,
+    })
+}
+
+/// Returns the canonical query for a parsed serialized query: the same conditions, order and
+/// paging, with each condition's omitted connector set to `"and"`.
+#[pyfunction]
+#[pyo3(signature = (query))]
+pub fn normalize_query<'py>(
+    py: Python<'py>,
+    query: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(query) = query.filter(|q| !q.is_none()) else {
+        return Ok(None);
+    };
+    let source = as_dict(query, "query")?;
+    let result = PyDict::new(py);
+    if let Some(conditions) = source.get_item("conditions")? {
+        if !(conditions.is_instance_of::<PyList>() || conditions.is_instance_of::<PyTuple>()) {
+            return Err(PyTypeError::new_err("conditions must be a list"));
+        }
+        let raw = conditions
+            .try_iter()?
+            .enumerate()
+            .map(|(index, item)| read_condition(&item?, index))
+            .collect::<PyResult<Vec<_>>>()?;
+        let normalized = query::normalize_conditions(raw)
+            .map_err(|error| PyValueError::new_err(error.to_string()))?;
+        let list = PyList::empty(py);
+        for condition in normalized {
+            let entry = PyDict::new(py);
+            entry.set_item("column", condition.column)?;
+            entry.set_item("operator", condition.operator.name())?;
+            entry.set_item("values", PyList::new(py, condition.values)?)?;
+            entry.set_item("connector", condition.connector.name())?;
+            list.append(entry)?;
+        }
+        result.set_item("conditions", list)?;
+    }
+    for key in ["order", "limit", "offset"] {
+        if let Some(value) = source.get_item(key)? {
+            result.set_item(key, value)?;
+        }
+    }
+    Ok(Some(result))
+}
+
+fn match_with(
+    py: Python<'_>,
+    pattern: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+    matcher: fn(&str, &str) -> bool,
+) -> PyResult<bool> {
+    let (Ok(pattern), Ok(value)) = (pattern.cast::<PyString>(), value.cast::<PyString>()) else {
+        return Ok(false);
+    };
+    let (pattern, value) = (pattern.to_str()?, value.to_str()?);
+    if pattern.len() + value.len() < DETACH_BYTES {
+        return Ok(matcher(pattern, value));
+    }
+    Ok(py.detach(|| matcher(pattern, value)))
+}
+
+/// Matches a value against a `like` pattern: `%` any run, `_` one character, no escape
+/// character, case-insensitive. Anything but two strings does not match.
+#[pyfunction]
+pub fn like_match(
+    py: Python<'_>,
+    pattern: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    match_with(py, pattern, value, query::like_match)
+}
+
+/// Matches a value against a `glob` pattern: `*` any run, `?` one character, no character
+/// classes, case-sensitive. Anything but two strings does not match.
+#[pyfunction]
+pub fn glob_match(
+    py: Python<'_>,
+    pattern: &Bound<'_, PyAny>,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    match_with(py, pattern, value, query::glob_match)
+}
+
+fn sample<'a>(value: &'a Bound<'_, PyAny>) -> Sample<'a> {
+    if value.is_none() {
+        return Sample::Absent;
+    }
+    if let Ok(text) = value.cast_exact::<PyString>() {
+        return text.to_str().map_or(Sample::Other, Sample::Text);
+    }
+    if let Ok(flag) = value.cast_exact::<PyBool>() {
+        return Sample::Bool(flag.is_true());
+    }
+    if value.is_exact_instance_of::<PyInt>() {
+        return Sample::Int(value.extract::<i64>().ok());
+    }
+    if let Ok(float) = value.cast_exact::<PyFloat>() {
+        return Sample::Float(float.value());
+    }
+    Sample::Other
+}
+
+type Encoded<'py> = (Bound<'py, PyList>, Bound<'py, PyList>, Vec<usize>);
+
+/// Encodes the rows whose cells are all of their columns' plain types into parameter tuples,
+/// in column order, and lists the indexes of the other rows, which need the full coercing path
+/// (their places hold `None`). `columns` holds `(name, code, nullable)` per column.
+#[pyfunction]
+pub fn encode_rows<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyList>,
+    columns: Vec<(Bound<'py, PyString>, u8, bool)>,
+    key: usize,
+) -> PyResult<Encoded<'py>> {
+    let kinds: Vec<CellKind> = columns.iter().map(|c| CellKind::from_code(c.1)).collect();
+    let keys = PyList::empty(py);
+    let batch = PyList::empty(py);
+    let mut slow = Vec::new();
+    let mut params: Vec<Bound<'py, PyAny>> = Vec::with_capacity(columns.len());
+    for (index, row) in rows.iter().enumerate() {
+        params.clear();
+        let mut present = 0;
+        let mut fast = match row.cast_exact::<PyDict>() {
+            Ok(dict) => {
+                let mut fast = true;
+                for ((name, _, nullable), kind) in columns.iter().zip(&kinds) {
+                    let value = dict.get_item(name)?;
+                    present += usize::from(value.is_some());
+                    let value = value.unwrap_or_else(|| py.None().into_bound(py));
+                    match query::judge(*kind, *nullable, sample(&value)) {
+                        Verdict::Keep => params.push(value),
+                        Verdict::Null => params.push(py.None().into_bound(py)),
+                        Verdict::Flag(flag) => params.push(flag.into_pyobject(py)?.into_any()),
+                        Verdict::Slow => {
+                            fast = false;
+                            break;
+                        }
+                    }
+                }
+                fast && present == dict.len()
+            }
+            Err(_) => false,
+        };
+        let chosen = params.get(key).filter(|_| params.len() == columns.len());
+        if fast && chosen.is_none() {
+            fast = false;
+        }
+        if let (true, Some(chosen)) = (fast, chosen) {
+            keys.append(chosen)?;
+            batch.append(PyTuple::new(py, params.iter())?)?;
+        } else {
+            keys.append(py.None())?;
+            batch.append(py.None())?;
+            slow.push(index);
+        }
+    }
+    Ok((keys, batch, slow))
+}

@@ -1,0 +1,117 @@
+"""Aborts really stop the running statement, on every engine, and roll its work back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+import pytest
+
+from orkestrel.abort import AbortController
+from orkestrel.database import DatabaseError, create_database
+from orkestrel.timeout import create_timeout
+
+from .conftest import MakeDriver
+
+pytestmark = pytest.mark.anyio
+
+ENDLESS = (
+    "WITH RECURSIVE c(x) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT x + 1 FROM c "
+    "WHERE x < 1000000000000) SELECT count(*) FROM c"
+)
+FINITE = (
+    "WITH RECURSIVE c(x) AS (SELECT CAST(1 AS BIGINT) UNION ALL SELECT x + 1 FROM c "
+    "WHERE x < 3000000) SELECT count(*) FROM c"
+)
+TABLES = {"log": {"id": "string", "line": "string"}}
+
+
+@pytest.fixture
+async def database(make_driver: MakeDriver) -> Any:
+    database = create_database(tables=TABLES, driver=make_driver())
+    await database.open()
+    yield database
+    await database.close()
+
+
+async def test_a_timeout_interrupts_an_endless_query(database: Any) -> None:
+    timeout = create_timeout(ms=200)
+    timeout.start()
+    with pytest.raises(DatabaseError) as caught:
+        await database.driver.run(lambda s: s.rows(ENDLESS), write=False, signal=timeout.signal)
+    assert caught.value.code == "ABORTED"
+    assert await database.table("log").count() == 0
+
+
+async def test_an_interrupted_write_leaves_nothing_behind(database: Any) -> None:
+    log = database.table("log")
+    await log.add({"id": "before", "line": "kept"})
+    insert = database.driver.dialect
+    sql = f"INSERT INTO {insert.table('log')} VALUES ({insert.mark}, {insert.mark})"
+
+    def work(session: Any) -> Any:
+        for i in range(100):
+            session.run(sql, [f"row{i}", "lost"])
+        return session.rows(ENDLESS)
+
+    timeout = create_timeout(ms=200)
+    timeout.start()
+    with pytest.raises(DatabaseError) as caught:
+        await database.driver.run(work, write=True, signal=timeout.signal)
+    assert caught.value.code == "ABORTED"
+    assert await log.keys() == ["before"]
+    await log.add({"id": "after", "line": "the connection still works"})
+    assert await log.count() == 2
+
+
+async def test_cancelling_the_awaiting_task_interrupts_the_statement(database: Any) -> None:
+    with anyio.move_on_after(0.2) as scope:
+        await database.driver.run(lambda s: s.rows(ENDLESS), write=False)
+    assert scope.cancelled_caught
+    assert await database.table("log").count() == 0
+
+
+async def test_an_already_aborted_signal_touches_nothing(database: Any) -> None:
+    controller = AbortController()
+    controller.abort("stop")
+    log = database.table("log")
+    with pytest.raises(DatabaseError) as caught:
+        await log.add({"id": "x", "line": "never"}, signal=controller.signal)
+    assert caught.value.code == "ABORTED"
+    with pytest.raises(DatabaseError):
+        await log.records(signal=controller.signal)
+    assert await log.count() == 0
+
+
+async def test_an_abort_while_queued_does_not_interrupt_the_running_call(database: Any) -> None:
+    results: dict[str, Any] = {}
+
+    async def long_call() -> None:
+        rows = await database.driver.run(lambda s: s.rows(FINITE), write=False)
+        results["long"] = rows[0][0]
+
+    async def queued_call() -> None:
+        await anyio.sleep(0.05)
+        timeout = create_timeout(ms=50)
+        timeout.start()
+        try:
+            await database.table("log").count(signal=timeout.signal)
+        except DatabaseError as error:
+            results["queued"] = error.code
+        else:
+            results["queued"] = "finished"
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(long_call)
+        group.start_soon(queued_call)
+    assert results["long"] == 3000000
+    assert results["queued"] == "ABORTED"
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_aborts_work_under_trio(database: Any) -> None:
+    timeout = create_timeout(ms=100)
+    timeout.start()
+    with pytest.raises(DatabaseError) as caught:
+        await database.driver.run(lambda s: s.rows(ENDLESS), write=False, signal=timeout.signal)
+    assert caught.value.code == "ABORTED"

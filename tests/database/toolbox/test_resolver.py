@@ -1,0 +1,108 @@
+"""The resolver: a copied handle cache, and databases rebuilt from stored definitions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from orkestrel.database import create_database, create_memory_driver, create_sqlite_factory
+from orkestrel.toolbox import ToolboxError, create_database_tool
+from orkestrel.toolbox.database.factories import create_memory_definition_store
+from orkestrel.toolbox.database.resolver import DatabaseResolver
+
+pytestmark = pytest.mark.anyio
+
+TABLES = {"products": {"name": "string"}}
+
+
+async def test_the_cache_is_a_copy_of_the_callers_map() -> None:
+    database = create_database(tables=TABLES)
+    handles: dict[str, Any] = {"shop": database}
+    resolver = DatabaseResolver(handles, {"memory": create_memory_driver})
+    handles["other"] = database
+    assert resolver.has("shop")
+    assert not resolver.has("other")
+    assert resolver.get("shop") is database
+    resolver.delete("shop")
+    assert resolver.get("shop") is None
+    resolver.set("shop", database)
+    assert await resolver.resolve("shop") is database
+
+
+async def test_unknown_ids_and_drivers_are_tool_errors() -> None:
+    store = create_memory_definition_store()
+    resolver = DatabaseResolver(None, {"memory": create_memory_driver}, None, store)
+    with pytest.raises(ToolboxError) as caught:
+        await resolver.resolve("nope")
+    assert (caught.value.code, caught.value.context) == ("TOOL", {"id": "nope"})
+    await store.set({"id": "odd", "driver": "cloud", "tables": {}})
+    with pytest.raises(ToolboxError) as caught:
+        await resolver.resolve("odd")
+    assert caught.value.context == {"id": "odd", "driver": "cloud"}
+
+
+async def test_stored_definitions_build_and_reuse_a_live_database(tmp_path: Path) -> None:
+    store = create_memory_definition_store()
+    await store.set(
+        {
+            "id": "shop",
+            "driver": "sqlite",
+            "tables": {"products": {"columns": {"sku": "integer", "name": "string"}}},
+            "primary": {"products": "sku"},
+            "indexes": {"products": [["name"]]},
+            "version": 4,
+        }
+    )
+    drivers = {"sqlite": create_sqlite_factory(tmp_path)}
+    resolver = DatabaseResolver(None, drivers, None, store)
+    database = await resolver.resolve("shop")
+    assert await resolver.resolve("shop") is database
+    assert database.export()["products"]["primary"] == "sku"
+    assert database.export()["products"]["indexes"] == [["name"]]
+    await database.table("products").add({"sku": 1, "name": "Widget"})
+    await database.close()
+
+    again = await DatabaseResolver(None, drivers, None, store).resolve("shop")
+    assert await again.table("products").get(1) == {"sku": 1, "name": "Widget"}
+    await again.close()
+    files = [path.name async for path in anyio.Path(tmp_path).glob("*.sqlite3")]
+    assert files == ["shop.sqlite3"]
+
+
+async def test_a_readonly_resolver_opens_databases_read_only(tmp_path: Path) -> None:
+    store = create_memory_definition_store()
+    await store.set(
+        {"id": "shop", "driver": "sqlite", "tables": {"products": {"columns": {"name": "string"}}}}
+    )
+    drivers = {"sqlite": create_sqlite_factory(tmp_path)}
+    writer = await DatabaseResolver(None, drivers, None, store).resolve("shop")
+    await writer.table("products").add({"id": "a", "name": "A"})
+    await writer.close()
+    reader = await DatabaseResolver(None, drivers, None, store, readonly=True).resolve("shop")
+    assert reader.readonly
+    assert await reader.table("products").keys() == ["a"]
+    await reader.close()
+
+
+async def test_close_closes_every_cached_database_and_keeps_definitions() -> None:
+    store = create_memory_definition_store()
+    await store.set({"id": "shop", "driver": "memory", "tables": {}})
+    resolver = DatabaseResolver(None, {"memory": create_memory_driver}, None, store)
+    first = await resolver.resolve("shop")
+    await first.open()
+    await resolver.close()
+    assert first.status == "closed"
+    assert not resolver.has("shop")
+    assert await store.get("shop") is not None
+    assert (await resolver.resolve("shop")) is not first
+
+
+def test_a_tool_takes_a_resolver_or_the_parts_of_one_not_both() -> None:
+    resolver = DatabaseResolver(None, {"memory": create_memory_driver})
+    assert create_database_tool(resolver=resolver).name == "database"
+    with pytest.raises(ToolboxError) as caught:
+        create_database_tool(resolver=resolver, drivers={})
+    assert caught.value.code == "TOOL"

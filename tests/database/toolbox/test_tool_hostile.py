@@ -1,0 +1,152 @@
+"""Hostile input through the tool: a typed error or a correct answer, and the data intact."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from orkestrel.database import create_postgres_factory, create_sqlite_factory
+from orkestrel.toolbox import ToolboxError, create_database_tool
+
+from .conftest import Setup
+
+pytestmark = pytest.mark.anyio
+
+EVIL = '"; DROP TABLE x; --'
+
+
+async def evil_tool(setup: Setup) -> Any:
+    tool = setup.tool()
+    tables = {
+        "x": {"columns": {"v": "string"}},
+        EVIL: {"columns": {EVIL: "string", "it's": {"primitive": "string", "optional": True}}},
+    }
+    await tool.execute(
+        {"operation": "create", "id": setup.id, "driver": setup.driver, "tables": tables}
+    )
+    await tool.execute(
+        {"operation": "add", "id": setup.id, "table": "x", "row": {"id": "keep", "v": "safe"}}
+    )
+    return tool
+
+
+async def intact(tool: Any, setup: Setup) -> None:
+    answer = await tool.execute({"operation": "records", "id": setup.id, "table": "x"})
+    assert answer["rows"] == [{"id": "keep", "v": "safe"}]
+
+
+async def outcome(tool: Any, args: dict[str, Any]) -> tuple[str, str | None]:
+    try:
+        await tool.execute(args)
+    except ToolboxError as error:
+        return error.code, (error.context or {}).get("code")
+    return "ok", None
+
+
+async def test_metacharacters_everywhere(setup: Setup) -> None:
+    tool = await evil_tool(setup)
+    base = {"id": setup.id, "table": EVIL}
+    row = {"id": EVIL, EVIL: "'; DELETE FROM x; --", "it's": "%_*?\\"}
+    assert await tool.execute({**base, "operation": "add", "row": row}) == {"key": EVIL}
+    for operator, value in (
+        ("equals", row[EVIL]),
+        ("starts", "';"),
+        ("like", "%delete%"),
+        ("glob", "*x;*"),
+    ):
+        query = {"conditions": [{"column": EVIL, "operator": operator, "values": [value]}]}
+        answer = await tool.execute({**base, "operation": "records", "query": query})
+        assert answer["rows"] == [row], operator
+    assert await tool.execute({**base, "operation": "get", "key": EVIL}) == {"row": row}
+    await intact(tool, setup)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            {"conditions": [{"column": EVIL, "operator": "like", "values": ["%" * 10_000]}]},
+            ("DATABASE", "VALIDATION"),
+        ),
+        (
+            {"conditions": [{"column": "nope", "operator": "equals", "values": [1]}]},
+            ("DATABASE", "VALIDATION"),
+        ),
+        ({"conditions": [{"column": EVIL, "operator": "drop", "values": [1]}]}, ("TOOL", None)),
+        (
+            {"conditions": [{"column": EVIL, "operator": "equals", "values": ["\x00"]}]},
+            ("DATABASE", "VALIDATION"),
+        ),
+        (
+            {"conditions": [{"column": EVIL, "operator": "equals", "values": ["\ud800"]}]},
+            ("DATABASE", "VALIDATION"),
+        ),
+        ({"limit": -1}, ("TOOL", None)),
+        ({"limit": 0.5}, ("TOOL", None)),
+        ({"offset": -3}, ("TOOL", None)),
+        ({"offset": 2**80}, ("ok", None)),
+        ({"limit": 2**80}, ("ok", None)),
+    ],
+)
+async def test_hostile_queries(
+    setup: Setup, query: dict[str, Any], expected: tuple[str, str | None]
+) -> None:
+    tool = await evil_tool(setup)
+    args = {"operation": "records", "id": setup.id, "table": EVIL, "query": query}
+    assert await outcome(tool, args) == expected
+    await intact(tool, setup)
+
+
+async def test_huge_values_and_deep_nesting(setup: Setup) -> None:
+    tool = await evil_tool(setup)
+    base = {"id": setup.id, "table": EVIL}
+    big = "é" * 1_000_000
+    assert await tool.execute({**base, "operation": "add", "row": {"id": "big", EVIL: big}}) == {
+        "key": "big"
+    }
+    assert (await tool.execute({**base, "operation": "get", "key": "big"}))["row"][EVIL] == big
+    answer = await tool.execute({**base, "operation": "records"})
+    assert (answer["rows"], answer["truncated"]) == ([], True)
+    deep: Any = "leaf"
+    for _ in range(100_000):
+        deep = [deep]
+    cyclic: dict[str, Any] = {}
+    cyclic["self"] = cyclic
+    cases = [
+        (deep, ("DATABASE", "VALIDATION")),
+        (cyclic, ("TOOL", None)),
+        (object(), ("TOOL", None)),
+        (float("inf"), ("TOOL", None)),
+        ({"nested": deep}, ("DATABASE", "VALIDATION")),
+    ]
+    for value, expected in cases:
+        args = {**base, "operation": "add", "row": {"id": "d", EVIL: value}}
+        assert await outcome(tool, args) == expected
+    assert await tool.execute({**base, "operation": "count"}) == {"count": 1}
+    await intact(tool, setup)
+
+
+@pytest.mark.parametrize("id", ["../../escape", "..", "a/b\\c", "CON", "x" * 5000, "ü😀"])
+async def test_ids_never_leave_the_sqlite_directory(tmp_path: Path, id: str) -> None:
+    directory = tmp_path / "dbs"
+    tool = create_database_tool(drivers={"sqlite": create_sqlite_factory(directory)})
+    tables = {"t": {"columns": {"v": "string"}}}
+    await tool.execute({"operation": "create", "id": id, "driver": "sqlite", "tables": tables})
+    await tool.execute({"operation": "add", "id": id, "table": "t", "row": {"id": "1", "v": id}})
+    assert await tool.execute({"operation": "get", "id": id, "table": "t", "key": "1"}) == {
+        "row": {"id": "1", "v": id}
+    }
+    await tool.execute({"operation": "destroy", "id": id})
+    files = [path async for path in anyio.Path(tmp_path).rglob("*") if await path.is_file()]
+    assert files
+    assert all(directory in Path(path).parents for path in files)
+
+
+async def test_postgres_refuses_ids_that_cannot_name_a_schema(postgres_dsn: str) -> None:
+    tool = create_database_tool(drivers={"postgres": create_postgres_factory(postgres_dsn)})
+    for id in ("x" * 64, "pg_catalog", "bad\x01id"):
+        args = {"operation": "create", "id": id, "driver": "postgres", "tables": {}}
+        assert await outcome(tool, args) == ("DATABASE", "VALIDATION")
