@@ -96,7 +96,7 @@ impl SchemaBuilder {
 
     /// Adds every sample of an iterable.
     fn add_many(&mut self, samples: &Bound<'_, PyAny>) -> PyResult<()> {
-        add_samples(&mut self.acc, samples, "SchemaBuilder.add_many")
+        add_samples(&mut self.acc, samples, "SchemaBuilder.add_many", false)
     }
 
     /// Adds each non-blank line of JSON Lines text as a sample, using every core.

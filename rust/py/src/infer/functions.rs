@@ -12,7 +12,13 @@ use super::node::PyNode;
 use super::options::{options, Budget};
 
 /// Adds every sample of a list, tuple or other iterable (not a string, bytes or mapping).
-pub fn add_samples(acc: &mut Accumulator, samples: &Bound<'_, PyAny>, door: &str) -> PyResult<()> {
+/// `whole` says these are all the samples the accumulator will see.
+pub fn add_samples(
+    acc: &mut Accumulator,
+    samples: &Bound<'_, PyAny>,
+    door: &str,
+    whole: bool,
+) -> PyResult<()> {
     let py = samples.py();
     let refused = samples.is_instance_of::<PyString>()
         || samples.is_instance_of::<PyBytes>()
@@ -22,6 +28,9 @@ pub fn add_samples(acc: &mut Accumulator, samples: &Bound<'_, PyAny>, door: &str
         return Err(unreadable(py, door, "samples"));
     }
     if let Ok(list) = samples.cast::<PyList>() {
+        if whole && list.iter().all(|item| item.is_instance_of::<PyDict>()) {
+            acc.records_only();
+        }
         for i in 0..list.len() {
             // SAFETY: in bounds; the list cannot change while no Python code runs.
             let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
@@ -56,7 +65,7 @@ pub fn samples_to_schema<'py>(
     max_properties: Budget,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
-    add_samples(&mut acc, samples, "samples_to_schema")?;
+    add_samples(&mut acc, samples, "samples_to_schema", true)?;
     schema(samples.py(), acc.schema(), "samples_to_schema")
 }
 
