@@ -22,3 +22,15 @@ def test_fences_and_sections_are_found() -> None:
     text = "# t\n\n## A\n\n```python\na = 1\n```\n\n## B\n\n```python\nb = 2\n```\n"
     assert fences(text) == ["a = 1\n", "b = 2\n"]
     assert fences(section(text, "## B")) == ["b = 2\n"]
+
+
+def test_a_claim_may_close_a_wrapped_expression_or_an_assignment() -> None:
+    run("values = [\n    n * 2 for n in range(3)\n]  # -> [0, 2, 4]\n", "wrapped")
+    run("total = sum(\n    [1, 2]\n)  # -> 3\n", "assigned")
+    with pytest.raises(AssertionError):
+        run("[\n    1\n]  # -> [2]\n", "wrong")
+
+
+def test_claims_inside_blocks_are_checked() -> None:
+    with pytest.raises(AssertionError):
+        run("for n in range(2):\n    n  # -> 0\n", "loop")

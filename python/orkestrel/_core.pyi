@@ -29,7 +29,7 @@ class FaultReport:
 
 @final
 class Contract:
-    """A shape compiled once into `schema`, `is_valid`, `parse` and `explain`."""
+    """A compiled contract: `schema`, `is_valid`, `parse` and `explain` over one shape."""
 
     def __new__(cls, shape: Any) -> Contract: ...
     @property
@@ -39,11 +39,17 @@ class Contract:
     def shape(self) -> ContractShape:
         """The declaration this contract was compiled from, as fresh shape data."""
     def is_valid(self, value: Any) -> bool:
-        """Whether the value satisfies the contract exactly, with no coercion; never raises."""
+        """Whether the value satisfies the contract exactly; never raises.
+
+        No coercion happens: `"7"` is not a valid integer here, though `parse` accepts it.
+        """
     def parse(self, value: Any) -> Any:
-        """The coerced value; raises `ParseError` carrying the `explain` faults."""
+        """The coerced value, or `ParseError` carrying the `explain` faults."""
     def explain(self, value: Any, path: list[str] | None = None) -> list[Fault]:
-        """The faults of the value under the coercive reading; empty exactly when parse succeeds."""
+        """The faults of the value under the coercive reading; `[]` exactly when parse succeeds.
+
+        `path` prefixes every fault path.
+        """
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 def check_shape(builder: str, shape: Any) -> Any:
@@ -56,13 +62,20 @@ def schema_to_shape(schema: Any) -> Any:
     """Widens a JSON Schema into shape data."""
 
 def preview(value: Any) -> str:
-    """The short `received` text of a value."""
+    """Renders a short, safe description of a value, as a fault's `received` text shows it.
+
+    Strings are JSON-quoted and cut at `PREVIEW_LIMIT` UTF-16 units; other values give their
+    ECMAScript text or their kind (`"array"`, `"object"`, `"function"`).
+    """
 
 def number_to_string(value: float) -> str:
-    """ECMAScript `String(number)`: `5.0` is `"5"`, `1e21` is `"1e+21"`."""
+    """Formats a number as JavaScript's `String(number)` does: `5.0` is `5`, `1e21` is `1e+21`.
+
+    `5.0` is `"5"`, `1e21` is `"1e+21"`, `-0.0` is `"0"`.
+    """
 
 def is_json_value(value: Any) -> bool:
-    """Whether a value is JSON data (finite numbers, lists, str-keyed dicts, no cycles)."""
+    """Whether a value is JSON data: finite numbers, lists, str-keyed dicts, no cycles."""
 
 def clone_json_value(value: Any) -> Any:
     """A deep copy of JSON data in fresh containers; `ContractError` (`clone`) otherwise."""
@@ -113,7 +126,10 @@ def samples_to_schema(
     max_depth: int | float = ...,
     max_properties: int | float = ...,
 ) -> dict[str, Any]:
-    """Infers one JSON Schema that every sample validates against (`samplesToSchema`)."""
+    """Infers one JSON Schema that every sample satisfies.
+
+    Every sample validates against the result.
+    """
 
 def value_to_schema(
     value: object,
@@ -123,7 +139,7 @@ def value_to_schema(
     max_depth: int | float = ...,
     max_properties: int | float = ...,
 ) -> dict[str, Any]:
-    """Infers the JSON Schema of one value (`valueToSchema`)."""
+    """Infers the JSON Schema of one value."""
 
 def infer_json_lines(
     source: _LinesSource,
@@ -137,7 +153,10 @@ def infer_json_lines(
     threads: int | None = None,
     progress: Callable[[int], object] | None = None,
 ) -> dict[str, Any]:
-    """Infers one JSON Schema from JSON Lines, parsed in Rust on every core without the GIL."""
+    """Infers one JSON Schema from JSON Lines, each non-blank line being a sample.
+
+    The text is parsed in Rust on every core without the GIL.
+    """
 
 def infer_json(
     document: str | _Text,
@@ -148,7 +167,7 @@ def infer_json(
     max_depth: int | float = ...,
     max_properties: int | float = ...,
 ) -> dict[str, Any]:
-    """Infers the JSON Schema of one JSON document, as `samples_to_schema([document])`."""
+    """Infers the JSON Schema of one JSON document (as `samples_to_schema([document])`)."""
 
 def string_to_format(value: object) -> _Format | None:
     """Detects which format a string has (uuid, date-time, date, time, email or uri), if any."""
@@ -171,7 +190,7 @@ class LinesReport:
         """Lines added as samples."""
     @property
     def skipped(self) -> int:
-        """Bad lines skipped (always 0 with errors="raise")."""
+        """Bad lines skipped (always 0 when errors="raise")."""
     @property
     def errors(self) -> list[Any]:
         """The first bad lines as `JSONInputError` objects, in line order."""
@@ -222,3 +241,41 @@ class SchemaBuilder:
     def __setstate__(self, state: bytes) -> None: ...
     def __copy__(self) -> SchemaBuilder: ...
     def __deepcopy__(self, memo: object) -> SchemaBuilder: ...
+
+class PatternError(ValueError):
+    """Raised when a search pattern cannot be compiled or run by the linear-time engine."""
+
+@final
+class SearchPattern:
+    """A compiled search query, literal or regular expression, run in time linear in the text."""
+
+    def __new__(cls, query: str, *, regex: bool, sensitive: bool, lines: bool) -> SearchPattern: ...
+    def search(self, path: str, text: str, limit: int | None = None) -> list[SearchMatch]: ...
+    def replace(
+        self, text: str, replacement: str, limit: int | None = None
+    ) -> tuple[str, int, int, int] | None: ...
+
+@final
+class SearchMatch:
+    """One search hit: the file's path, the 1-based line and column where the match starts
+    (columns count code points), the match length in code points, and the whole line holding it.
+    """
+
+    __match_args__ = ("path", "line", "column", "length", "content")
+    def __new__(
+        cls, path: str, line: int, column: int, length: int, content: str
+    ) -> SearchMatch: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def length(self) -> int: ...
+    @property
+    def content(self) -> str: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+
+def locate(text: str, line: int, column: int) -> tuple[int, int, int]: ...

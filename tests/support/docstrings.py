@@ -7,7 +7,7 @@ import ast
 import inspect
 import itertools
 from pathlib import Path
-from types import FunctionType, ModuleType
+from types import ModuleType
 from typing import Any
 
 
@@ -54,14 +54,17 @@ def summary(module: ModuleType, name: str) -> str | None:
     return first_paragraph(doc)
 
 
-def public_methods(cls: type) -> dict[str, FunctionType]:
-    """The public methods a class defines or inherits from orkestrel classes."""
-    methods: dict[str, FunctionType] = {}
+def public_methods(cls: type) -> dict[str, Any]:
+    """The public methods a class defines or inherits from orkestrel classes, including the
+    methods of classes compiled in `orkestrel._core`."""
+    methods: dict[str, Any] = {}
     for klass in reversed(cls.__mro__):
         if not klass.__module__.startswith("orkestrel"):
             continue
         for key, value in vars(klass).items():
             function = value.__func__ if isinstance(value, staticmethod | classmethod) else value
-            if not key.startswith("_") and inspect.isfunction(function):
+            if not key.startswith("_") and (
+                inspect.isfunction(function) or inspect.ismethoddescriptor(function)
+            ):
                 methods[key] = function
     return methods

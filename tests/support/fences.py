@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import io
 import re
+import tokenize
 from pathlib import Path
 from typing import Any
 
 FENCE = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
-CLAIM = re.compile(r"^(?P<indent>\s*)(?P<expr>.+?)\s*# -> (?P<expected>.+)$")
+CLAIM = "# -> "
 
 
 def fences(text: str) -> list[str]:
@@ -25,18 +27,47 @@ def section(text: str, heading: str) -> str:
     return rest if end is None else rest[: end.start()]
 
 
+def _claims(source: str) -> dict[int, str]:
+    found: dict[int, str] = {}
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT and token.string.startswith(CLAIM):
+            found[token.start[0]] = token.string[len(CLAIM) :]
+    return found
+
+
+def _checked(statement: ast.stmt, source: str, expected: str) -> list[str]:
+    indent = " " * statement.col_offset
+    if isinstance(statement, ast.Expr):
+        head = [f"{indent}__value = ({ast.get_source_segment(source, statement.value)})"]
+        shown = ast.get_source_segment(source, statement.value)
+    elif isinstance(statement, ast.Assign | ast.AnnAssign):
+        target = statement.targets[0] if isinstance(statement, ast.Assign) else statement.target
+        shown = ast.get_source_segment(source, target)
+        head = [*(ast.get_source_segment(source, statement, padded=True) or "").splitlines()]
+        head.append(f"{indent}__value = ({shown})")
+    else:
+        raise SyntaxError(
+            f"a `# -> ` claim must follow an expression, not {type(statement).__name__}"
+        )
+    return [
+        *head,
+        f"{indent}__expected = ({expected})",
+        f"{indent}assert __value == __expected, ({shown!r}, __value, __expected)",
+    ]
+
+
 def with_claims(source: str) -> str:
-    """Rewrites `expr  # -> expected` lines into assertions that report both sides."""
-    lines = []
-    for line in source.splitlines():
-        match = CLAIM.match(line)
-        if match is None:
-            lines.append(line)
-            continue
-        indent, expr, expected = match.group("indent", "expr", "expected")
-        lines.append(f"{indent}__value = {expr}")
-        lines.append(f"{indent}__expected = ({expected})")
-        lines.append(f"{indent}assert __value == __expected, ({expr!r}, __value, __expected)")
+    """Rewrites statements whose last line ends in `# -> expected` into checked assertions."""
+    claims = _claims(source)
+    lines = source.splitlines()
+    statements = [
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.stmt) and node.end_lineno in claims and not hasattr(node, "body")
+    ]
+    for statement in sorted(statements, key=lambda node: node.lineno, reverse=True):
+        end = statement.end_lineno or statement.lineno
+        lines[statement.lineno - 1 : end] = _checked(statement, source, claims[end])
     return "\n".join(lines) + "\n"
 
 

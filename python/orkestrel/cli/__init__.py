@@ -1,4 +1,5 @@
-"""The `orkestrel` command line: `orkestrel infer FILE...` and the subcommands to come."""
+"""The `orkestrel` command line: `orkestrel infer FILE...`, `orkestrel serve` and
+`orkestrel tools list | describe | call`."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from orkestrel.cli import infer
+from orkestrel.cli import infer, serve, tools
 
 USAGE = 2
 """Exit status for a command line that could not be understood."""
@@ -20,6 +21,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     infer.register(commands)
+    serve.register(commands)
+    tools.register(commands)
     return parser
 
 

@@ -11,7 +11,8 @@ PREVIEW_LIMIT: Final[int] = _core.PREVIEW_LIMIT
 """Maximum UTF-16 length of a previewed string before it is cut with an ellipsis."""
 
 GUARD_DEPTH_LIMIT: Final[int] = _core.GUARD_DEPTH_LIMIT
-"""Container nesting accepted by the bounded JSON guards."""
+"""The reference's nesting cap for its bounded JSON guards, kept for parity; nothing here
+uses it."""
 
 COMPILE_DEPTH_LIMIT: Final[int] = _core.COMPILE_DEPTH_LIMIT
 """Maximum shape height, in edges from the root to the deepest leaf."""
@@ -23,7 +24,8 @@ CLONE_NODE_LIMIT: Final[int] = _core.CLONE_NODE_LIMIT
 """Maximum number of nodes a JSON clone may produce."""
 
 GENERATION_ATTEMPT_LIMIT: Final[int] = _core.GENERATION_ATTEMPT_LIMIT
-"""Minimum number of attempts a union generator makes."""
+"""The reference's minimum number of attempts for its union generator, kept for parity; this
+port has no generator."""
 
 INFER_DEPTH_LIMIT: Final[int] = _core.INFER_DEPTH_LIMIT
 """Depth budget of schema inference and of `schema_to_shape`."""
@@ -35,7 +37,8 @@ JSON_SCHEMA_TYPES: Final[tuple[str, ...]] = _core.JSON_SCHEMA_TYPES
 """The seven JSON Schema type names."""
 
 CONTRACT_ERROR_BRAND: Final[str] = "@orkestrel/contract.error"
-"""The brand the reference uses to recognise contract errors across copies."""
+"""The brand the reference uses to recognise contract errors across copies, as a string;
+`is_contract_error` checks the class and the code instead."""
 
 __all__ = [
     "CLONE_NODE_LIMIT",

@@ -22,12 +22,15 @@ ContractErrorCode = Literal[
     "depth",
     "expansion",
 ]
+"""The closed set of `ContractError` codes, one per kind of refusal."""
 
 CONTRACT_ERROR_CODES: frozenset[str] = frozenset(get_args(ContractErrorCode))
+"""Every `ContractErrorCode`, as a frozen set of strings for membership tests."""
 
 
 class ContractError(ValueError):
-    """Reports a bad declaration or a value that could not be read, with a closed `code`.
+    """Reports a bad declaration, a refused clone or an input that could not be read, with a
+    `code` from a closed set.
 
     `context` carries `path`, `shape`, `limit` and `received` when they are known.
     """

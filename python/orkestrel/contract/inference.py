@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final, Literal
 
+from orkestrel import _core
 from orkestrel._core import (
-    FORMAT_MAX_LENGTH,
-    INFER_ENUM_LIMIT,
     LinesReport,
     SchemaBuilder,
     infer_json,
@@ -23,6 +22,12 @@ from orkestrel._core import (
     string_to_format,
     value_to_schema,
 )
+
+INFER_ENUM_LIMIT: Final[int] = _core.INFER_ENUM_LIMIT
+"""The most distinct values an inferred `enum` may list; a slot with more gets a plain type."""
+
+FORMAT_MAX_LENGTH: Final[int] = _core.FORMAT_MAX_LENGTH
+"""The longest string, in UTF-16 units, that format detection looks at; longer ones get none."""
 
 SchemaFormat = Literal["uuid", "date-time", "date", "time", "email", "uri"]
 """A string format inference can detect, in the order the detector tries them."""
@@ -38,8 +43,12 @@ FORMAT_PATTERNS: Final[dict[str, re.Pattern[str]]] = {
     "email": re.compile(rf"\A[^{_JS_SPACE}@]+@[^{_JS_SPACE}@]+\.[^{_JS_SPACE}@]+\Z"),
     "uri": re.compile(r"\A[a-z][a-z0-9+.-]*://", re.IGNORECASE | re.ASCII),
 }
-"""The reference's `uuid`, `email` and `uri` patterns with JavaScript semantics (ASCII case
-folding, the ECMAScript whitespace set, `$` only at the very end)."""
+"""The regular expressions behind the `uuid`, `email` and `uri` formats, matching as the
+reference's JavaScript patterns do.
+
+They fold case in ASCII only, use the ECMAScript whitespace set for `\\s` and anchor `$` at the
+very end of the text.
+"""
 
 
 class JSONInputError(ValueError):

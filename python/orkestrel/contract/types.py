@@ -8,7 +8,7 @@ JSONValue: TypeAlias = "bool | int | float | str | list[JSONValue] | dict[str, J
 """JSON data: `None`, booleans, finite numbers, strings, lists and `str`-keyed dicts."""
 
 JSONSchema: TypeAlias = dict[str, Any]
-"""A JSON Schema document."""
+"""A JSON Schema document, as a `dict`."""
 
 LiteralValue: TypeAlias = str | int | float | bool
 """A member of a literal shape: a string, a number or a boolean."""
@@ -16,11 +16,13 @@ LiteralValue: TypeAlias = str | int | float | bool
 FaultKind = Literal[
     "string", "number", "integer", "boolean", "null", "literal", "array", "object", "union", "json"
 ]
-"""The kind a fault expected."""
+"""The kind of value a fault expected: a shape's type, or `integer` for a whole-number shape."""
 
 
 class StringShape(TypedDict):
-    """A string with optional UTF-16 length bounds and an ECMAScript pattern."""
+    """Shape data declaring a string, with optional UTF-16 length bounds and an ECMAScript
+    pattern.
+    """
 
     type: Literal["string"]
     min: NotRequired[int]
@@ -30,7 +32,9 @@ class StringShape(TypedDict):
 
 
 class NumberShape(TypedDict):
-    """A finite number with optional bounds; `integer` demands a whole number."""
+    """Shape data declaring a finite number, with optional inclusive bounds; `integer` demands a
+    whole number.
+    """
 
     type: Literal["number"]
     min: NotRequired[int | float]
@@ -40,28 +44,28 @@ class NumberShape(TypedDict):
 
 
 class BooleanShape(TypedDict):
-    """`True` or `False`."""
+    """Shape data declaring a boolean: `True` or `False`."""
 
     type: Literal["boolean"]
     description: NotRequired[str]
 
 
 class NullShape(TypedDict):
-    """`None` only."""
+    """Shape data declaring `None`."""
 
     type: Literal["null"]
     description: NotRequired[str]
 
 
 class JsonShape(TypedDict):
-    """Any JSON value."""
+    """Shape data declaring any JSON value."""
 
     type: Literal["json"]
     description: NotRequired[str]
 
 
 class LiteralShape(TypedDict):
-    """One of a fixed list of strings, numbers or booleans."""
+    """Shape data declaring one of a fixed list of strings, numbers or booleans."""
 
     type: Literal["literal"]
     values: list[LiteralValue]
@@ -69,7 +73,9 @@ class LiteralShape(TypedDict):
 
 
 class ArrayShape(TypedDict):
-    """A list whose items all satisfy one shape, with optional length bounds."""
+    """Shape data declaring a list whose items all satisfy one shape, with optional length
+    bounds.
+    """
 
     type: Literal["array"]
     items: ContractShape
@@ -79,7 +85,9 @@ class ArrayShape(TypedDict):
 
 
 class ObjectShape(TypedDict):
-    """A record with declared properties; extra keys are refused unless opened."""
+    """Shape data declaring a record of named properties; undeclared keys are refused unless
+    `additionalProperties` opens it.
+    """
 
     type: Literal["object"]
     properties: dict[str, ContractShape]
@@ -88,7 +96,9 @@ class ObjectShape(TypedDict):
 
 
 class UnionShape(TypedDict):
-    """Any of several shapes (`anyOf`), or exactly one of them (`mode: "oneOf"`)."""
+    """Shape data declaring a value that satisfies any of several shapes (`anyOf`), or exactly one
+    of them (`mode: "oneOf"`).
+    """
 
     type: Literal["union"]
     variants: list[ContractShape]
@@ -97,21 +107,21 @@ class UnionShape(TypedDict):
 
 
 class OptionalShape(TypedDict):
-    """An object property that may be missing."""
+    """Shape data marking an object property that may be missing."""
 
     type: Literal["optional"]
     inner: ContractShape
 
 
 class NullableShape(TypedDict):
-    """`None` or the inner shape."""
+    """Shape data declaring `None` or a value of the inner shape."""
 
     type: Literal["nullable"]
     inner: ContractShape
 
 
 class RawShape(TypedDict):
-    """A JSON Schema embedded verbatim; it accepts any value."""
+    """Shape data embedding a JSON Schema verbatim; it accepts any value."""
 
     type: Literal["raw"]
     schema: JSONSchema
@@ -131,11 +141,11 @@ ContractShape: TypeAlias = (
     | NullableShape
     | RawShape
 )
-"""Any shape declaration."""
+"""Any shape declaration: one of the twelve shape data types."""
 
 
 class TypeFault(TypedDict):
-    """A value of the wrong type."""
+    """Reports a value of the wrong type, one that no coercion turns into the expected kind."""
 
     reason: Literal["type"]
     path: list[str]
@@ -144,7 +154,7 @@ class TypeFault(TypedDict):
 
 
 class MissingFault(TypedDict):
-    """A required property that is absent."""
+    """Reports a required object property that is absent."""
 
     reason: Literal["missing"]
     path: list[str]
@@ -152,7 +162,7 @@ class MissingFault(TypedDict):
 
 
 class ConstraintFault(TypedDict):
-    """A value of the right type that breaks a bound, pattern or integer rule."""
+    """Reports a value of the right type that breaks a bound, the pattern or the integer rule."""
 
     reason: Literal["constraint"]
     path: list[str]
@@ -163,7 +173,9 @@ class ConstraintFault(TypedDict):
 
 
 class VariantFault(TypedDict):
-    """No union variant accepted the value; the closest variant's faults follow."""
+    """Reports that no variant of an `anyOf` union accepted the value; the closest variant's faults
+    follow it.
+    """
 
     reason: Literal["variant"]
     path: list[str]
@@ -171,7 +183,9 @@ class VariantFault(TypedDict):
 
 
 class OneOfFault(TypedDict):
-    """A `oneOf` union matched zero variants (closest faults follow) or several."""
+    """Reports that a `oneOf` union matched zero variants (the closest variant's faults follow) or
+    several.
+    """
 
     reason: Literal["oneOf"]
     path: list[str]
@@ -179,20 +193,24 @@ class OneOfFault(TypedDict):
 
 
 Fault: TypeAlias = TypeFault | MissingFault | ConstraintFault | VariantFault | OneOfFault
-"""One entry of an `explain` report."""
+"""One entry of an `explain` report: a type, missing, constraint, variant or oneOf fault."""
 
 T = TypeVar("T")
 
 
 class Success(TypedDict, Generic[T]):
-    """The outcome of a callback that returned."""
+    """The outcome `attempt` gives for a callback that returned: `success` is `True`, `value` its
+    value.
+    """
 
     success: Literal[True]
     value: T
 
 
 class Failure(TypedDict):
-    """The outcome of a callback that raised."""
+    """The outcome `attempt` gives for a callback that raised: `success` is `False`, `error` the
+    exception.
+    """
 
     success: Literal[False]
     error: Exception

@@ -107,7 +107,8 @@ class Database:
 
     @property
     def version(self) -> int | float | None:
-        """The version stamped after first use, if any."""
+        """The version the database was declared with (stamped into storage when it opens), if
+        any."""
         return self._version
 
     @property
@@ -137,8 +138,11 @@ class Database:
         return {name: schema.export() for name, schema in self._schemas.items()}
 
     async def open(self) -> None:
-        """Connects and prepares the tables; later calls return at once. Raises `CLOSED` after
-        `close`.
+        """Connects and prepares the declared tables; later calls return at once, and a call
+        after `close` raises `CLOSED`.
+
+        A failed open (a `MIGRATION` conflict, an unreachable server) leaves the database `idle`,
+        so it may be tried again.
         """
         if self._status == "open":
             return

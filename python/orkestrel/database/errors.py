@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeGuard, get_args
+from typing import Literal, TypeGuard, get_args
+
+from orkestrel._errors import CodedError
 
 DatabaseErrorCode = Literal[
     "CLOSED", "NOT_FOUND", "CONFLICT", "VALIDATION", "ABORTED", "MIGRATION", "CONFORMANCE", "DRIVER"
@@ -13,7 +15,7 @@ DATABASE_ERROR_CODES: frozenset[str] = frozenset(get_args(DatabaseErrorCode))
 """Holds every `DatabaseErrorCode`."""
 
 
-class DatabaseError(Exception):
+class DatabaseError(CodedError[DatabaseErrorCode]):
     """Represents a database failure with a machine-readable code and optional context.
 
     `CLOSED`: the database was closed. `NOT_FOUND`: an undeclared table. `CONFLICT`: a duplicate
@@ -23,32 +25,8 @@ class DatabaseError(Exception):
     failed; `context["retryable"]` says whether trying again may help.
     """
 
-    code: DatabaseErrorCode
-    context: dict[str, Any] | None
-
-    def __init__(
-        self, code: DatabaseErrorCode, message: str, context: dict[str, Any] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.context = context
-
-    @property
-    def message(self) -> str:
-        """The message alone."""
-        return str(self.args[0])
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __repr__(self) -> str:
-        extra = "" if self.context is None else f", context={self.context!r}"
-        return f"DatabaseError({self.code!r}, {self.message!r}{extra})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (DatabaseError, (self.code, self.message, self.context))
-
 
 def is_database_error(value: object) -> TypeGuard[DatabaseError]:
-    """Narrows an unknown caught value to a `DatabaseError`."""
+    """Determines whether a caught value is a `DatabaseError` carrying a known code, narrowing
+    its type."""
     return isinstance(value, DatabaseError) and value.code in DATABASE_ERROR_CODES

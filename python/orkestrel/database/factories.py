@@ -56,6 +56,9 @@ def create_memory_driver() -> DriverInterface:
 def create_sqlite_driver(path: str | Path, *, busy: float = 5.0) -> DriverInterface:
     """Creates a driver over one SQLite file, created on first use; writers wait up to `busy`
     seconds for the file's write lock.
+
+    The path `:memory:` gives a private in-memory database instead, as `create_memory_driver`
+    does.
     """
     if str(path) == MEMORY:
         return SQLiteDriver(MEMORY)

@@ -171,7 +171,10 @@ class Table:
         self, key: Key | Keys, changes: Mapping[str, Any], *, signal: AbortSignal | None = None
     ) -> Any:
         """Merges changes into the row under a key (or each key of a list), answering whether
-        each row existed. A change to the primary column raises `VALIDATION`.
+        each row existed.
+
+        A `None` change clears an optional cell; clearing a required one, or changing the primary
+        column to another value, raises `VALIDATION`.
         """
         single, keys = self._keys(key)
         names, params, renamed = self._codec.changes(changes)

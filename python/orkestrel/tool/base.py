@@ -38,17 +38,30 @@ def _is_async(handler: ToolHandler) -> bool:
 class Tool:
     """Binds an executable tool definition to a handler.
 
-    `description`, `summary` and `parameters` are `None` when not supplied. The parameter
-    schema, the arguments and the caller context are passed by reference, never copied. A
-    `Tool` never catches: a handler that raises makes `execute` raise.
+    `description`, `summary`, `parameters` and `annotations` are `None` when not supplied. The
+    parameter schema, the annotations, the arguments and the caller context are passed by
+    reference, never copied. `annotations` holds behaviour hints for an MCP listing
+    (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`, `title`) and is never
+    part of the advertised definition. A `Tool` never catches: a handler that raises makes
+    `execute` raise.
     """
 
-    __slots__ = ("_async", "_caller", "_handler", "description", "name", "parameters", "summary")
+    __slots__ = (
+        "_async",
+        "_caller",
+        "_handler",
+        "annotations",
+        "description",
+        "name",
+        "parameters",
+        "summary",
+    )
 
     name: str
     description: str | None
     summary: str | None
     parameters: dict[str, Any] | None
+    annotations: dict[str, Any] | None
 
     def __init__(
         self,
@@ -58,13 +71,17 @@ class Tool:
         description: str | None = None,
         summary: str | None = None,
         parameters: dict[str, Any] | None = None,
+        annotations: dict[str, Any] | None = None,
     ) -> None:
         if not callable(execute):
             raise TypeError(f"Tool {name!r}: execute must be callable")
+        if annotations is not None and not isinstance(annotations, dict):
+            raise TypeError(f"Tool {name!r}: annotations must be a dict or None")
         self.name = name
         self.description = description
         self.summary = summary
         self.parameters = parameters
+        self.annotations = annotations
         self._handler = execute
         self._async = _is_async(execute)
         self._caller = _accepts_caller(execute)

@@ -16,12 +16,18 @@ def create_tool(
     description: str | None = None,
     summary: str | None = None,
     parameters: dict[str, Any] | None = None,
+    annotations: dict[str, Any] | None = None,
 ) -> ToolInterface:
     """Creates an executable tool bound to the supplied handler, returned as a `ToolInterface`
     so a call site holds the published contract rather than the `Tool` class.
     """
     return Tool(
-        name=name, execute=execute, description=description, summary=summary, parameters=parameters
+        name=name,
+        execute=execute,
+        description=description,
+        summary=summary,
+        parameters=parameters,
+        annotations=annotations,
     )
 
 

@@ -55,6 +55,7 @@ class ToolOptions(TypedDict):
     description: NotRequired[str]
     summary: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
+    annotations: NotRequired[dict[str, Any]]
     execute: ToolHandler
 
 
@@ -69,6 +70,8 @@ class ToolInterface(Protocol):
     def summary(self) -> str | None: ...
     @property
     def parameters(self) -> dict[str, Any] | None: ...
+    @property
+    def annotations(self) -> dict[str, Any] | None: ...
     def execute(self, args: Mapping[str, Any], caller: Any = ...) -> Awaitable[Any]: ...
 
 

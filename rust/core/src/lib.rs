@@ -21,3 +21,4 @@ mod tests;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub mod query;
+pub mod search;

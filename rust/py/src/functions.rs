@@ -53,13 +53,13 @@ pub fn schema_to_shape<'py>(
     })
 }
 
-/// The `received` text of a value.
+/// Renders a short, safe description of a value, as a fault's `received` text shows it.
 #[pyfunction]
 pub fn preview(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<String> {
     shielded(py, "preview", || Ok(js_preview(&PyNode(value.clone()))))
 }
 
-/// ECMAScript `String(number)`.
+/// Formats a number as JavaScript's `String(number)` does: `5.0` is `5`, `1e21` is `1e+21`.
 #[pyfunction]
 pub fn number_to_string(value: &Bound<'_, PyAny>) -> PyResult<String> {
     match PyNode(value.clone()).view() {

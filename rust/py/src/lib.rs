@@ -8,6 +8,7 @@ mod functions;
 mod infer;
 mod node;
 mod query;
+mod search;
 mod sink;
 
 use pyo3::prelude::*;
@@ -33,6 +34,8 @@ mod _core {
     use crate::query::{
         clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
     };
+    #[pymodule_export]
+    use crate::search::{locate, PatternError, SearchMatch, SearchPattern};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

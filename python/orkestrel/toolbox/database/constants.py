@@ -41,8 +41,8 @@ pointing at `describe` for the operation list, the query form, and the column DS
 """
 
 DATABASE_TOOL_DESCRIPTION: Final = """\
-Work with databases of flat tables. Every call names an `operation`; every operation except
-`create` names the database `id`, and row operations name the `table`.
+Work with databases of flat tables. Every call names an `operation` and the database `id`
+(`create` chooses it), and row operations name the `table`.
 
 Operations:
 - create: {operation, id, tables, driver?, primary?, indexes?, version?} makes a database.

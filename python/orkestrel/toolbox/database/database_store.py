@@ -18,7 +18,9 @@ DEFINITIONS_COLUMNS: dict[str, Column] = {"id": Column("string"), "definition": 
 class DatabaseDefinitionStore:
     """Represents a `DefinitionStoreInterface` kept in one table of the database layer: each
     definition is a row `{id, definition}`, so a durable driver keeps definitions across
-    processes. A stored blob that is not a valid definition reads back as `None`.
+    processes.
+
+    A stored blob that is not a valid definition reads back as `None`.
     """
 
     __slots__ = ("_database", "_table")

@@ -70,6 +70,7 @@ def _size(value: Any) -> int:
 def fit_records(rows: list[dict[str, Any]], limit: int, size: int) -> RecordsResult:
     """Builds a `records` answer from probe rows: at most `limit` rows, and no more than fit in
     `size` bytes of JSON (as `json.dumps` writes it by default, the largest of its usual forms).
+
     `truncated` is true when storage held more matching rows than the answer carries.
     """
     kept = rows[:limit]

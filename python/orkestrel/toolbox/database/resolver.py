@@ -96,8 +96,9 @@ class DatabaseResolver:
 
     async def resolve(self, id: str) -> DatabaseInterface:
         """Resolves a live database by id: the cached handle when one exists, otherwise one
-        built from its stored definition. An id known to neither raises `ToolboxError` coded
-        `TOOL`.
+        built from its stored definition and cached.
+
+        An id known to neither raises `ToolboxError` coded `TOOL`.
         """
         cached = self._handles.get(id)
         if cached is not None:

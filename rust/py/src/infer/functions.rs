@@ -53,7 +53,7 @@ pub fn add_samples(
     Ok(())
 }
 
-/// Infers one JSON Schema from many samples (`samplesToSchema`).
+/// Infers one JSON Schema that every sample satisfies.
 #[pyfunction]
 #[pyo3(signature = (samples, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
 pub fn samples_to_schema<'py>(
@@ -71,7 +71,7 @@ pub fn samples_to_schema<'py>(
     })
 }
 
-/// Infers the JSON Schema of one value (`valueToSchema`).
+/// Infers the JSON Schema of one value.
 #[pyfunction]
 #[pyo3(signature = (value, *, format = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
 pub fn value_to_schema<'py>(

@@ -1,0 +1,37 @@
+"""The base of the coded errors the layers raise: a message, a closed code and a context."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+CodeT = TypeVar("CodeT", bound=str)
+
+
+class CodedError(Exception, Generic[CodeT]):
+    """Carries a machine-readable code and an optional context beside its message.
+
+    `str()` gives the message alone, so a `ToolManager` flattens the error to that text.
+    """
+
+    code: CodeT
+    context: dict[str, Any] | None
+
+    def __init__(self, code: CodeT, message: str, context: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.context = context
+
+    @property
+    def message(self) -> str:
+        """The message alone, without code or context."""
+        return str(self.args[0])
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        extra = "" if self.context is None else f", context={self.context!r}"
+        return f"{type(self).__name__}({self.code!r}, {self.message!r}{extra})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.code, self.message, self.context))

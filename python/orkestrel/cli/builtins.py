@@ -1,0 +1,97 @@
+"""The tool factories `orkestrel serve` and `orkestrel tools` build by default."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from orkestrel.cli.hints import READS, READS_STATE, WRITES, annotate
+from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
+from orkestrel.cli.workspace import open_workspace_tool
+from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
+from orkestrel.tool import ToolInterface
+from orkestrel.toolbox import (
+    DatabaseDefinitionStore,
+    DatabaseResolver,
+    DefinitionStoreInterface,
+    create_database_tool,
+    create_describe_tool,
+    create_infer_tool,
+    create_memory_definition_store,
+)
+from orkestrel.toolbox.database.database_store import DEFINITIONS_COLUMNS, DEFINITIONS_TABLE
+
+DEFINITIONS_FILE = "definitions.sqlite3"
+"""The SQLite file under `--data` that keeps the database tool's definitions."""
+
+DATABASES_DIRECTORY = "databases"
+"""The folder under `--data` that keeps one SQLite file per database the tool creates."""
+
+
+def builtin_factories() -> dict[str, ToolFactory]:
+    """Lists the built-in tool factories by name, in the order the toolbox lists them."""
+    return {"infer": infer, "describe": describe, "database": database, "workspace": workspace}
+
+
+def infer(context: ToolboxContext) -> ToolInterface:
+    """Builds the schema-inference tool."""
+    return annotate(create_infer_tool(), READS)
+
+
+def describe(context: ToolboxContext) -> ToolInterface:
+    """Builds the tool that returns the full description of any tool of this toolbox."""
+    return annotate(create_describe_tool(context.manager), READS)
+
+
+def workspace(context: ToolboxContext) -> ToolInterface:
+    """Builds the workspace tool over the files of `--root`."""
+    return open_workspace_tool(context.root, context.readonly, context.data)
+
+
+def open_definitions(data: Path, readonly: bool) -> DefinitionStoreInterface:
+    """Opens the definition store kept in `data`, read-only at the engine when asked; a
+    read-only toolbox over a `data` that holds no definitions yet reads an empty store.
+
+    Nothing touches the disk before the store's first use, and `data` must exist by then.
+    """
+    path = data / DEFINITIONS_FILE
+    if readonly and not path.exists():
+        return create_memory_definition_store()
+    engine = create_database(
+        tables={DEFINITIONS_TABLE: DEFINITIONS_COLUMNS},
+        driver=create_sqlite_driver(path),
+        readonly=readonly,
+    )
+    return DatabaseDefinitionStore(engine.table(DEFINITIONS_TABLE), engine)
+
+
+def open_resolver(store: DefinitionStoreInterface, data: Path, readonly: bool) -> DatabaseResolver:
+    """Builds the resolver that opens each database as its own SQLite file under `data`,
+    whichever driver name its definition carries, read-only at the engine when asked."""
+    files = create_sqlite_factory(data / DATABASES_DIRECTORY)
+    return DatabaseResolver(
+        None, {"sqlite": files, "memory": files}, None, store, readonly=readonly
+    )
+
+
+def database(context: ToolboxContext) -> ToolInterface:
+    """Builds the database tool over SQLite files and a definition store under `--data`,
+    creating `--data` on the first call rather than when the toolbox is listed."""
+    store = open_definitions(context.data, context.readonly)
+    resolver = open_resolver(store, context.data, context.readonly)
+    closer = getattr(store, "close", None)
+    if closer is not None:
+        context.stack.push_async_callback(closer)
+    context.stack.push_async_callback(resolver.close)
+    tool = create_database_tool(resolver=resolver, readonly=context.readonly)
+    data, readonly = context.data, context.readonly
+
+    async def execute(args: Mapping[str, Any]) -> Any:
+        if not readonly:
+            await anyio.Path(data).mkdir(parents=True, exist_ok=True)
+        return await tool.execute(args)
+
+    return annotate(tool, READS_STATE if readonly else WRITES, execute)

@@ -1,0 +1,66 @@
+"""The command-line options every toolbox command shares."""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import TextIO
+
+from orkestrel.cli.builtins import builtin_factories
+from orkestrel.cli.toolbox import open_toolbox
+from orkestrel.tool import ToolManager
+
+DEFAULT_DATA = Path(".orkestrel")
+"""Where the toolbox keeps its state (databases and their definitions) unless `--data` says."""
+
+
+def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds `--root`, `--data`, `--readonly` and `--tools` to a toolbox command's parser."""
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path("."),
+        metavar="DIR",
+        help="directory the workspace tool edits (default: the current directory)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA,
+        metavar="DIR",
+        help="directory for databases and their definitions (default: ./.orkestrel)",
+    )
+    parser.add_argument(
+        "--readonly",
+        action="store_true",
+        help="refuse every write, at the tools and at the storage engines",
+    )
+    parser.add_argument(
+        "--tools",
+        type=_names,
+        default=None,
+        metavar="LIST",
+        help="comma-separated tool factories to load (default: all, plugins included)",
+    )
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("expected one or more comma-separated names")
+    return names
+
+
+def toolbox_of(
+    options: argparse.Namespace, stderr: TextIO
+) -> AbstractAsyncContextManager[ToolManager]:
+    """Opens the toolbox a command's toolbox options describe, warning on `stderr`."""
+    return open_toolbox(
+        root=options.root,
+        data=options.data,
+        readonly=options.readonly,
+        select=options.tools,
+        builtins=builtin_factories(),
+        warn=lambda message: print(f"orkestrel: {message}", file=stderr),
+    )

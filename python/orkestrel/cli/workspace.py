@@ -1,0 +1,86 @@
+"""The served workspace tool: the workspace tool over the folder `--root`, saved after every
+change, read-only on request."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from orkestrel.cli.hints import READS_STATE, WRITES, annotate
+from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
+from orkestrel.tool import ToolInterface
+from orkestrel.toolbox import ToolboxError, create_workspace_tool
+from orkestrel.workspace import (
+    DIRECTORY_IGNORE,
+    WorkspaceManager,
+    WorkspaceStoreInterface,
+    create_directory_workspace_store,
+)
+
+WORKSPACE_MUTATIONS = frozenset(
+    {"replace", "write", "splice", "prepend", "append", "move", "remove"}
+)
+"""The workspace tool's operations that change files, refused under `--readonly`."""
+
+
+def open_workspace_tool(root: Path, readonly: bool, data: Path | None = None) -> ToolInterface:
+    """Builds the workspace tool over the files of the folder `root`.
+
+    When the toolbox's `data` folder lies inside `root`, the top folder holding it is hidden from
+    the workspace (never read, written or deleted), so an agent cannot touch the toolbox's own
+    state through its files.
+
+    The folder is read on the first call. Every change is saved to disk before the call
+    answers; a change the disk refuses (a path leading out of the folder, an ignored name, a
+    file over the limit, a file changed by someone else) is undone in memory too, so the
+    workspace never holds what the folder does not. Calls run one at a time.
+    """
+    real = root.resolve()
+    if real.parent == real:
+        raise ValueError("--root cannot be the filesystem root")
+    directory = create_directory_workspace_store(
+        real.parent, ignore=DIRECTORY_IGNORE | _hidden(real, data)
+    )
+    store: WorkspaceStoreInterface = ReadonlyWorkspaceStore(directory) if readonly else directory
+    manager = WorkspaceManager(store)
+    inner = create_workspace_tool(manager=manager)
+    lock = anyio.Lock()
+
+    async def execute(args: Mapping[str, Any]) -> Any:
+        operation = args.get("operation") if isinstance(args, Mapping) else None
+        changes = isinstance(operation, str) and operation in WORKSPACE_MUTATIONS
+        if changes and readonly:
+            raise ToolboxError(
+                "TOOL",
+                f"operation '{operation}' is disabled in readonly mode",
+                {"operation": operation},
+            )
+        async with lock:
+            if manager.workspace(real.name) is None and await manager.open(real.name) is None:
+                manager.add(real.name)
+            if not changes:
+                return await inner.execute(args)
+            workspace = manager.workspace(real.name)
+            before = None if workspace is None else workspace.snapshot()
+            try:
+                value = await inner.execute(args)
+                await manager.save(real.name)
+            except BaseException:
+                manager.add(real.name, () if before is None else before.files)
+                raise
+            return value
+
+    return annotate(inner, READS_STATE if readonly else WRITES, execute)
+
+
+def _hidden(root: Path, data: Path | None) -> frozenset[str]:
+    if data is None:
+        return frozenset()
+    try:
+        inside = data.resolve().relative_to(root)
+    except ValueError:
+        return frozenset()
+    return frozenset(inside.parts[:1])

@@ -1,0 +1,26 @@
+"""Defaults of the MCP bridge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+"""The interface the HTTP transport binds when none is given: loopback only."""
+
+DEFAULT_PORT = 8000
+"""The TCP port the HTTP transport binds when none is given (`0` picks a free one)."""
+
+DEFAULT_PATH = "/mcp"
+"""The URL path the streamable HTTP endpoint answers on."""
+
+DEFAULT_SERVER_NAME = "orkestrel"
+"""The server name announced to MCP clients."""
+
+EMPTY_INPUT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
+"""The input schema listed for a tool that declares no parameters; copied before use."""
+
+MAX_LIST_PAGES = 1000
+"""How many `tools/list` pages `from_mcp` follows before deciding the server never ends."""
+
+SHUTDOWN_GRACE_SECONDS = 3.0
+"""How long the HTTP transport waits for open connections when it is asked to stop."""

@@ -1,0 +1,31 @@
+"""The handler contract every toolbox tool shares: parameters from a contract, parsed calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orkestrel.contract import Contract, ContractError, ParseError, schema_to_parameters
+from orkestrel.toolbox.errors import ToolboxError
+
+
+def contract_parameters(contract: Contract) -> dict[str, Any] | None:
+    """The JSON Schema a tool advertises as its `parameters`: its contract's schema as a record."""
+    return schema_to_parameters(contract.schema)
+
+
+def parse_arguments(contract: Contract, args: Any, message: str) -> dict[str, Any]:
+    """Parses a model's arguments through a tool's contract, or raises a `TOOL` `ToolboxError`.
+
+    The parse normalizes: scalars are coerced where the contract allows it and keys a closed
+    object does not declare are dropped. The error's context carries the raw `args` and the
+    contract's faults.
+    """
+    try:
+        parsed = contract.parse(args)
+    except ParseError as error:
+        raise ToolboxError("TOOL", message, {"args": args, "faults": error.faults}) from None
+    except ContractError as error:
+        raise ToolboxError("TOOL", message, {"args": args, "reason": str(error)}) from None
+    if not isinstance(parsed, dict):
+        raise ToolboxError("TOOL", message, {"args": args})
+    return parsed

@@ -1,0 +1,113 @@
+"""The infer and endpoint tool factories."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orkestrel.contract import (
+    ParseError,
+    create_contract,
+    samples_to_schema,
+    schema_to_object,
+    schema_to_parameters,
+    schema_to_shape,
+)
+from orkestrel.tool import Tool
+from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.helpers import contract_parameters, parse_arguments
+from orkestrel.toolbox.inference.constants import (
+    INFER_TOOL_DESCRIPTION,
+    INFER_TOOL_NAME,
+    INFER_TOOL_SUMMARY,
+)
+from orkestrel.toolbox.inference.shapes import infer_tool_shape
+from orkestrel.toolbox.inference.types import EndpointDefinition, InferCheck
+
+
+def _check(checker: Any, index: int, candidate: Any) -> InferCheck:
+    valid = checker.is_valid(candidate)
+    try:
+        checker.parse(candidate)
+        coercible = True
+    except ParseError:
+        coercible = False
+    if valid:
+        return {"index": index, "valid": True, "coercible": coercible}
+    return {
+        "index": index,
+        "valid": False,
+        "coercible": coercible,
+        "faults": checker.explain(candidate),
+    }
+
+
+def create_infer_tool(*, name: str | None = None, description: str | None = None) -> Tool:
+    """Builds a standalone LLM-callable tool that infers a JSON Schema from example values: the
+    utility half of the bridge from an existing API or database into an MCP tool.
+
+    With `candidates` it also checks each value against the freshly inferred schema, strictly
+    (`valid`) and after coercion (`coercible`).
+    """
+    contract = create_contract(infer_tool_shape)
+
+    async def infer(args: Any) -> Any:
+        call = parse_arguments(contract, args, "malformed infer arguments")
+        schema = samples_to_schema(
+            call["samples"], format=call.get("format", False), enum=call.get("enum", False)
+        )
+        parameters = schema_to_parameters(schema_to_object(schema))
+        if parameters is None:
+            raise ToolboxError("TOOL", "could not infer a schema", {"schema": schema})
+        if "candidates" not in call:
+            return parameters
+        checker = create_contract(schema_to_shape(schema))
+        checks = [_check(checker, index, value) for index, value in enumerate(call["candidates"])]
+        return {"parameters": parameters, "checks": checks}
+
+    return Tool(
+        name=INFER_TOOL_NAME if name is None else name,
+        description=INFER_TOOL_DESCRIPTION if description is None else description,
+        summary=INFER_TOOL_SUMMARY,
+        parameters=contract_parameters(contract),
+        execute=infer,
+    )
+
+
+def create_endpoint_tool(
+    definition: EndpointDefinition,
+    *,
+    format: bool = False,
+    enum: bool = False,
+    validate: bool = True,
+) -> Tool:
+    """Wraps one concrete endpoint (`EndpointDefinition`) as an LLM-callable tool: the endpoint
+    half of the bridge from an existing API or database into an MCP tool.
+
+    `parameters` are inferred once from the definition's samples. By default every call is
+    parsed through them, so the handler receives coerced values and a call that cannot be parsed
+    is a `TOOL` error carrying the faults; `validate=False` passes the arguments through as
+    received.
+    """
+    name = definition["name"]
+    samples = definition["samples"]
+    if not isinstance(samples, list) or not samples:
+        raise ToolboxError("TOOL", "endpoint requires at least one sample", {"name": name})
+    endpoint = Tool(name=name, execute=definition["execute"])
+    schema = schema_to_object(samples_to_schema(samples, format=format, enum=enum))
+    contract = create_contract(schema_to_shape(schema)) if validate else None
+
+    async def execute(args: Any) -> Any:
+        if contract is not None:
+            try:
+                args = contract.parse(args)
+            except ParseError as error:
+                context = {"name": name, "faults": error.faults}
+                raise ToolboxError("TOOL", "malformed endpoint call arguments", context) from None
+        return await endpoint.execute(args)
+
+    return Tool(
+        name=name,
+        description=definition["description"],
+        parameters=schema_to_parameters(schema),
+        execute=execute,
+    )

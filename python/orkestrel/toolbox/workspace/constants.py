@@ -1,0 +1,74 @@
+"""The name, example and teaching texts the workspace tool advertises."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from types import MappingProxyType
+
+WORKSPACE_TOOL_NAME = "workspace"
+"""Holds the name `create_workspace_tool` advertises by default, `'workspace'`."""
+
+WORKSPACE_TOOL_EXAMPLE: Mapping[str, str] = MappingProxyType(
+    {"operation": "write", "path": "notes.txt", "content": "hello"}
+)
+"""Holds a valid workspace operation, the example embedded verbatim in the description."""
+
+WORKSPACE_TOOL_OPERATIONS: tuple[str, ...] = (
+    "read",
+    "list",
+    "has",
+    "search",
+    "replace",
+    "write",
+    "splice",
+    "prepend",
+    "append",
+    "move",
+    "remove",
+    "workspaces",
+    "switch",
+)
+"""Lists the thirteen operation names, in the order the tool's union declares them."""
+
+WORKSPACE_TOOL_SUMMARY = (
+    "Read, search and edit the files of a shared workspace, one operation per call: read, list, "
+    "has, search, replace, write, splice, prepend, append, move, remove, workspaces, switch. "
+    "Call describe('workspace') for what each operation takes and returns."
+)
+"""Holds the one-sentence summary the workspace tool advertises in place of its description."""
+
+_EXAMPLE = json.dumps(dict(WORKSPACE_TOOL_EXAMPLE), separators=(",", ":"))
+
+WORKSPACE_TOOL_DESCRIPTION = f"""Work on the files of the active workspace. Each call is one JSON \
+object: its "operation" field names the action, the other fields belong to that action.
+
+Look:
+- read {{path}}: the file's text; null when the file is missing or is an image.
+- list {{}}: every file as {{path, state, size, lines, kind}}; kind is "text" or "binary".
+- has {{path}}: true when the file exists.
+- search {{query, regex?, sensitive?, limit?}}: matches, file by file then line by line, as \
+{{path, line, column, length, content}}; content is the whole line.
+
+Change (the first change creates a workspace when none is active):
+- write {{path, content}}: create the file or replace all of its text.
+- splice {{path, content, fromLine, fromColumn, toLine, toColumn}}: replace the text from the \
+first position up to, but not including, the second. Lines and columns start at 1; a column \
+counts characters; positions past the end are pulled back to it. The file must exist.
+- prepend {{path, content}} / append {{path, content}}: add text at the start / end; a missing \
+file counts as empty.
+- replace {{query, replacement, regex?, sensitive?, limit?}}: replace matches in every text file \
+and get {{occurrences, files}}; the replacement is inserted as is.
+- move {{from, to}}: rename a file (an existing target is overwritten); remove {{path}}.
+
+Switch:
+- workspaces {{}}: every workspace as {{id, files, active}}.
+- switch {{id}}: make another workspace active.
+
+query is plain text unless regex is true; sensitive: false ignores case; limit caps the matches. \
+Regex search runs in linear time, so look-around and backreferences are refused. A search never \
+matches across lines; ^ and $ mark line starts and ends. Images can be listed, moved and \
+removed, not read or edited as text.
+
+Example: {_EXAMPLE}"""
+"""Holds the full teaching text of the workspace tool: every operation, its fields and results."""

@@ -1,0 +1,199 @@
+"""`create_workspace_tool`: one LLM-callable tool over a workspace manager's active workspace."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from orkestrel.contract import ParseError, create_contract, schema_to_parameters
+from orkestrel.tool import ToolInterface, create_tool
+from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.workspace.constants import (
+    WORKSPACE_TOOL_DESCRIPTION,
+    WORKSPACE_TOOL_NAME,
+    WORKSPACE_TOOL_OPERATIONS,
+    WORKSPACE_TOOL_SUMMARY,
+)
+from orkestrel.toolbox.workspace.shapes import workspace_tool_shape
+from orkestrel.workspace import (
+    MemoryWorkspaceStore,
+    WorkspaceInterface,
+    WorkspaceManager,
+    WorkspaceManagerInterface,
+    WorkspaceStoreInterface,
+    is_text,
+    range_of,
+)
+
+Call = dict[str, Any]
+Handler = Callable[[WorkspaceManagerInterface, Call], Any]
+
+_OPTIONS = ("regex", "sensitive", "limit")
+
+
+def _options(call: Call) -> dict[str, Any]:
+    return {key: call[key] for key in _OPTIONS if key in call}
+
+
+def _editable(manager: WorkspaceManagerInterface) -> WorkspaceInterface:
+    return manager.active or manager.add()
+
+
+def _state(workspace: WorkspaceInterface, path: str) -> dict[str, Any]:
+    file = workspace.file(path)
+    return {"path": path, "state": None if file is None else file.state}
+
+
+def _edit(edit: Callable[[WorkspaceInterface, Call], object]) -> Handler:
+    def run(manager: WorkspaceManagerInterface, call: Call) -> dict[str, Any]:
+        workspace = _editable(manager)
+        edit(workspace, call)
+        return _state(workspace, call["path"])
+
+    return run
+
+
+def _workspaces(manager: WorkspaceManagerInterface, call: Call) -> list[dict[str, Any]]:
+    active = manager.active
+    return [
+        {"id": space.id, "files": space.count, "active": space is active}
+        for space in manager.workspaces()
+    ]
+
+
+def _switch(manager: WorkspaceManagerInterface, call: Call) -> dict[str, Any]:
+    workspace = manager.switch(call["id"])
+    if workspace is None:
+        return {"id": call["id"], "switched": False}
+    return {"id": workspace.id, "switched": True, "files": workspace.count}
+
+
+def _list(manager: WorkspaceManagerInterface, call: Call) -> list[dict[str, Any]]:
+    workspace = manager.active
+    files = [] if workspace is None else workspace.files()
+    return [
+        {
+            "path": file.path,
+            "state": file.state,
+            "size": file.size,
+            "lines": file.lines,
+            "kind": "text" if is_text(file.content) else "binary",
+        }
+        for file in files
+    ]
+
+
+def _search(manager: WorkspaceManagerInterface, call: Call) -> list[dict[str, Any]]:
+    workspace = manager.active
+    if workspace is None:
+        return []
+    return [
+        {
+            "path": match.path,
+            "line": match.line,
+            "column": match.column,
+            "length": match.length,
+            "content": match.content,
+        }
+        for match in workspace.search(call["query"], **_options(call))
+    ]
+
+
+def _replace(manager: WorkspaceManagerInterface, call: Call) -> dict[str, int]:
+    result = _editable(manager).replace(call["query"], call["replacement"], **_options(call))
+    return {"occurrences": result.occurrences, "files": result.files}
+
+
+def _move(manager: WorkspaceManagerInterface, call: Call) -> dict[str, Any]:
+    moved = _editable(manager).move(call["from"], call["to"])
+    return {"from": call["from"], "to": call["to"], "moved": moved}
+
+
+def _remove(manager: WorkspaceManagerInterface, call: Call) -> dict[str, Any]:
+    return {"path": call["path"], "removed": _editable(manager).remove(call["path"])}
+
+
+def _splice(workspace: WorkspaceInterface, call: Call) -> None:
+    span = range_of(call["fromLine"], call["fromColumn"], call["toLine"], call["toColumn"])
+    workspace.write(call["path"], call["content"], span)
+
+
+_HANDLERS: Mapping[str, Handler] = {
+    "workspaces": _workspaces,
+    "switch": _switch,
+    "read": lambda manager, call: (
+        None if manager.active is None else manager.active.read(call["path"])
+    ),
+    "list": _list,
+    "has": lambda manager, call: manager.active is not None and manager.active.has(call["path"]),
+    "search": _search,
+    "replace": _replace,
+    "write": _edit(lambda space, call: space.write(call["path"], call["content"])),
+    "splice": _edit(_splice),
+    "prepend": _edit(lambda space, call: space.prepend(call["path"], call["content"])),
+    "append": _edit(lambda space, call: space.append(call["path"], call["content"])),
+    "move": _move,
+    "remove": _remove,
+}
+
+
+def create_workspace_tool(
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    manager: WorkspaceManagerInterface | None = None,
+    store: WorkspaceStoreInterface | None = None,
+) -> ToolInterface:
+    """Builds an LLM-callable workspace-editing tool that advertises `workspace_tool_shape` as its
+    parameters and runs each parsed operation against the manager's active workspace.
+
+    `manager` is driven directly and wins over `store`, which backs a fresh manager's `open` and
+    `save`; with neither, the manager keeps its snapshots in memory. Edits are never saved by the
+    tool: durability is the caller's `save`. A writing operation with no active workspace creates
+    and activates one; a reading one answers empty. A malformed call raises `ToolboxError`
+    (`TOOL`); a refused edit raises the workspace's own `WorkspaceError`.
+    """
+    target = manager if manager is not None else WorkspaceManager(store or MemoryWorkspaceStore())
+    contract = create_contract(workspace_tool_shape)
+    parameters = schema_to_parameters(contract.schema)
+
+    async def execute(args: Mapping[str, Any]) -> Any:
+        try:
+            call: Call = contract.parse(args)
+        except ParseError:
+            raise ToolboxError("TOOL", _malformed(args), {"args": args}) from None
+        return _HANDLERS[call["operation"]](target, call)
+
+    return create_tool(
+        name=name if name is not None else WORKSPACE_TOOL_NAME,
+        description=description if description is not None else WORKSPACE_TOOL_DESCRIPTION,
+        summary=WORKSPACE_TOOL_SUMMARY,
+        parameters=parameters,
+        execute=execute,
+    )
+
+
+_PREFIX = "parse: the value does not satisfy the contract: "
+
+
+def _malformed(args: object) -> str:
+    """Says what is wrong with a call, judged against the one operation it names, if any."""
+    operation = args.get("operation") if isinstance(args, Mapping) else None
+    arm = next(
+        (
+            variant
+            for variant in workspace_tool_shape["variants"]
+            if variant["properties"]["operation"]["values"] == [operation]  # type: ignore[typeddict-item]
+        ),
+        None,
+    )
+    if arm is None:
+        names = ", ".join(WORKSPACE_TOOL_OPERATIONS)
+        return f"unknown or malformed operation {operation!r}: expected one of {names}"
+    try:
+        create_contract(arm).parse(args)
+    except ParseError as error:
+        return (
+            f"unknown or malformed operation: {operation} call: {str(error).removeprefix(_PREFIX)}"
+        )
+    return "unknown or malformed operation"

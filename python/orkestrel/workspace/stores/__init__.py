@@ -1,0 +1,1 @@
+"""Snapshot stores for workspaces: memory, a real directory, and a database table."""

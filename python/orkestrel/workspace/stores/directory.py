@@ -1,0 +1,215 @@
+"""`DirectoryWorkspaceStore`: each workspace kept as real files in a folder, so an agent can edit
+a real project through a workspace.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import threading
+from collections.abc import Callable, Iterable
+from os import PathLike
+from typing import TypeVar
+
+from anyio import to_thread
+
+from orkestrel.workspace.constants import DIRECTORY_FILE_LIMIT, DIRECTORY_IGNORE
+from orkestrel.workspace.errors import WorkspaceStoreError
+from orkestrel.workspace.stores.files import (
+    Found,
+    digest,
+    prune,
+    prune_tree,
+    read_bytes,
+    to_file,
+    walk,
+    write_atomic,
+)
+from orkestrel.workspace.stores.paths import check_id, check_path, is_inside
+from orkestrel.workspace.stores.plan import Plan
+from orkestrel.workspace.types import File, TextContent, WorkspaceSnapshot
+
+T = TypeVar("T")
+
+
+class DirectoryWorkspaceStore:
+    """Keeps the workspace with id `x` as the files of the folder `root/x`.
+
+    `get` reads the folder: UTF-8 files become text, PNG/JPEG/GIF/WebP files become binary, and
+    whatever is neither, over `limit`, ignored, or a symlink leading out of the folder is left
+    out and never opened. `set` makes the folder hold exactly the snapshot's files: it writes
+    changed files atomically and deletes files it had admitted that the snapshot no longer
+    holds; anything it does not admit is never touched. It persists only when called, so with
+    a `WorkspaceManager` edits reach the disk on `save`, not before.
+
+    A path that is absolute, not normalized, uses `..`, a NUL byte, a drive letter or a
+    backslash, enters an ignored name, or reaches through a symlink out of the folder is refused
+    with a `WorkspaceStoreError` before anything is written.
+    """
+
+    __slots__ = ("_ignore", "_known", "_limit", "_lock", "_root")
+
+    def __init__(
+        self,
+        root: str | PathLike[str],
+        *,
+        limit: int = DIRECTORY_FILE_LIMIT,
+        ignore: Iterable[str] = DIRECTORY_IGNORE,
+    ) -> None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise ValueError(f"limit must be a non-negative integer, got {limit!r}")
+        self._root = os.path.realpath(os.fspath(root))
+        self._limit = limit
+        self._ignore = frozenset(ignore)
+        self._lock = threading.Lock()
+        self._known: dict[str, dict[str, bytes]] = {}
+
+    @property
+    def root(self) -> str:
+        """The real path of the folder that holds one sub-folder per workspace."""
+        return self._root
+
+    async def get(self, id: str) -> WorkspaceSnapshot | None:
+        """Reads the folder of workspace `id` into a snapshot, or gives `None` when it is
+        absent.
+        """
+        return await to_thread.run_sync(self._locked, self._get, id)
+
+    async def set(self, snapshot: WorkspaceSnapshot) -> None:
+        """Makes the folder of the snapshot's workspace hold exactly its files."""
+        await to_thread.run_sync(self._locked, self._set, snapshot)
+
+    async def delete(self, id: str) -> None:
+        """Deletes the files of workspace `id` the store admits, then every folder left empty;
+        files it does not admit stay.
+        """
+        await to_thread.run_sync(self._locked, self._delete, id)
+
+    async def read(self, id: str, path: str) -> File | None:
+        """Reads one file of workspace `id`, or gives `None` when it is absent; a refused path,
+        a file over the limit, or content that is neither UTF-8 text nor a supported image
+        raises `WorkspaceStoreError`.
+        """
+        return await to_thread.run_sync(self._locked, self._read, id, path)
+
+    def __repr__(self) -> str:
+        return f"DirectoryWorkspaceStore(root={self._root!r}, limit={self._limit})"
+
+    def _locked(self, work: Callable[..., T], *args: object) -> T:
+        with self._lock:
+            return work(*args)
+
+    def _base(self, id: str) -> str | None:
+        base = os.path.join(self._root, check_id(id, self._ignore))
+        if not os.path.lexists(base):
+            return None
+        real = os.path.realpath(base)
+        if not is_inside(real, self._root) or real == self._root:
+            raise WorkspaceStoreError(
+                "PATH", f"Workspace folder leads outside the store root: {id!r}", {"id": id}
+            )
+        return real if os.path.isdir(real) else None
+
+    def _admitted(self, base: str) -> list[tuple[Found, File, bytes]]:
+        admitted = []
+        for found in walk(base, self._ignore).values():
+            data = read_bytes(found.real, self._limit)
+            file = None if data is None else to_file(found.path, data)
+            if file is not None and data is not None:
+                admitted.append((found, file, data))
+        return admitted
+
+    def _get(self, id: str) -> WorkspaceSnapshot | None:
+        base = self._base(id)
+        if base is None:
+            self._known.pop(id, None)
+            return None
+        admitted = self._admitted(base)
+        self._known[id] = {found.path: digest(data) for found, _, data in admitted}
+        return WorkspaceSnapshot(id, tuple(file for _, file, _ in admitted))
+
+    def _read(self, id: str, path: str) -> File | None:
+        segments = check_path(path, self._ignore)
+        base = self._base(id)
+        if base is None:
+            return None
+        location = os.path.join(base, *segments)
+        if not os.path.lexists(location):
+            return None
+        real = os.path.realpath(location)
+        if not is_inside(real, base):
+            raise WorkspaceStoreError(
+                "PATH", f"Path leads outside the workspace folder: {path!r}", {"path": path}
+            )
+        if os.path.isdir(real):
+            return None
+        if not os.path.isfile(real):
+            raise WorkspaceStoreError(
+                "PATH", f"Path is not a regular file: {path!r}", {"path": path}
+            )
+        data = read_bytes(real, self._limit)
+        if data is None:
+            raise WorkspaceStoreError(
+                "LIMIT", f"File is over the {self._limit}-byte limit: {path!r}", {"path": path}
+            )
+        file = to_file(path, data)
+        if file is None:
+            raise WorkspaceStoreError(
+                "ENCODING",
+                f"File is neither UTF-8 text nor a supported image: {path!r}",
+                {"path": path},
+            )
+        return file
+
+    def _set(self, snapshot: WorkspaceSnapshot) -> None:
+        id = check_id(snapshot.id, self._ignore)
+        wanted = {file.path: self._encode(file) for file in snapshot.files}
+        base = self._base(id)
+        location = os.path.join(self._root, id)
+        if base is None and os.path.lexists(location):
+            raise WorkspaceStoreError(
+                "CONFLICT", f"Workspace location is not a folder: {id!r}", {"id": id}
+            )
+        plan = Plan(base or location, wanted, self._known.get(id, {}), self._limit)
+        os.makedirs(plan.base, exist_ok=True)
+        for entry in plan.deletions:
+            os.unlink(entry)
+            prune(os.path.dirname(entry), plan.base)
+        for folder in plan.cleared:
+            prune_tree(folder, plan.base)
+        for target, data in plan.writes:
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            write_atomic(target, data)
+        self._known[id] = {path: digest(data) for path, data in wanted.items()}
+
+    def _encode(self, file: File) -> bytes:
+        check_path(file.path, self._ignore)
+        try:
+            if isinstance(file.content, TextContent):
+                data = file.content.text.encode("utf-8")
+            else:
+                data = base64.b64decode(file.content.data, validate=True)
+        except (UnicodeEncodeError, binascii.Error, ValueError) as error:
+            raise WorkspaceStoreError(
+                "ENCODING",
+                f"Content of {file.path!r} cannot be encoded: {error}",
+                {"path": file.path},
+            ) from None
+        if len(data) > self._limit:
+            raise WorkspaceStoreError(
+                "LIMIT",
+                f"Content of {file.path!r} is {len(data)} bytes, over the {self._limit}-byte limit",
+                {"path": file.path, "size": len(data), "limit": self._limit},
+            )
+        return data
+
+    def _delete(self, id: str) -> None:
+        base = self._base(id)
+        self._known.pop(id, None)
+        if base is None:
+            return
+        for found, _, _ in self._admitted(base):
+            os.unlink(found.entry)
+            prune(os.path.dirname(found.entry), base)
+        prune(base, self._root)

@@ -1,0 +1,79 @@
+"""Validation of the ids and paths a directory store turns into file-system locations.
+
+Every check here is lexical and touches nothing; the store checks where symlinks lead
+separately, against the real file system.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from orkestrel.workspace.constants import TEMPORARY_SUFFIX
+from orkestrel.workspace.errors import WorkspaceStoreError
+from orkestrel.workspace.helpers import is_utf8
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_NAME_BYTES = 255
+
+
+def _refuse(message: str, path: str) -> WorkspaceStoreError:
+    return WorkspaceStoreError("PATH", message, {"path": path})
+
+
+def check_segment(name: str, path: str, ignore: frozenset[str]) -> None:
+    """Refuses one path segment that is empty, `.` or `..`, ignored, reserved for temporary
+    files, or too long for a file name.
+    """
+    if name in ("", ".", ".."):
+        raise _refuse(
+            f"Path must be relative and normalized (no empty, '.' or '..' parts): {path!r}", path
+        )
+    if name in ignore:
+        raise _refuse(f"Path enters an ignored name {name!r}: {path!r}", path)
+    if name.endswith(TEMPORARY_SUFFIX):
+        raise _refuse(f"Path uses the name reserved for temporary files: {path!r}", path)
+    if len(name.encode("utf-8")) > _NAME_BYTES:
+        raise _refuse(f"Path has a part longer than {_NAME_BYTES} bytes: {path!r}", path)
+
+
+def check_path(path: object, ignore: frozenset[str]) -> tuple[str, ...]:
+    """Splits a workspace path into its segments after refusing anything that is not a
+    relative, normalized, forward-slash path: absolute paths, drive letters, backslashes, NUL
+    bytes, lone surrogates, and empty, `.` or `..` segments.
+    """
+    if not isinstance(path, str):
+        raise WorkspaceStoreError("PATH", f"Path must be a string: {path!r}", {"path": repr(path)})
+    if "\x00" in path:
+        raise _refuse(f"Path contains a NUL byte: {path!r}", path)
+    if "\\" in path:
+        raise _refuse(f"Path contains a backslash (Windows separator): {path!r}", path)
+    if path.startswith("/"):
+        raise _refuse(f"Path is absolute: {path!r}", path)
+    if _DRIVE.match(path):
+        raise _refuse(f"Path starts with a drive letter: {path!r}", path)
+    if not is_utf8(path):
+        raise _refuse(f"Path is not valid Unicode text: {path!r}", path)
+    segments = tuple(path.split("/"))
+    for name in segments:
+        check_segment(name, path, ignore)
+    return segments
+
+
+def check_id(id: object, ignore: frozenset[str]) -> str:
+    """Refuses a workspace id that is not a single safe folder name."""
+    if not isinstance(id, str):
+        raise WorkspaceStoreError(
+            "PATH", f"Workspace id must be a string: {id!r}", {"id": repr(id)}
+        )
+    if "/" in id:
+        raise WorkspaceStoreError(
+            "PATH", f"Workspace id must be one folder name: {id!r}", {"id": id}
+        )
+    check_path(id, ignore)
+    return id
+
+
+def is_inside(path: str, root: str) -> bool:
+    """Whether a real (symlink-free) absolute `path` is `root` itself or lies beneath it."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)

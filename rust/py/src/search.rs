@@ -1,0 +1,280 @@
+//! Binding of the workspace search engine: `SearchPattern`, `locate` and `PatternError`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use orkestrel_core::search::{self, Options, Pattern, SearchError};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyTuple, PyType};
+
+pyo3::create_exception!(
+    orkestrel._core,
+    PatternError,
+    PyValueError,
+    "Raised when a search pattern cannot be compiled or run by the linear-time engine."
+);
+
+/// A replace as Python receives it: the new text, the count, its UTF-8 size and line breaks.
+type Replaced<'py> = (Bound<'py, PyString>, usize, usize, usize);
+
+/// The UTF-8 bytes of a Python `str`, borrowed from it when it has no lone surrogates and
+/// otherwise encoded with `surrogatepass`, which keeps one code point per surrogate.
+enum Text {
+    Borrowed(PyBackedStr),
+    Encoded(PyBackedBytes),
+}
+
+impl Text {
+    fn new(value: &Bound<'_, PyString>) -> PyResult<Self> {
+        if let Ok(text) = PyBackedStr::try_from(value.clone()) {
+            return Ok(Self::Borrowed(text));
+        }
+        let encoded = value.call_method1("encode", ("utf-8", "surrogatepass"))?;
+        Ok(Self::Encoded(PyBackedBytes::from(
+            encoded.cast_into::<PyBytes>()?,
+        )))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Self::Borrowed(text) => text.as_bytes(),
+            Self::Encoded(bytes) => bytes,
+        }
+    }
+}
+
+fn decode<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(PyString::new(py, text)),
+        Err(_) => Ok(PyBytes::new(py, bytes)
+            .call_method1("decode", ("utf-8", "surrogatepass"))?
+            .cast_into::<PyString>()?),
+    }
+}
+
+/// Runs engine work with the GIL released, turning a refusal, or a panic that must never
+/// reach Python, into a `PatternError`.
+fn guarded<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce() -> Result<T, SearchError> + Send,
+) -> PyResult<T> {
+    match py.detach(|| catch_unwind(AssertUnwindSafe(work))) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(refusal)) => Err(PatternError::new_err(refusal.to_string())),
+        Err(_) => Err(PatternError::new_err(
+            "the search engine failed on this input",
+        )),
+    }
+}
+
+/// A compiled search query: literal or regular expression, case-sensitive or folded, its
+/// matches confined to single lines or free to span them.
+#[pyclass(frozen, module = "orkestrel._core")]
+pub struct SearchPattern {
+    pattern: Pattern,
+}
+
+#[pymethods]
+impl SearchPattern {
+    #[new]
+    #[pyo3(signature = (query, *, regex, sensitive, lines))]
+    fn new(
+        py: Python<'_>,
+        query: &Bound<'_, PyString>,
+        regex: bool,
+        sensitive: bool,
+        lines: bool,
+    ) -> PyResult<Self> {
+        let options = Options {
+            regex,
+            sensitive,
+            lines,
+        };
+        let Ok(query) = query.to_str().map(str::to_owned) else {
+            return Err(PatternError::new_err(
+                "the query is not valid Unicode text: it holds a lone surrogate",
+            ));
+        };
+        let pattern = guarded(py, move || Pattern::new(&query, options))?;
+        Ok(Self { pattern })
+    }
+
+    /// Finds up to `limit` matches in `text`, reported as `SearchMatch` values for `path`.
+    #[pyo3(signature = (path, text, limit=None))]
+    fn search(
+        &self,
+        py: Python<'_>,
+        path: Bound<'_, PyString>,
+        text: &Bound<'_, PyString>,
+        limit: Option<usize>,
+    ) -> PyResult<Py<PyList>> {
+        let source = Text::new(text)?;
+        let hits = guarded(py, || self.pattern.search(source.bytes(), limit))?;
+        let path = path.unbind();
+        let mut matches = Vec::with_capacity(hits.len());
+        let mut line: Option<(std::ops::Range<usize>, Py<PyString>)> = None;
+        for hit in hits {
+            let content = match &line {
+                Some((bytes, content)) if *bytes == hit.bytes => content.clone_ref(py),
+                _ => {
+                    let content = decode(py, &source.bytes()[hit.bytes.clone()])?.unbind();
+                    line = Some((hit.bytes.clone(), content.clone_ref(py)));
+                    content
+                }
+            };
+            let value = SearchMatch {
+                path: path.clone_ref(py),
+                line: hit.line,
+                column: hit.column,
+                length: hit.length,
+                content,
+            };
+            matches.push(untracked(Bound::new(py, value)?));
+        }
+        Ok(PyList::new(py, matches)?.unbind())
+    }
+
+    /// Replaces up to `limit` matches with `replacement`, taken literally. Returns the new text,
+    /// the count, the new text's size in UTF-8 bytes and its line breaks; `None` when nothing
+    /// matched.
+    #[pyo3(signature = (text, replacement, limit=None))]
+    fn replace<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyString>,
+        replacement: &Bound<'py, PyString>,
+        limit: Option<usize>,
+    ) -> PyResult<Option<Replaced<'py>>> {
+        let text = Text::new(text)?;
+        let replacement = Text::new(replacement)?;
+        let replaced = guarded(py, || {
+            let replaced = self
+                .pattern
+                .replace(text.bytes(), replacement.bytes(), limit)?;
+            Ok(replaced.map(|(out, count)| {
+                let breaks = search::count_breaks(&out);
+                (out, count, breaks)
+            }))
+        })?;
+        match replaced {
+            None => Ok(None),
+            Some((out, count, breaks)) => Ok(Some((decode(py, &out)?, count, out.len(), breaks))),
+        }
+    }
+}
+
+/// Takes a `SearchMatch` out of the cycle collector's view. It holds only strings and integers,
+/// so it can never be part of a cycle, and a search may create millions of them: tracked, they
+/// would trigger full collections that walk all of them again and again.
+fn untracked(value: Bound<'_, SearchMatch>) -> Bound<'_, SearchMatch> {
+    // SAFETY: `value` is a live object of a GC type; untracking an object whose references
+    // cannot form a cycle is always sound, and PyO3's dealloc untracks idempotently.
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(value.as_ptr().cast()) };
+    value
+}
+
+/// One search hit: the file's path, the 1-based line and column where the match starts (columns
+/// count code points), the match length in code points, and the whole line holding it.
+#[pyclass(frozen, module = "orkestrel._core")]
+pub struct SearchMatch {
+    #[pyo3(get)]
+    path: Py<PyString>,
+    #[pyo3(get)]
+    line: usize,
+    #[pyo3(get)]
+    column: usize,
+    #[pyo3(get)]
+    length: usize,
+    #[pyo3(get)]
+    content: Py<PyString>,
+}
+
+impl SearchMatch {
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let fields = (
+            self.path.clone_ref(py),
+            self.line,
+            self.column,
+            self.length,
+            self.content.clone_ref(py),
+        );
+        fields.into_pyobject(py)
+    }
+}
+
+#[pymethods]
+impl SearchMatch {
+    #[new]
+    fn new(
+        path: Py<PyString>,
+        line: usize,
+        column: usize,
+        length: usize,
+        content: Py<PyString>,
+    ) -> Self {
+        Self {
+            path,
+            line,
+            column,
+            length,
+            content,
+        }
+    }
+
+    #[classattr]
+    fn __match_args__() -> (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    ) {
+        ("path", "line", "column", "length", "content")
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        match other.cast::<SearchMatch>() {
+            Ok(other) => {
+                let equal = self.fields(py)?.eq(other.get().fields(py)?)?;
+                Ok(PyBool::new(py, equal).to_owned().into_any().unbind())
+            }
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.fields(py)?.hash()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "SearchMatch(path={}, line={}, column={}, length={}, content={})",
+            self.path.bind(py).repr()?,
+            self.line,
+            self.column,
+            self.length,
+            self.content.bind(py).repr()?,
+        ))
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyType>, Bound<'py, PyTuple>)> {
+        Ok((slf.get_type(), slf.get().fields(slf.py())?))
+    }
+}
+
+/// Clamps a 1-based `line` and `column` (code points) into `text`; returns the clamped line,
+/// column and code-point offset.
+#[pyfunction]
+pub fn locate(
+    py: Python<'_>,
+    text: &Bound<'_, PyString>,
+    line: usize,
+    column: usize,
+) -> PyResult<(usize, usize, usize)> {
+    let text = Text::new(text)?;
+    let found = guarded(py, || Ok(search::locate(text.bytes(), line, column)))?;
+    Ok((found.line, found.column, found.offset))
+}

@@ -1,0 +1,147 @@
+"""The served database tool: SQLite files and definitions under `--data` that outlive the
+process, and `--readonly` enforced at the tool and at the engine."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp.client import Client
+
+from orkestrel.cli.builtins import builtin_factories, open_definitions, open_resolver
+from orkestrel.cli.toolbox import open_toolbox
+from orkestrel.database import DatabaseError
+from orkestrel.mcp import create_server
+from orkestrel.tool import ToolManager
+
+pytestmark = pytest.mark.anyio
+
+SHOP = {"products": {"columns": {"name": "string", "price": "number"}}}
+
+
+def database(**arguments: Any) -> Any:
+    return {"id": str(arguments.get("operation")), "name": "database", "arguments": arguments}
+
+
+async def ask(manager: ToolManager, **arguments: Any) -> Any:
+    result = await manager.execute(database(**arguments))
+    return result["value"] if result["success"] else ("error", result["error"])
+
+
+def toolbox(data: Path, readonly: bool = False) -> Any:
+    return open_toolbox(
+        root=data, data=data, readonly=readonly, builtins=builtin_factories(), select=["database"]
+    )
+
+
+async def fill(data: Path) -> None:
+    async with toolbox(data) as manager:
+        await ask(manager, operation="create", id="shop", tables=SHOP)
+        added = await ask(
+            manager,
+            operation="add",
+            id="shop",
+            table="products",
+            row=[
+                {"id": "tea", "name": "Tea", "price": 3.5},
+                {"id": "cake", "name": "Cake", "price": 2},
+            ],
+        )
+        assert added == {"keys": ["tea", "cake"]}
+
+
+async def names(manager: ToolManager) -> list[str]:
+    records = await ask(manager, operation="records", id="shop", table="products")
+    return [row["name"] for row in records["rows"]]
+
+
+async def test_databases_outlive_the_toolbox(tmp_path: Path) -> None:
+    await fill(tmp_path)
+    assert (tmp_path / "definitions.sqlite3").is_file()
+    assert (tmp_path / "databases" / "shop.sqlite3").is_file()
+    async with toolbox(tmp_path) as manager:
+        assert await names(manager) == ["Cake", "Tea"]
+        tables = await ask(manager, operation="tables", id="shop")
+    assert "products" in str(tables)
+
+
+async def test_readonly_refuses_writes_at_the_tool_and_still_reads(tmp_path: Path) -> None:
+    await fill(tmp_path)
+    async with toolbox(tmp_path, readonly=True) as manager:
+        refused = [
+            await ask(manager, operation="add", id="shop", table="products", row={"name": "X"}),
+            await ask(manager, operation="remove", id="shop", table="products", key="tea"),
+            await ask(manager, operation="create", id="other", tables=SHOP),
+            await ask(manager, operation="destroy", id="shop"),
+        ]
+        kept = await names(manager)
+    assert refused == [
+        ("error", f"operation '{name}' is disabled in readonly mode")
+        for name in ("add", "remove", "create", "destroy")
+    ]
+    assert kept == ["Cake", "Tea"]
+
+
+async def test_readonly_refuses_writes_at_the_engine(tmp_path: Path) -> None:
+    await fill(tmp_path)
+    before = (tmp_path / "databases" / "shop.sqlite3").read_bytes()
+    store = open_definitions(tmp_path, readonly=True)
+    resolver = open_resolver(store, tmp_path, readonly=True)
+    try:
+        shop = await resolver.resolve("shop")
+        assert shop.readonly is True
+        with pytest.raises(DatabaseError):
+            await shop.table("products").add({"id": "bread", "name": "Bread", "price": 1})
+        with pytest.raises(DatabaseError):
+            await shop.table("products").remove("tea")
+        with pytest.raises(DatabaseError):
+            await store.set({"id": "sneaky", "driver": "sqlite", "tables": SHOP})
+        assert [row["name"] for row in await shop.table("products").records()] == ["Cake", "Tea"]
+    finally:
+        await resolver.close()
+        await store.close()  # type: ignore[attr-defined]
+    assert (tmp_path / "databases" / "shop.sqlite3").read_bytes() == before
+    assert await open_definitions(tmp_path, readonly=True).get("sneaky") is None
+
+
+async def test_readonly_over_empty_data_writes_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "never"
+    async with toolbox(data, readonly=True) as manager:
+        missing = await ask(manager, operation="tables", id="shop")
+    assert missing == ("error", "unknown database 'shop'")
+    assert not data.exists()
+
+
+async def test_the_default_driver_is_kept_on_disk_too(tmp_path: Path) -> None:
+    async with toolbox(tmp_path) as manager:
+        made = await ask(manager, operation="create", id="notes", tables=SHOP, driver="memory")
+        assert made == {"id": "notes", "tables": ["products"]}
+        await ask(
+            manager,
+            operation="set",
+            id="notes",
+            table="products",
+            row={"id": "a", "name": "A", "price": 1},
+        )
+    async with toolbox(tmp_path) as manager:
+        got = await ask(manager, operation="get", id="notes", table="products", key="a")
+    assert got == {"row": {"id": "a", "name": "A", "price": 1}}
+    assert (tmp_path / "databases" / "notes.sqlite3").is_file()
+
+
+async def test_over_mcp_a_malformed_call_is_a_one_line_error(tmp_path: Path) -> None:
+    async with toolbox(tmp_path) as manager, Client(create_server(manager)) as client:
+        listed = (await client.list_tools()).tools
+        bad = await client.call_tool("database", {"operation": "records", "id": 7})
+        unknown = await client.call_tool("database", {"operation": "explode"})
+    assert [tool.name for tool in listed] == ["database"]
+    for result in (bad, unknown):
+        assert result.is_error is True
+        (block,) = result.content
+        assert isinstance(block, types.TextContent)
+        assert block.text.startswith("malformed database call: ")
+        assert "\n" not in block.text
+    assert os.listdir(tmp_path) == []

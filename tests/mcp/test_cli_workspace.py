@@ -1,0 +1,138 @@
+"""The served workspace tool: `--root` edited in place, every change saved or undone, and
+`--readonly` enforced at the tool and at the store."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
+from orkestrel.cli.workspace import open_workspace_tool
+from orkestrel.workspace import create_directory_workspace_store
+
+pytestmark = pytest.mark.anyio
+
+
+async def run(tool: Any, **arguments: Any) -> Any:
+    try:
+        return await tool.execute(arguments)
+    except Exception as error:
+        return ("error", type(error).__name__, str(error))
+
+
+async def test_changes_land_in_the_root_folder_itself(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "README.md").write_text("# Project\n")
+    tool = open_workspace_tool(root, readonly=False)
+    assert await run(tool, operation="read", path="README.md") == "# Project\n"
+    await run(tool, operation="append", path="README.md", content="More.\n")
+    await run(tool, operation="write", path="src/main.py", content="print('hi')\n")
+    await run(tool, operation="move", **{"from": "src/main.py", "to": "src/app.py"})
+    assert (root / "README.md").read_text() == "# Project\nMore.\n"
+    assert (root / "src" / "app.py").read_text() == "print('hi')\n"
+    assert not (root / "src" / "main.py").exists()
+    assert sorted(os.listdir(tmp_path)) == ["project"]
+
+
+async def test_a_missing_root_is_created_on_the_first_change(tmp_path: Path) -> None:
+    root = tmp_path / "fresh"
+    tool = open_workspace_tool(root, readonly=False)
+    assert await run(tool, operation="list") == []
+    assert not root.exists()
+    await run(tool, operation="write", path="a.txt", content="a")
+    assert (root / "a.txt").read_text() == "a"
+
+
+async def test_a_refused_change_is_undone_in_memory_too(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    tool = open_workspace_tool(root, readonly=False)
+    refused = await run(tool, operation="write", path="../outside.txt", content="x")
+    assert refused[0] == "error"
+    assert "outside" in refused[2]
+    assert await run(tool, operation="has", path="../outside.txt") is False
+    assert await run(tool, operation="write", path="kept.txt", content="kept") == {
+        "path": "kept.txt",
+        "state": "created",
+    }
+    assert sorted(os.listdir(root)) == ["kept.txt"]
+    assert sorted(os.listdir(tmp_path)) == ["project"]
+
+
+async def test_concurrent_changes_are_all_kept(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    tool = open_workspace_tool(root, readonly=False)
+
+    async def append(index: int) -> None:
+        await run(tool, operation="append", path="log.txt", content=f"{index}\n")
+
+    async with anyio.create_task_group() as group:
+        for index in range(20):
+            group.start_soon(append, index)
+    lines = (root / "log.txt").read_text().splitlines()
+    assert sorted(lines, key=int) == [str(index) for index in range(20)]
+
+
+async def test_readonly_refuses_changes_at_the_tool(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "a.txt").write_text("a")
+    tool = open_workspace_tool(root, readonly=True)
+    for operation, extra in [
+        ("write", {"path": "a.txt", "content": "b"}),
+        ("remove", {"path": "a.txt"}),
+        ("replace", {"query": "a", "replacement": "b"}),
+    ]:
+        assert await run(tool, operation=operation, **extra) == (
+            "error",
+            "ToolboxError",
+            f"operation '{operation}' is disabled in readonly mode",
+        )
+    assert await run(tool, operation="read", path="a.txt") == "a"
+    assert (root / "a.txt").read_text() == "a"
+    assert tool.annotations == {"readOnlyHint": True, "openWorldHint": False}
+
+
+async def test_readonly_refuses_writes_at_the_store(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "a.txt").write_text("a")
+    store = ReadonlyWorkspaceStore(create_directory_workspace_store(tmp_path))
+    snapshot = await store.get("project")
+    assert snapshot is not None
+    with pytest.raises(PermissionError, match="read-only"):
+        await store.set(snapshot)
+    with pytest.raises(PermissionError, match="read-only"):
+        await store.delete("project")
+    assert sorted(os.listdir(root)) == ["a.txt"]
+
+
+async def test_readonly_over_a_missing_root_creates_nothing(tmp_path: Path) -> None:
+    tool = open_workspace_tool(tmp_path / "absent", readonly=True)
+    assert await run(tool, operation="list") == []
+    assert os.listdir(tmp_path) == []
+
+
+def test_the_filesystem_root_cannot_be_served() -> None:
+    with pytest.raises(ValueError, match="--root cannot be the filesystem root"):
+        open_workspace_tool(Path("/"), readonly=True)
+
+
+async def test_the_toolbox_data_inside_the_root_is_hidden(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    data = root / ".orkestrel"
+    data.mkdir(parents=True)
+    (data / "notes.txt").write_text("the toolbox's own")
+    (root / "visible.txt").write_text("yes")
+    tool = open_workspace_tool(root, readonly=False, data=data)
+    assert [file["path"] for file in await run(tool, operation="list")] == ["visible.txt"]
+    refused = await run(tool, operation="write", path=".orkestrel/notes.txt", content="x")
+    assert refused[0] == "error"
+    assert (data / "notes.txt").read_text() == "the toolbox's own"
+    outside = open_workspace_tool(root, readonly=False, data=tmp_path / "elsewhere")
+    assert len(await run(outside, operation="list")) == 2

@@ -1,0 +1,145 @@
+"""The infer tool: schemas from example values, and strict versus coercible candidate checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from orkestrel.tool import ToolManager
+from orkestrel.toolbox import INFER_TOOL_NAME, ToolboxError, create_infer_tool
+
+pytestmark = pytest.mark.anyio
+
+ID_NAME = {
+    "type": "object",
+    "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+    "required": ["id", "name"],
+    "additionalProperties": False,
+}
+
+
+async def run(arguments: Any) -> Any:
+    tools = ToolManager()
+    tools.add(create_infer_tool())
+    result = await tools.execute({"id": "call", "name": INFER_TOOL_NAME, "arguments": arguments})
+    assert result["success"], result
+    return result["value"]  # type: ignore[typeddict-item]
+
+
+async def test_infers_the_seed_example() -> None:
+    assert await run({"samples": [{"id": 1, "name": "Ada"}, {"id": 2, "name": "Bob"}]}) == ID_NAME
+
+
+async def test_checks_candidates_strictly_and_after_coercion() -> None:
+    value = await run(
+        {
+            "samples": [{"id": 1, "name": "Ada"}],
+            "candidates": [
+                {"id": 2, "name": "Bob"},
+                {"id": "x", "name": "Cy"},
+                {"id": 1, "name": 7},
+            ],
+        }
+    )
+    assert value == {
+        "parameters": ID_NAME,
+        "checks": [
+            {"index": 0, "valid": True, "coercible": True},
+            {
+                "index": 1,
+                "valid": False,
+                "coercible": False,
+                "faults": [
+                    {"reason": "type", "path": ["id"], "expected": "integer", "received": '"x"'}
+                ],
+            },
+            {"index": 2, "valid": False, "coercible": True, "faults": []},
+        ],
+    }
+
+
+async def test_missing_keys_and_extra_keys() -> None:
+    value = await run(
+        {
+            "samples": [{"id": 1, "name": "Ada"}],
+            "candidates": [{"id": 1}, {"id": 1, "name": "A", "extra": True}],
+        }
+    )
+    assert value["checks"] == [
+        {
+            "index": 0,
+            "valid": False,
+            "coercible": False,
+            "faults": [{"reason": "missing", "path": ["name"], "expected": "string"}],
+        },
+        {"index": 1, "valid": False, "coercible": True, "faults": []},
+    ]
+
+
+async def test_scalars_are_wrapped_and_options_apply() -> None:
+    assert await run({"samples": [1, 2, 3]}) == {
+        "type": "object",
+        "properties": {"value": {"type": "integer"}},
+        "required": ["value"],
+        "additionalProperties": False,
+    }
+    formatted = await run(
+        {"samples": [{"mail": "ada@example.com", "at": "2024-01-01T00:00:00Z"}], "format": True}
+    )
+    assert formatted["properties"] == {
+        "at": {"type": "string", "format": "date-time"},
+        "mail": {"type": "string", "format": "email"},
+    }
+    colours = await run({"samples": ["red", "red", "blue"], "enum": True})
+    assert colours["properties"]["value"] == {"enum": ["blue", "red"]}
+    rows = await run({"samples": [{"a": 1}, {"a": 1.5, "b": None}]})
+    assert rows["properties"] == {"a": {"type": "number"}, "b": {"type": "null"}}
+    assert rows["required"] == ["a"]
+
+
+async def test_an_unknown_argument_is_dropped() -> None:
+    assert await run({"samples": [{"id": 1, "name": "Ada"}], "verbose": True}) == ID_NAME
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {},
+        {"samples": []},
+        {"samples": "x"},
+        {"samples": [1], "candidates": 5},
+        {"samples": [float("nan")]},
+        {"samples": [{1, 2}]},
+        {"samples": [1], "format": "yes"},
+        None,
+    ],
+)
+async def test_malformed_arguments_are_typed_errors(arguments: Any) -> None:
+    tool = create_infer_tool()
+    with pytest.raises(ToolboxError, match="malformed infer arguments") as caught:
+        await tool.execute(arguments)
+    assert caught.value.code == "TOOL"
+
+
+async def test_hostile_candidates_get_bounded_verdicts() -> None:
+    deep: Any = 0
+    for _ in range(10_000):
+        deep = [deep]
+    proto = {"__proto__": {"polluted": True}, "id": 1, "name": "x"}
+    huge = list(range(100_000))
+    value = await run({"samples": [{"id": 1, "name": "Ada"}], "candidates": [deep, proto, huge]})
+    deep_check, proto_check, huge_check = value["checks"]
+    assert deep_check["valid"] is False
+    assert deep_check["coercible"] is False
+    assert 0 < len(deep_check["faults"]) <= 64
+    assert proto_check == {"index": 1, "valid": False, "coercible": True, "faults": []}
+    assert huge_check["faults"] == [
+        {"reason": "type", "path": [], "expected": "object", "received": "array"}
+    ]
+
+
+async def test_name_and_description_can_be_overridden() -> None:
+    tool = create_infer_tool(name="schema", description="Custom text.")
+    assert (tool.name, tool.description) == ("schema", "Custom text.")
+    assert tool.summary is not None

@@ -1,0 +1,30 @@
+"""Every toolbox tool that has a summary points at describe for its full instructions."""
+
+from __future__ import annotations
+
+from orkestrel.tool import Tool, ToolManager
+from orkestrel.toolbox import (
+    create_database_tool,
+    create_describe_tool,
+    create_infer_tool,
+    create_workspace_tool,
+)
+
+
+def toolbox_tools() -> list[Tool]:
+    return [
+        create_infer_tool(),
+        create_describe_tool(ToolManager()),
+        create_database_tool(),
+        create_workspace_tool(),
+    ]
+
+
+def test_summaries_point_at_describe() -> None:
+    for tool in toolbox_tools():
+        assert tool.summary is not None
+        assert "describe('" in tool.summary, tool.name
+        if tool.name != "describe":
+            assert f"describe('{tool.name}')" in tool.summary, tool.name
+        assert tool.description is not None
+        assert len(tool.summary) < len(tool.description)
