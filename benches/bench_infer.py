@@ -59,7 +59,7 @@ def _genson(records: list[Any]) -> dict[str, Any]:
 
 def bench_objects_genson(benchmark: Any, dataset: tuple[str, bytes, list[Any]]) -> None:
     name, _, records = dataset
-    _run(benchmark, f"objects-{name}", lambda: _genson(records), rounds=1)
+    _run(benchmark, f"objects-{name}", lambda: _genson(records))
 
 
 def bench_objects_orjson_dumps(benchmark: Any, dataset: tuple[str, bytes, list[Any]]) -> None:

@@ -129,3 +129,12 @@ def test_repr_names_options_and_count() -> None:
         "SchemaBuilder(format=False, enum=True, closed=True, max_depth=32, "
         "max_properties=256, samples=1)"
     )
+
+
+def test_records_first_then_other_kinds_keep_each_record_schema() -> None:
+    builder = SchemaBuilder()
+    builder.add_many([{"a": 1}, {"b": 2}])
+    builder.add(5)
+    expected = samples_to_schema([{"a": 1}, {"b": 2}, 5])
+    assert builder.to_schema() == expected
+    assert len(expected["anyOf"]) == 3

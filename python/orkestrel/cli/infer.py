@@ -48,15 +48,29 @@ def register(commands: Any) -> None:
     parser.add_argument("--enum", action="store_true", help="infer enums for repeated values")
     parser.add_argument("--open", action="store_true", help="allow unknown object keys")
     layout = parser.add_mutually_exclusive_group()
-    layout.add_argument("--jsonl", dest="layout", action="store_const", const="jsonl")
-    layout.add_argument("--json", dest="layout", action="store_const", const="json")
+    layout.add_argument(
+        "--jsonl", dest="layout", action="store_const", const="jsonl", help="read JSON Lines"
+    )
+    layout.add_argument(
+        "--json", dest="layout", action="store_const", const="json", help="read one JSON document"
+    )
     parser.add_argument("-o", "--output", metavar="OUT", help="write the schema to OUT")
     parser.add_argument(
         "--skip-bad-lines", action="store_true", help="skip and count lines that are not JSON"
     )
     parser.add_argument("--threads", type=_count, help="worker threads (default: all cores)")
-    parser.add_argument("--max-depth", type=_count, default=INFER_DEPTH_LIMIT)
-    parser.add_argument("--max-properties", type=_count, default=INFER_BREADTH_LIMIT)
+    parser.add_argument(
+        "--max-depth",
+        type=_count,
+        default=INFER_DEPTH_LIMIT,
+        help=f"nested containers to open (at most {INFER_DEPTH_LIMIT})",
+    )
+    parser.add_argument(
+        "--max-properties",
+        type=_count,
+        default=INFER_BREADTH_LIMIT,
+        help=f"keys per object (default {INFER_BREADTH_LIMIT})",
+    )
     parser.add_argument("--indent", type=_count, default=2, help="JSON indentation (default 2)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
     parser.set_defaults(run=run)

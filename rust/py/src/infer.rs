@@ -20,6 +20,7 @@ use pyo3::prelude::*;
 
 /// Adds the inference-only limits to the module (the depth and breadth limits are shared).
 pub fn constants(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    node::prepare(m.py());
     m.add("INFER_ENUM_LIMIT", INFER_ENUM_LIMIT)?;
     m.add("FORMAT_MAX_LENGTH", FORMAT_MAX_LENGTH)
 }

@@ -5,7 +5,7 @@ use super::json::Json;
 use super::merge::Merger;
 use super::options::Options;
 use super::render::Render;
-use super::slot::Slot;
+use super::slot::{Slot, Variants};
 use super::source::Source;
 use super::walk::Pure;
 
@@ -56,6 +56,13 @@ impl Accumulator {
     /// How many samples were added (merged ones included).
     pub fn samples(&self) -> u64 {
         self.samples
+    }
+
+    /// Tells the accumulator that every sample will be a record, so the top level's list of
+    /// distinct record schemas (only rendered when samples mix kinds) is never built. A
+    /// non-record added anyway still gives a sound, merged schema.
+    pub fn records_only(&mut self) {
+        self.root.variants = Variants::Overflow;
     }
 
     /// Adds one sample.

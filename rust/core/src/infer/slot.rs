@@ -87,11 +87,40 @@ impl Slot {
     }
 
     /// Adds one value; returns its term when `need` (the parent builds its own term from it).
+    ///
+    /// Inlined so that leaves (most values) cost no call; containers and tracked slots take the
+    /// out-of-line paths.
+    #[inline]
     pub fn add<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
         self.count += 1;
-        let track_enum = self.annotated && ctx.opts.enums;
-        let track_format = self.annotated && ctx.opts.format;
         let kind = v.kind();
+        if self.annotated && (ctx.opts.enums || ctx.opts.format) {
+            return self.add_tracked(ctx, v, kind, need);
+        }
+        let leaf = match kind {
+            Kind::Null => NULL,
+            Kind::Boolean => BOOLEAN,
+            Kind::Other | Kind::Number(NumberClass::NonFinite) => EMPTY,
+            Kind::Number(NumberClass::Integer) => INTEGER,
+            Kind::Number(NumberClass::Fraction) => NUMBER,
+            Kind::String | Kind::Temporal(_) => STRING,
+            Kind::Array | Kind::Object => return self.add_container(ctx, v, kind, need),
+        };
+        self.leaves |= bit(leaf);
+        leaf
+    }
+
+    /// [`Slot::add`] for a slot that tracks enum candidates or formats.
+    #[inline(never)]
+    fn add_tracked<'a, S: Source<'a>>(
+        &mut self,
+        ctx: &mut Ctx,
+        v: S,
+        kind: Kind,
+        need: bool,
+    ) -> u32 {
+        let track_enum = ctx.opts.enums;
+        let track_format = ctx.opts.format;
         let leaf = match kind {
             Kind::Null => NULL,
             Kind::Boolean => BOOLEAN,
@@ -148,6 +177,7 @@ impl Slot {
         leaf
     }
 
+    #[inline(never)]
     fn add_container<'a, S: Source<'a>>(
         &mut self,
         ctx: &mut Ctx,

@@ -23,7 +23,7 @@ use super::tape::Tape;
 pub const BLOCK: usize = 4 << 20;
 /// The longest line a stream may hold.
 pub const MAX_LINE: usize = 256 << 20;
-/// Inputs smaller than this are read on the calling thread only.
+/// Inputs smaller than this are read by one thread (the calling one, for bytes).
 const PARALLEL_MIN: usize = 1 << 20;
 const TICK: Duration = Duration::from_millis(100);
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -198,6 +198,9 @@ pub fn read_bytes(
 ) -> Result<(Accumulator, Report), LinesError> {
     let data = data.strip_prefix(BOM).unwrap_or(data);
     let workers = lines.workers(data.len());
+    if workers == 1 && data.len() < PARALLEL_MIN {
+        return read_small(lines, data, tick);
+    }
     let chunks = split(data, if workers == 1 { 1 } else { workers * 8 });
     let shared = Shared {
         stop: AtomicUsize::new(usize::MAX),
@@ -220,6 +223,24 @@ pub fn read_bytes(
         drop(send);
         gather(lines, &shared, &results, workers, tick, false)
     })
+}
+
+/// A small input on the calling thread: no threads to start for a few lines.
+fn read_small(
+    lines: Lines,
+    data: &[u8],
+    tick: &mut dyn FnMut(u64) -> bool,
+) -> Result<(Accumulator, Report), LinesError> {
+    let mut acc = Accumulator::new(lines.options);
+    let outcome = read_chunk(&mut acc, &mut Tape::default(), data, lines.mode);
+    if !tick(data.len() as u64) {
+        return Err(LinesError::Cancelled);
+    }
+    let report = Report::from_outcomes(std::slice::from_ref(&outcome));
+    match report.errors.first() {
+        Some(&error) if outcome.failed => Err(LinesError::Bad(error)),
+        _ => Ok((acc, report)),
+    }
 }
 
 /// Infers the schema of a JSON Lines stream, reading it in bounded blocks.

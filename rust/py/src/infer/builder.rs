@@ -1,12 +1,12 @@
 //! `SchemaBuilder`: the accumulator as a Python class, and the report of a JSON Lines read.
 
 use orkestrel_core::infer::{decode, encode, Accumulator, Lines, Options, Report};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
 use super::convert::schema;
-use super::errors::input_error;
+use super::errors::{guard, input_error, internal, shield, Panicked};
 use super::functions::add_samples;
 use super::input::{mode, read_document, read_lines, Input};
 use super::node::PyNode;
@@ -16,6 +16,33 @@ use super::options::{options, Budget};
 #[pyclass(module = "orkestrel._core", name = "SchemaBuilder")]
 pub struct SchemaBuilder {
     acc: Accumulator,
+    /// Set when a Rust panic (a bug) interrupted a change: the summary may be half updated.
+    broken: bool,
+}
+
+impl SchemaBuilder {
+    fn usable(&self) -> PyResult<()> {
+        if self.broken {
+            return Err(PyRuntimeError::new_err(
+                "this SchemaBuilder hit an internal error and can no longer be used",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Applies a change, marking the builder broken if it panics half way.
+    fn change<T>(
+        &mut self,
+        door: &str,
+        work: impl FnOnce(&mut Accumulator) -> PyResult<T>,
+    ) -> PyResult<T> {
+        self.usable()?;
+        let acc = &mut self.acc;
+        shield(|| work(acc)).unwrap_or_else(|Panicked| {
+            self.broken = true;
+            Err(internal(door))
+        })
+    }
 }
 
 /// Counts from reading JSON Lines into a `SchemaBuilder`.
@@ -86,17 +113,23 @@ impl SchemaBuilder {
     ) -> Self {
         SchemaBuilder {
             acc: Accumulator::new(options(format, r#enum, closed, max_depth, max_properties)),
+            broken: false,
         }
     }
 
     /// Adds one sample.
-    fn add(&mut self, sample: &Bound<'_, PyAny>) {
-        self.acc.add(PyNode::new(sample));
+    fn add(&mut self, sample: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.change("SchemaBuilder.add", |acc| {
+            acc.add(PyNode::new(sample));
+            Ok(())
+        })
     }
 
     /// Adds every sample of an iterable.
     fn add_many(&mut self, samples: &Bound<'_, PyAny>) -> PyResult<()> {
-        add_samples(&mut self.acc, samples, "SchemaBuilder.add_many")
+        self.change("SchemaBuilder.add_many", |acc| {
+            add_samples(acc, samples, "SchemaBuilder.add_many", false)
+        })
     }
 
     /// Adds each non-blank line of JSON Lines text as a sample, using every core.
@@ -116,13 +149,18 @@ impl SchemaBuilder {
             threads: threads.unwrap_or(0),
             ..Lines::new(self.acc.options())
         };
-        let done = read_lines(py, &mut self.acc, input, lines, progress.as_ref())?;
+        let done = self.change("SchemaBuilder.add_json_lines", |acc| {
+            read_lines(py, acc, input, lines, progress.as_ref())
+        })?;
         report(py, &done, name.as_deref())
     }
 
     /// Adds one JSON document (bytes or str) as a sample.
     fn add_json(&mut self, py: Python<'_>, document: &Bound<'_, PyAny>) -> PyResult<()> {
-        read_document(py, &mut self.acc, Input::document(document)?)
+        let input = Input::document(document)?;
+        self.change("SchemaBuilder.add_json", |acc| {
+            read_document(py, acc, input)
+        })
     }
 
     /// Folds another builder (built with the same options) into this one.
@@ -134,6 +172,7 @@ impl SchemaBuilder {
         let theirs = if other.is(slf) {
             slf.borrow().acc.clone()
         } else {
+            other.borrow().usable()?;
             other.borrow().acc.clone()
         };
         let mut mine = slf.borrow_mut();
@@ -144,16 +183,20 @@ impl SchemaBuilder {
                 describe(theirs.options())
             )));
         }
-        let acc = &mut mine.acc;
-        py.detach(|| acc.merge(&theirs))
-            .map_err(|_| PyValueError::new_err("cannot merge builders with different options"))
+        mine.change("SchemaBuilder.merge", |acc| {
+            py.detach(|| acc.merge(&theirs))
+                .map_err(|_| PyValueError::new_err("cannot merge builders with different options"))
+        })
     }
 
     /// Returns the JSON Schema of every sample added so far.
     fn to_schema<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let acc = &self.acc;
-        let rendered = py.detach(|| acc.schema());
-        schema(py, rendered, "SchemaBuilder.to_schema")
+        self.usable()?;
+        guard("SchemaBuilder.to_schema", || {
+            let acc = &self.acc;
+            let rendered = py.detach(|| acc.schema());
+            schema(py, rendered, "SchemaBuilder.to_schema")
+        })
     }
 
     /// How many samples were added (merged builders included).
@@ -175,27 +218,35 @@ impl SchemaBuilder {
         Ok(dict)
     }
 
-    fn __getstate__<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let acc = &self.acc;
-        let state = py.detach(|| encode(acc));
-        PyBytes::new(py, &state)
+    fn __getstate__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        self.usable()?;
+        guard("SchemaBuilder.__getstate__", || {
+            let acc = &self.acc;
+            let state = py.detach(|| encode(acc));
+            Ok(PyBytes::new(py, &state))
+        })
     }
 
     fn __setstate__(&mut self, py: Python<'_>, state: &Bound<'_, PyBytes>) -> PyResult<()> {
         let bytes = state.as_bytes();
-        self.acc = py
-            .detach(|| decode(bytes))
-            .map_err(|_| PyValueError::new_err("not a SchemaBuilder state"))?;
+        let decoded = guard("SchemaBuilder.__setstate__", || {
+            py.detach(|| decode(bytes))
+                .map_err(|_| PyValueError::new_err("not a SchemaBuilder state"))
+        })?;
+        self.acc = decoded;
+        self.broken = false;
         Ok(())
     }
 
-    fn __copy__(&self) -> Self {
-        SchemaBuilder {
+    fn __copy__(&self) -> PyResult<Self> {
+        self.usable()?;
+        Ok(SchemaBuilder {
             acc: self.acc.clone(),
-        }
+            broken: false,
+        })
     }
 
-    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Self> {
         self.__copy__()
     }
 

@@ -2,9 +2,29 @@
 //! `JSONInputError` for bad JSON text, `OSError` for files.
 
 use orkestrel_core::infer::{LineError, LinesError, SCHEMA_NODE_LIMIT};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use pyo3::exceptions::{PyOSError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+
+/// A Rust panic was caught (a bug, never expected on any input).
+pub struct Panicked;
+
+/// Runs `work`, stopping a panic from unwinding into Python.
+pub fn shield<T>(work: impl FnOnce() -> T) -> Result<T, Panicked> {
+    catch_unwind(AssertUnwindSafe(work)).map_err(|_| Panicked)
+}
+
+/// The `RuntimeError` a caught panic becomes.
+pub fn internal(door: &str) -> PyErr {
+    PyRuntimeError::new_err(format!("{door}: internal error in schema inference"))
+}
+
+/// Runs `work`, turning a panic into [`internal`].
+pub fn guard<T>(door: &str, work: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    shield(work).unwrap_or_else(|Panicked| Err(internal(door)))
+}
 
 fn contract_error(py: Python<'_>, message: &str, code: &str) -> PyErr {
     let made = (|| -> PyResult<PyErr> {

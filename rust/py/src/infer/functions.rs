@@ -6,13 +6,19 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use super::convert::schema;
-use super::errors::unreadable;
+use super::errors::{guard, unreadable};
 use super::input::{mode, read_document, read_lines, Input};
 use super::node::PyNode;
 use super::options::{options, Budget};
 
 /// Adds every sample of a list, tuple or other iterable (not a string, bytes or mapping).
-pub fn add_samples(acc: &mut Accumulator, samples: &Bound<'_, PyAny>, door: &str) -> PyResult<()> {
+/// `whole` says these are all the samples the accumulator will see.
+pub fn add_samples(
+    acc: &mut Accumulator,
+    samples: &Bound<'_, PyAny>,
+    door: &str,
+    whole: bool,
+) -> PyResult<()> {
     let py = samples.py();
     let refused = samples.is_instance_of::<PyString>()
         || samples.is_instance_of::<PyBytes>()
@@ -22,6 +28,9 @@ pub fn add_samples(acc: &mut Accumulator, samples: &Bound<'_, PyAny>, door: &str
         return Err(unreadable(py, door, "samples"));
     }
     if let Ok(list) = samples.cast::<PyList>() {
+        if whole && list.iter().all(|item| item.is_instance_of::<PyDict>()) {
+            acc.records_only();
+        }
         for i in 0..list.len() {
             // SAFETY: in bounds; the list cannot change while no Python code runs.
             let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
@@ -55,9 +64,11 @@ pub fn samples_to_schema<'py>(
     max_depth: Budget,
     max_properties: Budget,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
-    add_samples(&mut acc, samples, "samples_to_schema")?;
-    schema(samples.py(), acc.schema(), "samples_to_schema")
+    guard("samples_to_schema", || {
+        let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
+        add_samples(&mut acc, samples, "samples_to_schema", true)?;
+        schema(samples.py(), acc.schema(), "samples_to_schema")
+    })
 }
 
 /// Infers the JSON Schema of one value.
@@ -71,8 +82,10 @@ pub fn value_to_schema<'py>(
     max_properties: Budget,
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = options(format, false, closed, max_depth, max_properties);
-    let rendered = infer::value_to_schema(PyNode::new(value), opts);
-    schema(value.py(), rendered, "value_to_schema")
+    guard("value_to_schema", || {
+        let rendered = infer::value_to_schema(PyNode::new(value), opts);
+        schema(value.py(), rendered, "value_to_schema")
+    })
 }
 
 /// Infers one JSON Schema from JSON Lines, each non-blank line being a sample.
@@ -98,14 +111,16 @@ pub fn infer_json_lines<'py>(
         threads: threads.unwrap_or(0),
         ..Lines::new(opts)
     };
-    read_lines(
-        py,
-        &mut acc,
-        Input::lines(source)?,
-        lines,
-        progress.as_ref(),
-    )?;
-    schema(py, acc.schema(), "infer_json_lines")
+    guard("infer_json_lines", || {
+        read_lines(
+            py,
+            &mut acc,
+            Input::lines(source)?,
+            lines,
+            progress.as_ref(),
+        )?;
+        schema(py, acc.schema(), "infer_json_lines")
+    })
 }
 
 /// Infers the JSON Schema of one JSON document (as `samples_to_schema([document])`).
@@ -120,9 +135,11 @@ pub fn infer_json<'py>(
     max_depth: Budget,
     max_properties: Budget,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
-    read_document(py, &mut acc, Input::document(document)?)?;
-    schema(py, acc.schema(), "infer_json")
+    guard("infer_json", || {
+        let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
+        read_document(py, &mut acc, Input::document(document)?)?;
+        schema(py, acc.schema(), "infer_json")
+    })
 }
 
 /// Detects which format a string has (uuid, date-time, date, time, email or uri), if any.

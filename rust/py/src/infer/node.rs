@@ -22,6 +22,12 @@ struct Temporal {
 
 static TEMPORAL: PyOnceLock<Temporal> = PyOnceLock::new();
 
+/// Looks the `datetime` classes up ahead of any walk: importing runs Python code, which must
+/// never happen while a walk holds borrowed pointers.
+pub fn prepare(py: Python<'_>) {
+    let _ = temporal(py);
+}
+
 fn temporal(py: Python<'_>) -> Option<&Temporal> {
     TEMPORAL
         .get_or_try_init(py, || -> PyResult<Temporal> {
@@ -127,7 +133,7 @@ impl<'py> PyNode<'py> {
     }
 
     fn temporal_kind(self) -> Kind {
-        let Some(t) = temporal(self.py) else {
+        let Some(t) = TEMPORAL.get(self.py) else {
             return Kind::Other;
         };
         let check = |ty: &Py<PyType>| self.subclass_of(ty.as_ptr().cast());
