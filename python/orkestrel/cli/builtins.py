@@ -8,7 +8,7 @@ from typing import Any
 
 import anyio
 
-from orkestrel.cli.hints import READS, READS_STATE, WRITES, annotate
+from orkestrel.cli.hints import annotate
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
 from orkestrel.cli.workspace import open_workspace_tool
 from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
@@ -38,12 +38,12 @@ def builtin_factories() -> dict[str, ToolFactory]:
 
 def infer(context: ToolboxContext) -> ToolInterface:
     """Builds the schema-inference tool."""
-    return annotate(create_infer_tool(), READS)
+    return create_infer_tool()
 
 
 def describe(context: ToolboxContext) -> ToolInterface:
     """Builds the tool that returns the full description of any tool of this toolbox."""
-    return annotate(create_describe_tool(context.manager), READS)
+    return create_describe_tool(context.manager)
 
 
 def workspace(context: ToolboxContext) -> ToolInterface:
@@ -94,4 +94,4 @@ def database(context: ToolboxContext) -> ToolInterface:
             await anyio.Path(data).mkdir(parents=True, exist_ok=True)
         return await tool.execute(args)
 
-    return annotate(tool, READS_STATE if readonly else WRITES, execute)
+    return annotate(tool, execute=execute)

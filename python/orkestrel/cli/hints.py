@@ -1,37 +1,23 @@
-"""The MCP annotations the built-in tools declare."""
+"""Re-wrapping a toolbox tool with another handler or other MCP annotations."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from orkestrel.tool import Tool, ToolHandler, ToolInterface
 
-READS: dict[str, Any] = {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False}
-"""The hints of a tool that only computes: no side effects, the same answer twice, a closed
-world."""
-
-READS_STATE: dict[str, Any] = {"readOnlyHint": True, "openWorldHint": False}
-"""The hints of a tool opened read-only over state that others may change."""
-
-WRITES: dict[str, Any] = {
-    "readOnlyHint": False,
-    "destructiveHint": True,
-    "idempotentHint": False,
-    "openWorldHint": False,
-}
-"""The hints of a tool that may overwrite or delete the state it manages."""
-
 
 def annotate(
-    tool: ToolInterface, hints: dict[str, Any], execute: ToolHandler | None = None
+    tool: ToolInterface, hints: Mapping[str, Any] | None = None, execute: ToolHandler | None = None
 ) -> ToolInterface:
-    """Gives a tool MCP annotations, as a new `Tool` with the same definition that runs
-    `execute`, the tool's own handler unless given."""
+    """Returns a new `Tool` with the same definition that runs `execute` (the tool's own handler
+    unless given) and carries `hints` as its MCP annotations (the tool's own unless given)."""
     return Tool(
         name=tool.name,
         description=tool.description,
         summary=tool.summary,
         parameters=tool.parameters,
-        annotations=dict(hints),
+        annotations=dict(hints) if hints is not None else tool.annotations,
         execute=tool.execute if execute is None else execute,
     )

@@ -9,10 +9,11 @@ from typing import Any
 
 import anyio
 
-from orkestrel.cli.hints import READS_STATE, WRITES, annotate
+from orkestrel.cli.hints import annotate
 from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
 from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import ToolboxError, create_workspace_tool
+from orkestrel.toolbox.hints import READS_STATE, WRITES
 from orkestrel.workspace import (
     DIRECTORY_IGNORE,
     WorkspaceManager,

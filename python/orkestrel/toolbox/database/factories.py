@@ -43,6 +43,7 @@ from orkestrel.toolbox.database.resolver import DatabaseResolver
 from orkestrel.toolbox.database.shapes import database_tool_shape
 from orkestrel.toolbox.database.types import DefinitionStoreInterface
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.hints import READS_STATE, WRITES
 
 MAX_SAFE_INTEGER: Final = 2**53 - 1
 MIN_SIZE: Final = 256
@@ -173,6 +174,7 @@ def create_database_tool(
         description=DATABASE_TOOL_DESCRIPTION if description is None else description,
         summary=DATABASE_TOOL_SUMMARY,
         parameters=schema_to_parameters(contract.schema),
+        annotations=dict(READS_STATE if readonly else WRITES),
         execute=execute,
     )
 

@@ -14,6 +14,7 @@ from orkestrel.toolbox.describe.constants import (
 from orkestrel.toolbox.describe.shapes import describe_tool_shape
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import contract_parameters, parse_arguments
+from orkestrel.toolbox.hints import READS
 
 NO_DESCRIPTION = "<no description>"
 
@@ -40,5 +41,6 @@ def create_describe_tool(tools: ToolManagerInterface) -> Tool:
         description=DESCRIBE_TOOL_DESCRIPTION,
         summary=DESCRIBE_TOOL_SUMMARY,
         parameters=contract_parameters(contract),
+        annotations=dict(READS),
         execute=describe,
     )

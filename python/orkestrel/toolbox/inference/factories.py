@@ -15,6 +15,7 @@ from orkestrel.contract import (
 from orkestrel.tool import Tool
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import contract_parameters, parse_arguments
+from orkestrel.toolbox.hints import READS
 from orkestrel.toolbox.inference.constants import (
     INFER_TOOL_DESCRIPTION,
     INFER_TOOL_NAME,
@@ -69,6 +70,7 @@ def create_infer_tool(*, name: str | None = None, description: str | None = None
         description=INFER_TOOL_DESCRIPTION if description is None else description,
         summary=INFER_TOOL_SUMMARY,
         parameters=contract_parameters(contract),
+        annotations=dict(READS),
         execute=infer,
     )
 

@@ -8,6 +8,7 @@ from typing import Any
 from orkestrel.contract import ParseError, create_contract, schema_to_parameters
 from orkestrel.tool import ToolInterface, create_tool
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.hints import WRITES
 from orkestrel.toolbox.workspace.constants import (
     WORKSPACE_TOOL_DESCRIPTION,
     WORKSPACE_TOOL_NAME,
@@ -169,6 +170,7 @@ def create_workspace_tool(
         description=description if description is not None else WORKSPACE_TOOL_DESCRIPTION,
         summary=WORKSPACE_TOOL_SUMMARY,
         parameters=parameters,
+        annotations=dict(WRITES),
         execute=execute,
     )
 
