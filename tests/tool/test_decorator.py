@@ -15,6 +15,7 @@ from orkestrel.tool import (
     Tool,
     ToolManager,
     tool,
+    tool_to_definition,
 )
 from support.arguments import Address, fault, lookup, run
 
@@ -364,3 +365,15 @@ async def test_a_bound_method_works() -> None:
     assert adder.name == "add"
     assert await run(adder, {"amount": "2"}) == 2
     assert counter.total == 2
+
+
+def test_annotations_are_kept_on_the_tool() -> None:
+    hints = {"readOnlyHint": True}
+
+    @tool(annotations=hints)
+    def peek(key: str) -> str:
+        """Read one value."""
+        return key
+
+    assert peek.annotations is hints
+    assert "annotations" not in tool_to_definition(peek)

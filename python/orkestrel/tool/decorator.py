@@ -40,6 +40,7 @@ class FunctionTool(Tool, Generic[P, R]):
         summary: str | None = None,
         description: str | None = None,
         parameters: type[BaseModel] | None = None,
+        annotations: dict[str, Any] | None = None,
         namespace: Mapping[str, Any] | None = None,
     ) -> None:
         if isinstance(function, type):
@@ -61,6 +62,7 @@ class FunctionTool(Tool, Generic[P, R]):
             description=full,
             summary=summary if summary is not None else _lean(full),
             parameters=model.schema,
+            annotations=annotations,
         )
         self.function = function
         functools.update_wrapper(self, function)
@@ -81,6 +83,7 @@ def tool(
     summary: str | None = None,
     description: str | None = None,
     parameters: type[BaseModel] | None = None,
+    annotations: dict[str, Any] | None = None,
 ) -> Callable[[Callable[P, R]], FunctionTool[P, R]]: ...
 def tool(
     function: Callable[P, R] | None = None,
@@ -90,6 +93,7 @@ def tool(
     summary: str | None = None,
     description: str | None = None,
     parameters: type[BaseModel] | None = None,
+    annotations: dict[str, Any] | None = None,
 ) -> FunctionTool[P, R] | Callable[[Callable[P, R]], FunctionTool[P, R]]:
     """Turns a Python function into a `Tool` whose parameters come from its signature.
 
@@ -100,6 +104,7 @@ def tool(
     `Annotated[..., Field(description=...)]` wins over them. `parameters=SomeModel` makes a
     pydantic model the whole parameter schema; the function then takes that model as its one
     argument. A parameter annotated `Caller[T]` receives the call's `caller` instead.
+    `annotations` (MCP hints such as `{"readOnlyHint": True}`) are kept on the tool.
 
     Returns a `FunctionTool`: a `Tool` that is still callable as the original function.
     Raises `TypeError` at decoration time for `*args`, `**kwargs` or hints pydantic cannot use.
@@ -115,6 +120,7 @@ def tool(
             summary=summary,
             description=description,
             parameters=parameters,
+            annotations=annotations,
             namespace=scope,
         )
 
