@@ -2,6 +2,7 @@
 
 use super::limits::FORMAT_MAX_LENGTH;
 use super::text::utf16_len;
+use crate::text::is_js_space;
 
 /// A detected string format, in the precedence order the detector tries them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -160,24 +161,6 @@ fn is_date(text: &[u8]) -> bool {
 
 fn is_time(text: &[u8]) -> bool {
     time_part(text, true)
-}
-
-/// ECMAScript `\s` (WhiteSpace and LineTerminator) over a decoded code point.
-fn is_js_space(code: u32) -> bool {
-    matches!(
-        code,
-        0x09..=0x0D
-            | 0x20
-            | 0xA0
-            | 0x1680
-            | 0x2000..=0x200A
-            | 0x2028
-            | 0x2029
-            | 0x202F
-            | 0x205F
-            | 0x3000
-            | 0xFEFF
-    )
 }
 
 /// Whether the text holds a JavaScript whitespace character (ASCII fast path).

@@ -118,54 +118,7 @@ pub fn push_quoted(out: &mut Vec<u8>, text: &[u8]) {
     out.push(b'"');
 }
 
-/// Appends ECMAScript `String(x)` for a finite double: shortest round-trip digits, exponent
-/// form outside `[1e-6, 1e21)`, and `-0` written as `0`.
-pub fn push_number(out: &mut Vec<u8>, x: f64) {
-    if x == 0.0 {
-        out.push(b'0');
-        return;
-    }
-    if !x.is_finite() {
-        out.extend_from_slice(if x.is_nan() {
-            b"NaN".as_slice()
-        } else if x > 0.0 {
-            b"Infinity".as_slice()
-        } else {
-            b"-Infinity".as_slice()
-        });
-        return;
-    }
-    if x < 0.0 {
-        out.push(b'-');
-    }
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci.as_str(), "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).collect();
-    let k = digits.len() as i32;
-    let n = exp + 1;
-    if k <= n && n <= 21 {
-        out.extend_from_slice(&digits);
-        out.extend(std::iter::repeat_n(b'0', (n - k) as usize));
-    } else if 0 < n && n <= 21 {
-        out.extend_from_slice(&digits[..n as usize]);
-        out.push(b'.');
-        out.extend_from_slice(&digits[n as usize..]);
-    } else if -6 < n && n <= 0 {
-        out.extend_from_slice(b"0.");
-        out.extend(std::iter::repeat_n(b'0', (-n) as usize));
-        out.extend_from_slice(&digits);
-    } else {
-        out.push(digits[0]);
-        if k > 1 {
-            out.push(b'.');
-            out.extend_from_slice(&digits[1..]);
-        }
-        out.push(b'e');
-        out.push(if n > 0 { b'+' } else { b'-' });
-        out.extend_from_slice((n - 1).unsigned_abs().to_string().as_bytes());
-    }
-}
+pub use crate::text::number::push_number;
 
 /// `String(x)` as an owned string.
 pub fn number_text(x: f64) -> String {
@@ -174,20 +127,7 @@ pub fn number_text(x: f64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// The numeric value of a canonical array-index key (`"0"`, `"7"`, `"4294967294"`).
-pub fn array_index(key: &[u8]) -> Option<u32> {
-    if key.is_empty() || key.len() > 10 || (key.len() > 1 && key[0] == b'0') {
-        return None;
-    }
-    let mut value: u64 = 0;
-    for &b in key {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        value = value * 10 + u64::from(b - b'0');
-    }
-    u32::try_from(value).ok().filter(|&v| v != u32::MAX)
-}
+use crate::text::keys::array_index;
 
 /// Orders keys as `Object.keys` enumerates a record whose keys were inserted sorted:
 /// array-index keys first by value, then the rest in UTF-16 order.

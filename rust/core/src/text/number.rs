@@ -4,45 +4,68 @@ use crate::constants::MAX_SAFE_INTEGER;
 
 /// Formats a double as ECMAScript `Number::toString` does (`1e21` → `"1e+21"`, `-0` → `"0"`).
 pub fn number_to_string(value: f64) -> String {
+    let mut out = Vec::new();
+    push_number(&mut out, value);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends ECMAScript `String(value)`: shortest round-trip digits, exponent form outside
+/// `[1e-6, 1e21)`, and `-0` written as `0`.
+pub fn push_number(out: &mut Vec<u8>, value: f64) {
     if value.is_nan() {
-        return "NaN".to_owned();
+        out.extend_from_slice(b"NaN");
+        return;
     }
     if value.is_infinite() {
-        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+        out.extend_from_slice(if value > 0.0 {
+            b"Infinity".as_slice()
+        } else {
+            b"-Infinity"
+        });
+        return;
     }
     if value == 0.0 {
-        return "0".to_owned();
+        out.push(b'0');
+        return;
     }
     if is_safe_integer(value) {
-        return (value as i64).to_string();
+        out.extend_from_slice((value as i64).to_string().as_bytes());
+        return;
     }
     // Between 1e-6 and 1e21 ECMAScript writes plain decimals, as Rust's shortest `Display` does.
     if (1e-6..1e21).contains(&value.abs()) {
-        return value.to_string();
+        out.extend_from_slice(value.to_string().as_bytes());
+        return;
     }
-    let sign = if value < 0.0 { "-" } else { "" };
+    if value < 0.0 {
+        out.push(b'-');
+    }
     let scientific = format!("{:e}", value.abs());
     let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let digits: Vec<u8> = mantissa.bytes().filter(u8::is_ascii_digit).collect();
     let k = digits.len() as i64;
     let n = exponent.parse::<i64>().unwrap_or(0) + 1;
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
+    if k <= n && n <= 21 {
+        out.extend_from_slice(&digits);
+        out.extend(std::iter::repeat_n(b'0', (n - k) as usize));
     } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+        out.extend_from_slice(&digits[..n as usize]);
+        out.push(b'.');
+        out.extend_from_slice(&digits[n as usize..]);
     } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
+        out.extend_from_slice(b"0.");
+        out.extend(std::iter::repeat_n(b'0', (-n) as usize));
+        out.extend_from_slice(&digits);
     } else {
-        let power = n - 1;
-        let sign = if power >= 0 { '+' } else { '-' };
-        let (head, tail) = digits.split_at(1);
-        if tail.is_empty() {
-            format!("{head}e{sign}{}", power.abs())
-        } else {
-            format!("{head}.{tail}e{sign}{}", power.abs())
+        out.push(digits[0]);
+        if k > 1 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..]);
         }
-    };
-    format!("{sign}{body}")
+        out.push(b'e');
+        out.push(if n > 0 { b'+' } else { b'-' });
+        out.extend_from_slice((n - 1).unsigned_abs().to_string().as_bytes());
+    }
 }
 
 /// `Number.isInteger`: finite with no fractional part.
