@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
+from orkestrel.cli.cluster import check_scheduler
 from orkestrel.cli.helpers import Layout, Prefixed, detect, first_line
 from orkestrel.cli.progress import ProgressBar
 from orkestrel.contract import (
@@ -73,6 +74,13 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--indent", type=_count, default=2, help="JSON indentation (default 2)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
+    parser.add_argument(
+        "--scheduler",
+        type=check_scheduler,
+        metavar="ADDRESS",
+        help="run on a Dask cluster: tcp://HOST:PORT, or local[N] worker processes "
+        "(needs orkestrel[dask]; FILEs may then be fsspec URLs)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -162,6 +170,10 @@ def run(args: argparse.Namespace) -> int:
     """Runs `orkestrel infer` and returns the exit status."""
     if args.files.count("-") > 1:
         return _fail("stdin (-) can be read only once", USAGE)
+    if args.scheduler:
+        from orkestrel.cli.cluster import run_on_cluster
+
+        return run_on_cluster(args, _fail, lambda schema: _emit(schema, args))
     builder = SchemaBuilder(
         format=args.format,
         enum=args.enum,
@@ -191,6 +203,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if bar:
             bar.close()
+    return _emit(schema, args)
+
+
+def _emit(schema: dict[str, Any], args: argparse.Namespace) -> int:
     try:
         _write(_render(schema, args.indent), args.output)
     except OSError as error:
