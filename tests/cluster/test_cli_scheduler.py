@@ -17,7 +17,6 @@ from orkestrel.contract import infer_json_lines, samples_to_schema
 
 from .conftest import write_files
 
-
 QUIET = ("--no-dashboard", "--host", "127.0.0.1")
 
 
