@@ -1,0 +1,30 @@
+"""The defaults and fixed texts of the agent layer."""
+
+from __future__ import annotations
+
+from typing import Final
+
+DEFAULT_AGENT_LIMIT: Final = 10
+"""Holds how many provider turns one run may take unless told otherwise, `10`."""
+
+THINK_OPEN: Final = "<think>"
+"""Holds the tag that opens a span of reasoning inside a model's content, `<think>`."""
+
+THINK_CLOSE: Final = "</think>"
+"""Holds the tag that closes a span of reasoning inside a model's content, `</think>`."""
+
+PROVIDER_RESPONSE_LIMIT: Final = 8 * 1024 * 1024
+"""Holds the most bytes an HTTP provider reads from one response unless told otherwise, 8 MiB;
+a longer body is a `PROTOCOL` error rather than unbounded memory."""
+
+PROVIDER_RETRIES: Final = 2
+"""Holds how many times an HTTP provider retries a rate-limited (429) request unless told
+otherwise, `2`."""
+
+PROVIDER_RETRY_WAIT: Final = 30.0
+"""Holds the longest `Retry-After`, in seconds, an HTTP provider waits before a retry unless told
+otherwise, `30.0`; a backend asking for longer fails at once with `RATE_LIMIT`."""
+
+TOOL_RESULT_UNENCODABLE: Final = "tool result is not JSON-encodable"
+"""Holds the failure text a tool message carries when a tool answered a value JSON cannot
+hold."""
