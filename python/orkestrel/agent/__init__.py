@@ -12,6 +12,7 @@ pure Python.
 
 from orkestrel.agent.agent import CANCELLED_ANSWER, Agent
 from orkestrel.agent.constants import (
+    ABORT_GRACE,
     DEFAULT_AGENT_LIMIT,
     PROVIDER_RESPONSE_LIMIT,
     PROVIDER_RETRIES,
@@ -80,6 +81,7 @@ from orkestrel.agent.types import (
 from orkestrel.agent.validators import is_conversation_snapshot, parse_conversation_snapshot
 
 __all__ = [
+    "ABORT_GRACE",
     "AGENT_ERROR_CODES",
     "CANCELLED_ANSWER",
     "CONVERSATIONS_COLUMNS",

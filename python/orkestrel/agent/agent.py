@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 
 from orkestrel.abort import AbortController, AbortError, AbortSignal, is_abort_signal
-from orkestrel.agent.constants import DEFAULT_AGENT_LIMIT
+from orkestrel.agent.constants import ABORT_GRACE, DEFAULT_AGENT_LIMIT
 from orkestrel.agent.context import AgentContext
 from orkestrel.agent.errors import AgentError
 from orkestrel.agent.helpers import (
@@ -18,6 +18,7 @@ from orkestrel.agent.helpers import (
     check_provider_result,
     close_stream,
     encode_answer,
+    grace_scope,
 )
 from orkestrel.agent.types import (
     AgentContextInterface,
@@ -198,7 +199,7 @@ class Agent:
             turn = _Turn()
             answer: ProviderResult | None = None
             try:
-                with signal.scope():
+                with grace_scope(signal, ABORT_GRACE):
                     answer = await self._ask(working, signal, self._definitions(), think, turn)
             except AbortError as error:
                 if not signal.aborted:

@@ -13,6 +13,10 @@ THINK_OPEN: Final = "<think>"
 THINK_CLOSE: Final = "</think>"
 """Holds the tag that closes a span of reasoning inside a model's content, `</think>`."""
 
+ABORT_GRACE: Final = 1.0
+"""Holds how long, in seconds, a provider call is given to stop on its own once the run's signal
+aborts (so it can hand back its partial result) before the agent cancels it, `1.0`."""
+
 PROVIDER_RESPONSE_LIMIT: Final = 8 * 1024 * 1024
 """Holds the most bytes an HTTP provider reads from one response unless told otherwise, 8 MiB;
 a longer body is a `PROTOCOL` error rather than unbounded memory."""

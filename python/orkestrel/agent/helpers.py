@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeGuard
 
+import anyio
 from pydantic_core import to_json, to_jsonable_python
 
+from orkestrel.abort import AbortSignal
+from orkestrel.abort.loop import loop_caller
 from orkestrel.agent.constants import TOOL_RESULT_UNENCODABLE
 from orkestrel.agent.errors import AgentError
 from orkestrel.agent.messages import copy_call
@@ -94,6 +98,28 @@ def encode_answer(value: Any) -> tuple[str, bool]:
         return to_json(to_jsonable_python(value, inf_nan_mode="null")).decode(), False
     except Exception:
         return TOOL_RESULT_UNENCODABLE, True
+
+
+@contextmanager
+def grace_scope(signal: AbortSignal, grace: float) -> Iterator[anyio.CancelScope]:
+    """Runs the enclosed block in a cancel scope that is cancelled `grace` seconds after the
+    signal aborts, so a call that honours the signal can finish on its own first."""
+    with anyio.CancelScope() as scope:
+        call = loop_caller()
+
+        def arm() -> None:
+            scope.deadline = min(scope.deadline, anyio.current_time() + grace)
+
+        def expire() -> None:
+            call(arm)
+
+        if signal.aborted:
+            arm()
+        signal.add_listener(expire)
+        try:
+            yield scope
+        finally:
+            signal.remove_listener(expire)
 
 
 async def close_stream(stream: Any) -> None:

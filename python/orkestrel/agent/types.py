@@ -1,7 +1,5 @@
 """The plain data an agent exchanges, and the interfaces of its providers, stores and classes."""
 
-from __future__ import annotations
-
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Literal, NotRequired, Protocol, TypedDict, overload

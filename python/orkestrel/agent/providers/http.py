@@ -4,13 +4,14 @@ reads, an SSE decoder, and the stream skeleton that keeps partial text on abort.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import email.utils
 import json
 import math
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any, NamedTuple
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
+from typing import Any, NamedTuple, cast
 
 import anyio
 import httpx
@@ -129,24 +130,32 @@ def stream_error(error: Any, secret: str | None) -> ProviderError:
     return ProviderError(code, f"provider stream failed: {text[:ERROR_TEXT_LIMIT]}", context)
 
 
+def _body(response: httpx.Response) -> AsyncGenerator[bytes, None]:
+    # httpx declares an iterator; it is an async generator, and closing it matters on trio.
+    return cast(AsyncGenerator[bytes, None], response.aiter_bytes())
+
+
 async def read_capped(response: httpx.Response, limit: int) -> bytes:
     """Reads a whole response body, or raises `PROTOCOL` once it passes `limit` bytes."""
     chunks: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > limit:
-            raise ProviderError(
-                "PROTOCOL", f"response body exceeds {limit} bytes", {"limit": limit}
-            )
-        chunks.append(chunk)
+    async with contextlib.aclosing(_body(response)) as body:
+        async for chunk in body:
+            size += len(chunk)
+            if size > limit:
+                raise ProviderError(
+                    "PROTOCOL", f"response body exceeds {limit} bytes", {"limit": limit}
+                )
+            chunks.append(chunk)
     return b"".join(chunks)
 
 
-async def close(response: httpx.Response | None) -> None:
-    """Closes a response even inside a cancelled scope."""
-    if response is not None:
-        with anyio.CancelScope(shield=True):
+async def close(response: httpx.Response | None, body: Any = None) -> None:
+    """Closes a response, and the iterator reading its body, even inside a cancelled scope."""
+    with anyio.CancelScope(shield=True):
+        if body is not None:
+            await body.aclose()
+        if response is not None:
             await response.aclose()
 
 
@@ -367,7 +376,7 @@ class EventStream:
         self._body = body
         self._signal = signal
         self._response: httpx.Response | None = None
-        self._bytes: AsyncIterator[bytes] | None = None
+        self._bytes: AsyncGenerator[bytes, None] | None = None
         self._decoder = SSEDecoder()
         self._pending: deque[ProviderDelta] = deque()
         self._size = 0
@@ -404,16 +413,18 @@ class EventStream:
     async def aclose(self) -> None:
         """Closes the response, if it is open."""
         response, self._response = self._response, None
-        await close(response)
+        body, self._bytes = self._bytes, None
+        await close(response, body)
 
     async def _stop(self) -> None:
         await self.aclose()
         raise ProviderAbortError(self.partial(), self._signal.reason)
 
     async def _advance(self) -> None:
-        if self._bytes is None:
+        if self._response is None:
             self._response = await self._backend.open(self._body)
-            self._bytes = self._response.aiter_bytes()
+            self._bytes = _body(self._response)
+        assert self._bytes is not None
         try:
             chunk = await self._bytes.__anext__()
         except StopAsyncIteration:

@@ -1,7 +1,5 @@
 """The arguments and options of the agent tool."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import NotRequired, TypedDict
 
