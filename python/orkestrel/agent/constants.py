@@ -32,3 +32,19 @@ otherwise, `30.0`; a backend asking for longer fails at once with `RATE_LIMIT`."
 TOOL_RESULT_UNENCODABLE: Final = "tool result is not JSON-encodable"
 """Holds the failure text a tool message carries when a tool answered a value JSON cannot
 hold."""
+
+OPENAI_BASE_URL: Final = "https://api.openai.com/v1"
+"""Holds the base URL of OpenAI's own API, the default of `OpenAICompatibleProvider`."""
+
+ANTHROPIC_BASE_URL: Final = "https://api.anthropic.com"
+"""Holds the base URL of Anthropic's API, the default of `AnthropicProvider`."""
+
+ANTHROPIC_VERSION: Final = "2023-06-01"
+"""Holds the `anthropic-version` header value `AnthropicProvider` sends unless told otherwise."""
+
+ANTHROPIC_MAX_TOKENS: Final = 4096
+"""Holds the `max_tokens` `AnthropicProvider` asks for unless told otherwise."""
+
+PROVIDER_TIMEOUT: Final = 600.0
+"""Holds the read timeout, in seconds, of an HTTP provider unless told otherwise, `600.0`: long
+enough for a slow model to start answering."""

@@ -6,7 +6,17 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from orkestrel.abort import AbortSignal
-from orkestrel.agent.constants import DEFAULT_AGENT_LIMIT
+from orkestrel.agent.constants import (
+    ANTHROPIC_BASE_URL,
+    ANTHROPIC_MAX_TOKENS,
+    ANTHROPIC_VERSION,
+    DEFAULT_AGENT_LIMIT,
+    OPENAI_BASE_URL,
+    PROVIDER_RESPONSE_LIMIT,
+    PROVIDER_RETRIES,
+    PROVIDER_RETRY_WAIT,
+    PROVIDER_TIMEOUT,
+)
 from orkestrel.agent.types import (
     AgentContextInterface,
     AgentInterface,
@@ -18,6 +28,8 @@ from orkestrel.agent.types import (
 from orkestrel.tool import ToolInterface, ToolManagerInterface
 
 if TYPE_CHECKING:
+    import httpx
+
     from orkestrel.agent.providers.anthropic import AnthropicProvider
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
     from orkestrel.agent.registry import AgentRegistry
@@ -110,20 +122,85 @@ def create_database_conversation_store(
     return DatabaseConversationStore(database.table(CONVERSATIONS_TABLE), database)
 
 
-def create_openai_provider(**options: Any) -> OpenAICompatibleProvider:
+def create_openai_provider(
+    *,
+    model: str,
+    base_url: str = OPENAI_BASE_URL,
+    api_key: str | None = None,
+    client: httpx.AsyncClient | None = None,
+    name: str = "openai",
+    id: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    body: Mapping[str, Any] | None = None,
+    think_body: Mapping[str, Any] | None = None,
+    streaming: bool = True,
+    retries: int = PROVIDER_RETRIES,
+    wait: float = PROVIDER_RETRY_WAIT,
+    limit: int = PROVIDER_RESPONSE_LIMIT,
+    timeout: float = PROVIDER_TIMEOUT,
+) -> OpenAICompatibleProvider:
     """Creates a provider for an OpenAI-compatible Chat Completions API (OpenAI, vLLM, llama.cpp,
-    Ollama, LM Studio); it needs `httpx` (the `openai` extra). The options are those of
-    `OpenAICompatibleProvider`.
+    Ollama, LM Studio); it needs `httpx` (the `openai` extra).
     """
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
 
-    return OpenAICompatibleProvider(**options)
+    return OpenAICompatibleProvider(
+        model=model,
+        base_url=base_url,
+        api_key=api_key,
+        client=client,
+        name=name,
+        id=id,
+        headers=headers,
+        body=body,
+        think_body=think_body,
+        streaming=streaming,
+        retries=retries,
+        wait=wait,
+        limit=limit,
+        timeout=timeout,
+    )
 
 
-def create_anthropic_provider(**options: Any) -> AnthropicProvider:
+def create_anthropic_provider(
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str = ANTHROPIC_BASE_URL,
+    client: httpx.AsyncClient | None = None,
+    name: str = "anthropic",
+    id: str | None = None,
+    version: str = ANTHROPIC_VERSION,
+    max_tokens: int = ANTHROPIC_MAX_TOKENS,
+    thinking: int | None = None,
+    headers: Mapping[str, str] | None = None,
+    body: Mapping[str, Any] | None = None,
+    streaming: bool = True,
+    retries: int = PROVIDER_RETRIES,
+    wait: float = PROVIDER_RETRY_WAIT,
+    limit: int = PROVIDER_RESPONSE_LIMIT,
+    timeout: float = PROVIDER_TIMEOUT,
+) -> AnthropicProvider:
     """Creates a provider for the Anthropic Messages API; it needs `httpx` (the `anthropic`
-    extra). The options are those of `AnthropicProvider`.
+    extra).
     """
     from orkestrel.agent.providers.anthropic import AnthropicProvider
 
-    return AnthropicProvider(**options)
+    return AnthropicProvider(
+        model=model,
+        api_key=api_key,
+        base_url=base_url,
+        client=client,
+        name=name,
+        id=id,
+        version=version,
+        max_tokens=max_tokens,
+        thinking=thinking,
+        headers=headers,
+        body=body,
+        streaming=streaming,
+        retries=retries,
+        wait=wait,
+        limit=limit,
+        timeout=timeout,
+    )

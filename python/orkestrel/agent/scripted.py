@@ -15,7 +15,7 @@ from orkestrel.agent.messages import copy_message
 from orkestrel.agent.types import Message, ProviderDelta, ProviderResult
 from orkestrel.tool import ToolDefinition
 
-ScriptedTurn = Any
+ScriptedTurn = ProviderResult | str | BaseException | Callable[..., Any]
 """One scripted turn: a `ProviderResult` mapping, a string (its content), an exception (raised),
 or a callable `(messages, tools, signal)` returning any of those, an awaitable of one, or an
 async iterator of content strings."""

@@ -10,9 +10,13 @@ import httpx
 
 from orkestrel.abort import AbortSignal
 from orkestrel.agent.constants import (
+    ANTHROPIC_BASE_URL,
+    ANTHROPIC_MAX_TOKENS,
+    ANTHROPIC_VERSION,
     PROVIDER_RESPONSE_LIMIT,
     PROVIDER_RETRIES,
     PROVIDER_RETRY_WAIT,
+    PROVIDER_TIMEOUT,
 )
 from orkestrel.agent.errors import ProviderError
 from orkestrel.agent.providers.base import HTTPProvider
@@ -35,15 +39,6 @@ from orkestrel.agent.providers.http import (
 )
 from orkestrel.agent.types import Message, ProviderDelta, ProviderResult
 from orkestrel.tool import ToolCall, ToolDefinition
-
-ANTHROPIC_BASE_URL = "https://api.anthropic.com"
-"""Holds the base URL of Anthropic's API, the default of `AnthropicProvider`."""
-
-ANTHROPIC_VERSION = "2023-06-01"
-"""Holds the `anthropic-version` header value `AnthropicProvider` sends unless told otherwise."""
-
-ANTHROPIC_MAX_TOKENS = 4096
-"""Holds the `max_tokens` `AnthropicProvider` asks for unless told otherwise."""
 
 
 def _image(url: str) -> dict[str, Any]:
@@ -186,7 +181,7 @@ class AnthropicProvider(HTTPProvider):
         retries: int = PROVIDER_RETRIES,
         wait: float = PROVIDER_RETRY_WAIT,
         limit: int = PROVIDER_RESPONSE_LIMIT,
-        timeout: float = 600.0,
+        timeout: float = PROVIDER_TIMEOUT,
     ) -> None:
         for option, value in (("max_tokens", max_tokens), ("thinking", thinking)):
             if value is not None and (

@@ -11,9 +11,11 @@ import httpx
 
 from orkestrel.abort import AbortSignal
 from orkestrel.agent.constants import (
+    OPENAI_BASE_URL,
     PROVIDER_RESPONSE_LIMIT,
     PROVIDER_RETRIES,
     PROVIDER_RETRY_WAIT,
+    PROVIDER_TIMEOUT,
 )
 from orkestrel.agent.errors import ProviderError
 from orkestrel.agent.providers.base import HTTPProvider
@@ -36,9 +38,6 @@ from orkestrel.agent.providers.http import (
 from orkestrel.agent.think import ThinkSplitter
 from orkestrel.agent.types import Message, ProviderDelta, ProviderResult
 from orkestrel.tool import ToolCall, ToolDefinition
-
-OPENAI_BASE_URL = "https://api.openai.com/v1"
-"""Holds the base URL of OpenAI's own API, the default of `OpenAICompatibleProvider`."""
 
 _REASONING = ("reasoning_content", "reasoning")
 
@@ -177,7 +176,7 @@ class OpenAICompatibleProvider(HTTPProvider):
         retries: int = PROVIDER_RETRIES,
         wait: float = PROVIDER_RETRY_WAIT,
         limit: int = PROVIDER_RESPONSE_LIMIT,
-        timeout: float = 600.0,
+        timeout: float = PROVIDER_TIMEOUT,
     ) -> None:
         merged = {"content-type": "application/json", **dict(headers or {})}
         if isinstance(api_key, str) and api_key:
