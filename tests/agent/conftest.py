@@ -1,24 +1,17 @@
-"""Fixtures of the agent tests: anyio backends, the loopback provider servers, and database
-drivers for the conversation table store."""
+"""Fixtures of the agent tests: anyio backends, the loopback provider servers, and (shared with
+the workspace tests) database drivers for the conversation table store."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from agent.servers import Backend
-from database.conftest import drop_schema, postgres_dsn
-from orkestrel.database import (
-    DriverInterface,
-    create_memory_driver,
-    create_postgres_driver,
-    create_sqlite_driver,
-)
+from workspace.conftest import make_driver, postgres_dsn
 
-__all__ = ["postgres_dsn"]
+__all__ = ["make_driver", "postgres_dsn"]
 
 
 @pytest.fixture(params=["asyncio", "trio"])
@@ -40,24 +33,6 @@ def backend(loopback: Backend) -> Iterator[Backend]:
     loopback.reset()
     yield loopback
     loopback.reset()
-
-
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
-def make_driver(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> Iterator[Callable[[], DriverInterface]]:
-    """Builds drivers of one engine that share one store (a SQLite file, a PostgreSQL schema),
-    so a second driver reads what the first wrote, except in memory.
-    """
-    if request.param == "memory":
-        yield create_memory_driver
-    elif request.param == "sqlite":
-        yield lambda: create_sqlite_driver(tmp_path / "conversations.sqlite3")
-    else:
-        dsn = request.getfixturevalue("postgres_dsn")
-        schema = f"a_{uuid.uuid4().hex[:16]}"
-        yield lambda: create_postgres_driver(dsn, schema=schema)
-        drop_schema(dsn, schema)
 
 
 HTTPX_TRIO = "ignore:Async generator 'http(x|core)[.]:ResourceWarning"

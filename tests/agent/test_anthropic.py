@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from agent.helpers import WEATHER, consume, live, read_until, user
 from agent.servers import (
     Backend,
     Reply,
@@ -19,50 +20,25 @@ from agent.servers import (
     sse,
     stream_reply,
 )
-from agent.test_openai import read_until
-from orkestrel.abort import AbortController, AbortSignal
+from orkestrel.abort import AbortController
 from orkestrel.agent import (
     Message,
     ProviderAbortError,
-    ProviderDelta,
     ProviderError,
-    ProviderResult,
     create_anthropic_provider,
 )
 from orkestrel.agent.providers import AnthropicProvider
-from orkestrel.tool import ToolDefinition, export
+from orkestrel.tool import export
 
 pytestmark = pytest.mark.anyio
 
 KEY = "sk-ant-test-0123456789"
-WEATHER: ToolDefinition = {
-    "name": "weather",
-    "description": "Look up the weather.",
-    "parameters": {
-        "type": "object",
-        "properties": {"city": {"type": "string"}},
-        "required": ["city"],
-    },
-}
-
-
-def user(text: str) -> Message:
-    return {"id": "u1", "role": "user", "content": text}
 
 
 def provider(backend: Backend, **options: Any) -> AnthropicProvider:
     return create_anthropic_provider(
         model="claude-test", base_url=backend.url, api_key=KEY, **options
     )
-
-
-def live() -> AbortSignal:
-    return AbortController().signal
-
-
-async def consume(stream: Any) -> tuple[list[ProviderDelta], ProviderResult]:
-    deltas = [delta async for delta in stream]
-    return deltas, stream.result
 
 
 async def test_a_whole_answer_and_its_request(backend: Backend) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import anyio
 import pytest
 
+from agent.helpers import WEATHER, consume, live, read_until, user
 from agent.servers import (
     Backend,
     Reply,
@@ -23,13 +24,11 @@ from agent.servers import (
     sse,
     stream_reply,
 )
-from orkestrel.abort import AbortController, AbortSignal
+from orkestrel.abort import AbortController
 from orkestrel.agent import (
     Message,
     ProviderAbortError,
-    ProviderDelta,
     ProviderError,
-    ProviderResult,
     create_openai_provider,
 )
 from orkestrel.agent.providers import OpenAICompatibleProvider
@@ -38,45 +37,12 @@ from orkestrel.tool import ToolDefinition, export
 pytestmark = pytest.mark.anyio
 
 KEY = "sk-test-0123456789abcdef"
-WEATHER: ToolDefinition = {
-    "name": "weather",
-    "description": "Look up the weather.",
-    "parameters": {
-        "type": "object",
-        "properties": {"city": {"type": "string"}},
-        "required": ["city"],
-    },
-}
-
-
-def user(text: str) -> Message:
-    return {"id": "u1", "role": "user", "content": text}
 
 
 def provider(backend: Backend, **options: Any) -> OpenAICompatibleProvider:
     return create_openai_provider(
         model="gpt-test", base_url=f"{backend.url}/v1", api_key=KEY, **options
     )
-
-
-def live() -> AbortSignal:
-    return AbortController().signal
-
-
-async def read_until(
-    stream: Any, text: str, controller: AbortController, reason: Any = None
-) -> None:
-    """Reads a stream, aborting once the text so far is `text`."""
-    seen = ""
-    async for delta in stream:
-        seen += delta["text"]
-        if seen == text:
-            controller.abort(reason)
-
-
-async def consume(stream: Any) -> tuple[list[ProviderDelta], ProviderResult]:
-    deltas = [delta async for delta in stream]
-    return deltas, stream.result
 
 
 async def test_a_whole_answer_and_its_request(backend: Backend) -> None:

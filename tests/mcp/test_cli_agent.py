@@ -9,7 +9,6 @@ import io
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,6 +18,7 @@ import mcp_types as types
 import pytest
 from mcp.client import Client
 
+from agent.conftest import backend, loopback
 from agent.servers import (
     Backend,
     anthropic_stream,
@@ -34,19 +34,7 @@ pytestmark = pytest.mark.anyio
 KEY = "sk-served-secret-0123456789"
 ORKESTREL = [sys.executable, "-m", "orkestrel"]
 
-
-@pytest.fixture(scope="module")
-def model() -> Iterator[Backend]:
-    server = Backend()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def backend(model: Backend) -> Iterator[Backend]:
-    model.reset()
-    yield model
-    model.reset()
+__all__ = ["backend", "loopback"]
 
 
 def parse(*argv: str) -> argparse.Namespace:

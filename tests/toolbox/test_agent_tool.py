@@ -368,3 +368,18 @@ async def test_a_ten_megabyte_task_reaches_the_sub_agent_whole() -> None:
     task = "n" * (10 * 1024 * 1024)
     assert await tool.execute({"task": task}) == "read it"
     assert provider.calls[0]["messages"][0]["content"] == task
+
+
+async def test_provider_errors_pass_through_by_identity() -> None:
+    from orkestrel.agent import ProviderError
+
+    failure = ProviderError("RATE_LIMIT", "provider returned 429: slow down", {"status": 429})
+    registry = create_agent_registry(providers={"openai": ScriptedProvider([failure, failure])})
+    tool = create_agent_tool(registry, provider="openai")
+    with pytest.raises(ProviderError) as error:
+        await tool.execute({"task": TASK})
+    assert error.value is failure
+    tools = ToolManager()
+    tools.add(tool)
+    result = await tools.execute(delegate())
+    assert result["error"] == "provider returned 429: slow down"

@@ -122,6 +122,13 @@ def grace_scope(signal: AbortSignal, grace: float) -> Iterator[anyio.CancelScope
             signal.remove_listener(expire)
 
 
+def finished(result: ProviderResult | None, pending: Any) -> ProviderResult:
+    """A stream's result once every delta was taken, else `RuntimeError`."""
+    if result is None or pending:
+        raise RuntimeError("the stream has not finished")
+    return result
+
+
 async def close_stream(stream: Any) -> None:
     """Calls a stream's `aclose`, if it has one, and awaits what it returns."""
     closer = getattr(stream, "aclose", None)

@@ -10,7 +10,7 @@ from typing import Any, TypedDict
 
 from orkestrel.abort import AbortSignal
 from orkestrel.agent.errors import ProviderAbortError, ProviderError
-from orkestrel.agent.helpers import close_stream
+from orkestrel.agent.helpers import close_stream, finished
 from orkestrel.agent.messages import copy_message
 from orkestrel.agent.types import Message, ProviderDelta, ProviderResult
 from orkestrel.tool import ToolDefinition
@@ -206,9 +206,7 @@ class ScriptedStream:
     @property
     def result(self) -> ProviderResult:
         """The turn's result; reading it before the iteration ended raises `RuntimeError`."""
-        if self._result is None or (self._pending is not None and self._pending):
-            raise RuntimeError("the stream has not finished")
-        return self._result
+        return finished(self._result, self._pending)
 
     async def aclose(self) -> None:
         """Stops the stream, closing a scripted async iterator."""

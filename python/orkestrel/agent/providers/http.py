@@ -18,6 +18,7 @@ import httpx
 
 from orkestrel.abort import AbortSignal
 from orkestrel.agent.errors import ProviderAbortError, ProviderError, ProviderErrorCode
+from orkestrel.agent.helpers import finished
 from orkestrel.agent.types import ProviderDelta, ProviderResult
 
 ERROR_BODY_LIMIT = 65_536
@@ -406,9 +407,7 @@ class EventStream:
     @property
     def result(self) -> ProviderResult:
         """The turn's result; reading it before the stream ended raises `RuntimeError`."""
-        if self._result is None or self._pending:
-            raise RuntimeError("the stream has not finished")
-        return self._result
+        return finished(self._result, self._pending)
 
     async def aclose(self) -> None:
         """Closes the response, if it is open."""
@@ -523,9 +522,7 @@ class OneShotStream:
     @property
     def result(self) -> ProviderResult:
         """The turn's result; reading it before the stream ended raises `RuntimeError`."""
-        if self._result is None or self._pending:
-            raise RuntimeError("the stream has not finished")
-        return self._result
+        return finished(self._result, self._pending)
 
     async def aclose(self) -> None:
         """Does nothing: the call holds no connection once it returned."""
