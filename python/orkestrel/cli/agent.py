@@ -6,13 +6,15 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from orkestrel.abort import AbortSignal
-from orkestrel.agent import AgentInterface, AgentJobInput, AgentRegistry, ProviderInterface
 from orkestrel.cli.toolbox import ToolboxContext, ToolboxSetupError, ToolFactory
 from orkestrel.tool import ToolInterface, ToolManagerInterface
 from orkestrel.toolbox import AGENT_TOOL_NAME, create_agent_tool
+
+if TYPE_CHECKING:
+    from orkestrel.abort import AbortSignal
+    from orkestrel.agent import AgentInterface, AgentJobInput, ProviderInterface
 
 PROVIDER_KEYS: Mapping[str, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 """The environment variable each provider's API key is read from; keys are never taken from the
@@ -64,6 +66,8 @@ class ServedAgents:
 
     def build(self, job: AgentJobInput, *, signal: AbortSignal | None = None) -> AgentInterface:
         """Builds one agent for a job; a job without `tools` gets every other served tool."""
+        from orkestrel.agent import AgentRegistry
+
         tools = {tool.name: tool for tool in self._manager.tools() if tool.name != self._own}
         registry = AgentRegistry(providers={self._key: self._provider}, tools=tools)
         if "tools" not in job:

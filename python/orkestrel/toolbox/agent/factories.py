@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from orkestrel.agent import AgentJobInput, AgentRegistryInterface, ConversationStoreInterface
 from orkestrel.contract import Contract, ParseError, create_contract, preview
 from orkestrel.tool import Tool
 from orkestrel.toolbox.agent.constants import (
@@ -18,6 +17,10 @@ from orkestrel.toolbox.agent.shapes import agent_tool_shape
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import contract_parameters, parse_arguments
 from orkestrel.toolbox.hints import DELEGATES
+
+if TYPE_CHECKING:
+    # Only types: the toolbox does not load the agent layer until an agent tool is built.
+    from orkestrel.agent import AgentJobInput, AgentRegistryInterface, ConversationStoreInterface
 
 _AGENT_TAG = "agent:"
 _MALFORMED = "malformed agent-delegation call"

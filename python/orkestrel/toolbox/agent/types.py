@@ -1,9 +1,10 @@
 """The arguments and options of the agent tool."""
 
 from collections.abc import Sequence
-from typing import NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from orkestrel.agent import ConversationStoreInterface
+if TYPE_CHECKING:
+    from orkestrel.agent import ConversationStoreInterface
 
 
 class AgentToolArguments(TypedDict):
@@ -28,4 +29,4 @@ class AgentToolOptions(TypedDict, total=False):
     system: str
     depth: int
     ancestry: Sequence[str]
-    store: ConversationStoreInterface
+    store: "ConversationStoreInterface"
