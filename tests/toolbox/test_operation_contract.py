@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from orkestrel.agent import create_agent_registry
 from orkestrel.contract import (
     create_contract,
     literal_shape,
@@ -16,6 +17,7 @@ from orkestrel.contract import (
 from orkestrel.tool import ToolManager, export, flatten_parameters
 from orkestrel.toolbox import (
     ToolboxError,
+    create_agent_tool,
     create_database_tool,
     create_describe_tool,
     create_endpoint_tool,
@@ -41,6 +43,7 @@ def shipped_tools() -> list[Any]:
         create_endpoint_tool(
             {"name": "lookup", "description": "Look up.", "samples": [{"id": "1"}], "execute": str}
         ),
+        create_agent_tool(create_agent_registry(providers={})),
     ]
 
 

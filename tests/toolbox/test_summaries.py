@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from orkestrel.agent import create_agent_registry
 from orkestrel.tool import Tool, ToolManager
 from orkestrel.toolbox import (
+    create_agent_tool,
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
@@ -17,6 +19,8 @@ def toolbox_tools() -> list[Tool]:
         create_describe_tool(ToolManager()),
         create_database_tool(),
         create_workspace_tool(),
+        create_agent_tool(create_agent_registry(providers={})),
+        create_agent_tool(create_agent_registry(providers={}), name="delegate"),
     ]
 
 
