@@ -26,3 +26,13 @@ WRITES: Final[Mapping[str, Any]] = MappingProxyType(
     }
 )
 """The hints of a tool that may overwrite or delete the state it manages."""
+
+RUNS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+)
+"""The hints of a tool that runs arbitrary registered code: it may change anything, anywhere."""
