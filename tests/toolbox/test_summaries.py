@@ -7,8 +7,10 @@ from orkestrel.toolbox import (
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
+    create_workflow_tool,
     create_workspace_tool,
 )
+from orkestrel.workflow import create_workflow_runner
 
 
 def toolbox_tools() -> list[Tool]:
@@ -17,6 +19,9 @@ def toolbox_tools() -> list[Tool]:
         create_describe_tool(ToolManager()),
         create_database_tool(),
         create_workspace_tool(),
+        create_workflow_tool(
+            {"id": "w", "name": "W", "phases": []}, create_workflow_runner(), functions={"f": print}
+        ),
     ]
 
 
