@@ -16,7 +16,8 @@ DEFAULT_DATA = Path(".orkestrel")
 
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--root`, `--data`, `--readonly` and `--tools` to a toolbox command's parser."""
+    """Adds `--root`, `--data`, `--readonly`, `--workflow` and `--tools` to a toolbox command's
+    parser."""
     parser.add_argument(
         "--root",
         type=Path,
@@ -35,6 +36,11 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         "--readonly",
         action="store_true",
         help="refuse every write, at the tools and at the storage engines",
+    )
+    parser.add_argument(
+        "--workflow",
+        action="store_true",
+        help="add the workflow tool, whose steps call the other tools (runs kept under --data)",
     )
     parser.add_argument(
         "--tools",
@@ -61,6 +67,6 @@ def toolbox_of(
         data=options.data,
         readonly=options.readonly,
         select=options.tools,
-        builtins=builtin_factories(),
+        builtins=builtin_factories(workflow=getattr(options, "workflow", False)),
         warn=lambda message: print(f"orkestrel: {message}", file=stderr),
     )
