@@ -11,13 +11,23 @@ import anyio
 import anyio.to_thread
 
 from orkestrel.abort import AbortController, AbortSignal
+from orkestrel.abort.loop import loop_caller
 from orkestrel.contract import ContractError, clone_json_value
 from orkestrel.timeout import create_timeout
 from orkestrel.workflow.checkpoints import Checkpoints
 from orkestrel.workflow.controller import TaskController
 from orkestrel.workflow.results import TaskResult, WorkflowResult
 from orkestrel.workflow.types import TaskFailed, TaskOutcome, WorkflowStoreInterface
-from orkestrel.workflow.workflow import PhaseNode, TaskNode, Workflow, mark, now, phases_of, touch
+from orkestrel.workflow.workflow import (
+    PhaseNode,
+    TaskNode,
+    Workflow,
+    mark,
+    now,
+    phases_of,
+    shared_snapshot,
+    touch,
+)
 
 _UNSET: Any = object()
 _TIMED_OUT = "timed out"
@@ -67,20 +77,35 @@ def _failure(origin: Any, message: str) -> TaskFailed:
     return {"success": False, "error": {"origin": origin, "message": message}}
 
 
+Stop = Callable[[str], None]
+
+
 class _Phase:
-    __slots__ = ("bailed", "halt", "node", "results")
+    """One phase being run: whether it was halted (by a bail or a run-level stop), whether it
+    bailed, and the attempts in flight that a halt must cancel."""
+
+    __slots__ = ("bailed", "halted", "live", "node", "results")
 
     def __init__(self, node: PhaseNode, results: tuple[TaskResult, ...]) -> None:
         self.node = node
-        self.halt = AbortController()
+        self.halted = False
         self.bailed = False
         self.results = results
+        self.live: set[Stop] = set()
+
+    def halt(self) -> None:
+        """Starts nothing more and cancels every attempt in flight; on the loop's thread."""
+        if self.halted:
+            return
+        self.halted = True
+        for stop in list(self.live):
+            stop(_HALTED)
 
 
 class Run:
     """Drives one built tree to its `WorkflowResult`."""
 
-    __slots__ = ("_behaviors", "_checkpoints", "_stop", "_tree")
+    __slots__ = ("_behaviors", "_checkpoints", "_current", "_stop", "_tree")
 
     def __init__(
         self,
@@ -91,13 +116,16 @@ class Run:
         self._tree = tree
         self._behaviors = behaviors
         self._stop = AbortController()
-        self._checkpoints = None if store is None else Checkpoints(store, tree.snapshot)
+        self._current: _Phase | None = None
+        self._checkpoints = (
+            None if store is None else Checkpoints(store, lambda: shared_snapshot(tree))
+        )
 
     async def go(self, signal: AbortSignal | None, timeout: int | None) -> WorkflowResult:
-        stop = self._stop
+        call = loop_caller()
 
         def cancel() -> None:
-            stop.abort(_HALTED)
+            call(self._halt)
 
         if signal is not None:
             signal.add_listener(cancel)
@@ -109,6 +137,7 @@ class Run:
             deadline.signal.add_listener(cancel)
             deadline.start()
         tree = self._tree
+        stop = self._stop
         try:
             await self._checkpoint("initial")
             for phase in phases_of(tree):
@@ -135,25 +164,26 @@ class Run:
             return True
         ok = await self._checkpoints.write(name, task, attempt)
         if not ok and name != "final":
-            self._stop.abort(_HALTED)
+            self._halt()
         return ok
+
+    def _halt(self) -> None:
+        """Stops the run: the phase running now starts nothing more and cancels its attempts."""
+        self._stop.abort(_HALTED)
+        if self._current is not None:
+            self._current.halt()
 
     async def _phase(self, node: PhaseNode) -> bool:
         """Runs one phase; whether it bailed."""
         node.reached = True
         touch(self._tree)
         phase = _Phase(node, self._tree.results())
-        halt = phase.halt
-
-        def relay() -> None:
-            halt.abort(_HALTED)
-
-        self._stop.signal.add_listener(relay)
+        self._current = phase
         if self._stop.signal.aborted:
-            relay()
+            phase.halted = True
         todo = [task for task in node.tasks if task.status != "completed"]
+        limit = node.concurrency
         try:
-            limit = node.concurrency
             async with anyio.create_task_group() as group:
                 if limit is None or limit >= len(todo):
                     for task in todo:
@@ -165,90 +195,98 @@ class Run:
                             gate.acquire_nowait()
                         except anyio.WouldBlock:
                             await gate.acquire()
-                        if halt.signal.aborted:
+                        if phase.halted:
                             gate.release()
                             break
                         group.start_soon(self._task, phase, task, gate)
         finally:
-            self._stop.signal.remove_listener(relay)
+            self._current = None
         return phase.bailed
 
     async def _task(self, phase: _Phase, node: TaskNode, gate: anyio.Semaphore | None) -> None:
         try:
-            await self._attempts(phase, node)
+            behavior = node.definition.get("behavior")
+            function = None if behavior is None else self._behaviors[behavior]
+            writes = self._checkpoints is not None
+            tree = self._tree
+            last = node.retries
+            for index in range(last + 1):
+                if phase.halted:
+                    break
+                node.attempts += 1
+                attempt = node.attempts
+                if node.status == "pending":
+                    node.move("running")
+                touch(tree)
+                if writes and not await self._checkpoint("attempt", node.id, attempt):
+                    break
+                if phase.halted:
+                    break
+                if function is None:
+                    outcome: TaskOutcome | None = {"success": True, "value": None}
+                else:
+                    outcome = await self._attempt(phase, node, function, attempt)
+                if outcome is None:
+                    break
+                if outcome["success"] or index == last:
+                    at = now()
+                    node.settle(outcome, at)
+                    touch(tree, at)
+                    if not outcome["success"] and phase.node.bail and not phase.halted:
+                        phase.bailed = True
+                        phase.halt()
+                    if writes:
+                        await self._checkpoint("settlement", node.id, attempt)
+                    return
+            if node.status == "pending" or node.status == "running":
+                node.move("skipped")
+                touch(tree)
         finally:
             if gate is not None:
                 gate.release()
-
-    async def _attempts(self, phase: _Phase, node: TaskNode) -> None:
-        behavior = node.definition.get("behavior")
-        function = None if behavior is None else self._behaviors[behavior]
-        halt = phase.halt.signal
-        last = node.retries
-        for index in range(last + 1):
-            if halt.aborted:
-                break
-            node.attempts += 1
-            attempt = node.attempts
-            if node.status == "pending":
-                node.move("running")
-            touch(self._tree)
-            if not await self._checkpoint("attempt", node.id, attempt) or halt.aborted:
-                break
-            if function is None:
-                outcome: TaskOutcome | None = {"success": True, "value": None}
-            else:
-                outcome = await self._attempt(phase, node, function, attempt)
-            if outcome is None:
-                break
-            if outcome["success"] or index == last:
-                at = now()
-                node.settle(outcome, at)
-                touch(self._tree, at)
-                if not outcome["success"] and phase.node.bail and not halt.aborted:
-                    phase.bailed = True
-                    phase.halt.abort(_HALTED)
-                await self._checkpoint("settlement", node.id, attempt)
-                return
-        if node.status == "pending" or node.status == "running":
-            node.move("skipped")
-            touch(self._tree)
 
     async def _attempt(
         self, phase: _Phase, node: TaskNode, behavior: Behavior, attempt: int
     ) -> TaskOutcome | None:
         """Runs one attempt; its outcome, or `None` when a bail or a stop abandoned it."""
+        if phase.halted:
+            return None
         controller = AbortController()
-        halt = phase.halt.signal
+        scope = anyio.CancelScope()
 
-        def abandon() -> None:
-            controller.abort(_HALTED)
+        def stop(reason: str) -> None:
+            if not controller.signal.aborted:
+                controller.abort(reason)
+                scope.cancel()
 
-        halt.add_listener(abandon)
+        phase.live.add(stop)
         deadline = None
         value: Any = _UNSET
         error: Exception | None = None
         try:
-            if halt.aborted:
-                return None
             if node.timeout:
                 deadline = create_timeout(ms=node.timeout)
-                deadline.signal.add_listener(lambda: controller.abort(_TIMED_OUT))
+                deadline.signal.add_listener(lambda: stop(_TIMED_OUT))
                 deadline.start()
             handle = TaskController(
                 controller.signal,
                 attempt,
                 node.context,
-                clone_json_value(node.metadata),
+                clone_json_value(node.metadata) if node.metadata else {},
                 phase.results,
             )
-            with controller.signal.scope():
+            with scope:
                 try:
-                    value = await behavior.call(handle)
+                    if behavior.native:
+                        value = await behavior.function(handle)
+                        if inspect.isawaitable(value):
+                            value = await value
+                    else:
+                        value = await behavior.call(handle)
                 except Exception as exc:
                     error = exc
         finally:
-            halt.remove_listener(abandon)
+            phase.live.discard(stop)
             if deadline is not None:
                 deadline.clear()
         signal = controller.signal

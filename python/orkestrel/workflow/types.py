@@ -180,7 +180,8 @@ class WorkflowStoreInterface(Protocol):
         ...
 
     async def set(self, snapshot: WorkflowSnapshot) -> None:
-        """Inserts or replaces a snapshot under its own `id`."""
+        """Inserts or replaces a snapshot under its own `id`; the runner shares the snapshot's
+        unchanged parts between writes, so a store keeps a copy and never changes it."""
         ...
 
     async def delete(self, id: str) -> None:

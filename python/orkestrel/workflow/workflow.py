@@ -38,9 +38,12 @@ class TaskNode:
     """One task of a live tree: its definition and the state a run moves it through."""
 
     __slots__ = (
+        "_cache",
+        "_key",
         "attempts",
         "context",
         "definition",
+        "id",
         "metadata",
         "outcome",
         "result",
@@ -52,6 +55,7 @@ class TaskNode:
 
     def __init__(self, definition: dict[str, Any], context: TaskContext) -> None:
         self.definition = definition
+        self.id: str = definition["id"]
         self.context = context
         self.status: LifecycleStatus = "pending"
         self.attempts = 0
@@ -61,10 +65,8 @@ class TaskNode:
         self.metadata: dict[str, Any] = {}
         self.retries = int(definition.get("retries", 0))
         self.timeout = int(definition.get("timeout", 0))
-
-    @property
-    def id(self) -> str:
-        return str(self.definition["id"])
+        self._cache: TaskSnapshot | None = None
+        self._key: tuple[Any, ...] = ()
 
     def move(self, status: LifecycleStatus) -> None:
         """Moves the task to `status`, or raises `TRANSITION` for a move the lifecycle forbids."""
@@ -84,6 +86,16 @@ class TaskNode:
         self.result = TaskResult(self.context, self.status, outcome, at)
 
     def snapshot(self) -> TaskSnapshot:
+        """The task's snapshot, rebuilt only when its state changed: a checkpoint of a large
+        tree then costs a lookup per unchanged task. The dict is shared; never change it."""
+        key = (self.status, self.attempts, id(self.outcome), id(self.metadata))
+        if self._cache is not None and key == self._key:
+            return self._cache
+        self._key = key
+        self._cache = self._build()
+        return self._cache
+
+    def _build(self) -> TaskSnapshot:
         definition = self.definition
         out: dict[str, Any] = {"id": definition["id"], "name": definition["name"]}
         if "description" in definition:
@@ -222,6 +234,7 @@ class Workflow:
         return clone_json_value(self._snapshot())  # type: ignore[no-any-return]
 
     def _snapshot(self) -> WorkflowSnapshot:
+        """The snapshot without the final copy: its task entries are shared with the tree."""
         definition = self._definition
         out: dict[str, Any] = {"id": definition["id"], "name": definition["name"]}
         if "description" in definition:
@@ -299,6 +312,12 @@ def place(workflow: Workflow, created: int, updated: int) -> None:
     """Sets a tree's created and updated times, as a restore or a resume does."""
     workflow._created = created
     workflow._updated = updated
+
+
+def shared_snapshot(workflow: Workflow) -> WorkflowSnapshot:
+    """A tree's snapshot for a store, whose unchanged parts are shared with the tree and with
+    the snapshots written before it; a store copies what it keeps and never changes it."""
+    return workflow._snapshot()
 
 
 def signature(workflow: Workflow) -> tuple[Any, ...]:
