@@ -493,3 +493,38 @@ async def test_one_runner_serves_concurrent_runs() -> None:
             group.start_soon(one, index)
     assert sorted(result.results[0].result["value"] for result in results) == list(range(5))
     assert repr(runner) == "WorkflowRunner()"
+
+
+async def test_a_signal_aborted_from_another_thread_stops_the_run() -> None:
+    stop = AbortController()
+    started = threading.Event()
+
+    async def hang(controller: TaskControllerInterface) -> None:
+        started.set()
+        await anyio.sleep_forever()
+
+    def abort_from_a_thread() -> None:
+        started.wait(30)
+        stop.abort("from a thread")
+
+    definition = workflow(phase("one", task("hang", "hang")), phase("two", task("later")))
+    async with anyio.create_task_group() as group:
+        group.start_soon(anyio.to_thread.run_sync, abort_from_a_thread)
+        result = await run(definition, functions={"hang": hang}, signal=stop.signal)
+    assert result.status == "stopped"
+    assert statuses(result.workflow.snapshot()) == {"hang": "skipped", "later": "skipped"}
+
+
+async def test_a_run_timeout_abandons_a_blocked_sync_function() -> None:
+    release = threading.Event()
+
+    def blocked(controller: TaskControllerInterface) -> None:
+        release.wait(30)
+
+    try:
+        result = await run(
+            workflow(phase("p", task("a", "blocked"))), functions={"blocked": blocked}, timeout=20
+        )
+    finally:
+        release.set()
+    assert (result.status, result.results) == ("stopped", ())
