@@ -6,20 +6,13 @@ from collections.abc import Callable
 
 import anyio
 
+from orkestrel.workflow.helpers import message_of
 from orkestrel.workflow.types import (
     WorkflowCheckpoint,
     WorkflowFault,
     WorkflowSnapshot,
     WorkflowStoreInterface,
 )
-
-
-def _message(error: BaseException) -> str:
-    try:
-        text = str(error)
-    except Exception:
-        text = ""
-    return text or type(error).__name__
 
 
 class Checkpoints:
@@ -67,7 +60,7 @@ class Checkpoints:
                     fault: WorkflowFault = {
                         "origin": "persistence",
                         "checkpoint": checkpoint,
-                        "message": _message(error),
+                        "message": message_of(error),
                     }
                     if task is not None:
                         fault["task"] = task

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
+from orkestrel.contract import Contract
 from orkestrel.workflow.constants import TERMINAL_STATUSES
 from orkestrel.workflow.types import LifecycleStatus, PhaseStatus, WorkflowStatus
 
@@ -43,3 +45,20 @@ def derive_workflow_status(phases: Iterable[tuple[LifecycleStatus, bool]]) -> Wo
     if "completed" in seen or "failed" in seen:
         return "completed"
     return "skipped"
+
+
+def message_of(error: BaseException) -> str:
+    """An error's one-line text: `str(error)`, or its class name when that is empty or fails."""
+    try:
+        text = str(error)
+    except Exception:
+        text = ""
+    return text if isinstance(text, str) and text else type(error).__name__
+
+
+def faults_of(contract: Contract, value: Any) -> list[Any]:
+    """The first ten faults a contract finds in a value, or none when it cannot explain it."""
+    try:
+        return list(contract.explain(value))[:10]
+    except Exception:
+        return []

@@ -16,6 +16,7 @@ from orkestrel.contract import ContractError, clone_json_value
 from orkestrel.timeout import create_timeout
 from orkestrel.workflow.checkpoints import Checkpoints
 from orkestrel.workflow.controller import TaskController
+from orkestrel.workflow.helpers import message_of
 from orkestrel.workflow.results import TaskResult, WorkflowResult
 from orkestrel.workflow.types import TaskFailed, TaskOutcome, WorkflowStoreInterface
 from orkestrel.workflow.workflow import (
@@ -63,14 +64,6 @@ class Behavior:
         if inspect.isawaitable(result):
             result = await result
         return result
-
-
-def _message(error: BaseException) -> str:
-    try:
-        text = str(error)
-    except Exception:
-        text = ""
-    return text if isinstance(text, str) and text else type(error).__name__
 
 
 def _failure(origin: Any, message: str) -> TaskFailed:
@@ -295,7 +288,7 @@ class Run:
                 return _failure("timeout", f"task '{node.id}' timed out after {node.timeout} ms")
             return None
         if error is not None:
-            return _failure("handler", _message(error))
+            return _failure("handler", message_of(error))
         try:
             owned = clone_json_value(value)
         except ContractError:

@@ -11,6 +11,7 @@ from orkestrel.abort import AbortSignal, is_abort_signal
 from orkestrel.contract import ContractError, clone_json_record, clone_json_value, create_contract
 from orkestrel.timeout import is_timeout_duration
 from orkestrel.workflow.errors import WorkflowError
+from orkestrel.workflow.helpers import faults_of
 from orkestrel.workflow.results import WorkflowResult
 from orkestrel.workflow.run import Behavior, Run
 from orkestrel.workflow.shapes import workflow_shape
@@ -29,11 +30,8 @@ def own_definition(definition: Any) -> dict[str, Any]:
     """A fresh copy of a definition that passes the strict contract and has unique phase and
     task ids, or `SCHEDULE`."""
     if not _CONTRACT.is_valid(definition):
-        try:
-            faults = _CONTRACT.explain(definition)
-        except Exception:
-            faults = []
-        raise _schedule("malformed workflow definition", {"faults": faults[:10]})
+        faults = faults_of(_CONTRACT, definition)
+        raise _schedule("malformed workflow definition", {"faults": faults})
     try:
         owned: dict[str, Any] = clone_json_value(definition)
     except ContractError as error:

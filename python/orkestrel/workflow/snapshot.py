@@ -6,6 +6,7 @@ from typing import Any
 
 from orkestrel.contract import ContractError, clone_json_value, create_contract
 from orkestrel.workflow.errors import WorkflowError
+from orkestrel.workflow.helpers import faults_of
 from orkestrel.workflow.shapes import workflow_snapshot_shape
 from orkestrel.workflow.workflow import (
     TaskNode,
@@ -85,11 +86,8 @@ def create_restored_workflow(snapshot: Any) -> Workflow:
     `results()` and `snapshot()` round-trip. An inexact or inconsistent snapshot (unknown keys,
     wrong types, duplicate ids, a status its tasks cannot have) raises `RESTORE`."""
     if not _CONTRACT.is_valid(snapshot):
-        try:
-            faults = _CONTRACT.explain(snapshot)
-        except Exception:
-            faults = []
-        raise _refuse("it does not satisfy the snapshot shape", {"faults": faults[:10]})
+        faults = faults_of(_CONTRACT, snapshot)
+        raise _refuse("it does not satisfy the snapshot shape", {"faults": faults})
     try:
         owned: dict[str, Any] = clone_json_value(snapshot)
     except ContractError as error:
