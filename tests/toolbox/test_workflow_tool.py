@@ -555,3 +555,30 @@ async def test_agents_reach_the_agent_seam_only_after_every_other_check() -> Non
     with pytest.raises(ToolboxError, match="collides with an agent"):
         await collide.execute({})
     assert runner.calls == []
+
+
+@pytest.mark.parametrize("name", ["get", "__class__", "keys", "__proto__"])
+async def test_an_unresolved_name_is_the_runner_s_own_transition_error(name: str) -> None:
+    raised: list[BaseException] = []
+
+    class Watching(SpyRunner):
+        async def execute(self, definition: Mapping[str, Any], **options: Any) -> WorkflowResult:
+            try:
+                return await super().execute(definition, **options)
+            except BaseException as error:
+                raised.append(error)
+                raise
+
+    runner = Watching()
+    tool = create_workflow_tool(RELEASE, runner, functions={"known": print})
+    with pytest.raises(WorkflowError) as caught:
+        await tool.execute({"steps": [{"name": name}]})
+    assert caught.value is raised[0]
+    assert caught.value.code == "TRANSITION"
+    ((_, registry, _),) = runner.calls
+    assert name not in registry
+    registered = create_workflow_tool(RELEASE, create_workflow_runner(), functions={name: print})
+    assert await registered.execute({"steps": [{"name": name}]}) == {
+        "status": "completed",
+        "count": 1,
+    }
