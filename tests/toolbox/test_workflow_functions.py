@@ -57,7 +57,7 @@ SHIP = {
 def controller(input: dict[str, Any]) -> TaskController:
     workflow = WorkflowContext("w", "W", None)
     task = TaskContext("t", "T", None, PhaseContext("p", "P", None, workflow))
-    return TaskController(AbortController().signal, 1, task, input, ())
+    return TaskController(AbortController().signal, 1, task, input, lambda: ())
 
 
 def echo_tools(handler: Any = None) -> ToolManager:

@@ -13,6 +13,7 @@ import pytest
 from orkestrel.tool import ToolManager
 from orkestrel.toolbox import (
     MAX_WORKFLOW_CHAIN,
+    MAX_WORKFLOW_TASKS,
     WORKFLOW_TOOL_DESCRIPTION,
     WORKFLOW_TOOL_NAME,
     WORKFLOW_TOOL_SUMMARY,
@@ -582,3 +583,20 @@ async def test_an_unresolved_name_is_the_runner_s_own_transition_error(name: str
         "status": "completed",
         "count": 1,
     }
+
+
+async def test_a_tree_larger_than_the_task_cap_is_refused_before_running() -> None:
+    runner = SpyRunner()
+    tool = create_workflow_tool(RELEASE, runner)
+    steps = [{"name": "w"}] * (MAX_WORKFLOW_TASKS + 1)
+    with pytest.raises(ToolboxError) as flat:
+        await tool.execute({"steps": steps})
+    assert flat.value.code == "TOOL"
+    phases = [{"tasks": [{}] * 600}, {"tasks": [{}] * 401}]
+    with pytest.raises(ToolboxError) as nested:
+        await tool.execute({"phases": phases})
+    assert str(nested.value) == "a workflow may hold at most 1000 tasks, not 1001"
+    assert nested.value.context == {"workflow": "release", "tasks": 1001, "max": 1000}
+    assert runner.calls == []
+    phases[1]["tasks"] = [{}] * 400
+    assert await tool.execute({"phases": phases}) == {"status": "completed", "count": 1000}

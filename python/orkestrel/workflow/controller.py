@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from orkestrel.abort import AbortSignal
@@ -12,6 +13,9 @@ class TaskController:
     """Implements `TaskControllerInterface` for one attempt of one task: the attempt's `signal`
     aborts on its deadline, a run-level cancel or a bail, and `input` is the attempt's own copy
     of the task's input.
+
+    `results` is called when the function asks for the earlier phases' results, so a run with
+    many phases builds them only for the functions that read them.
     """
 
     __slots__ = ("_attempt", "_input", "_results", "_signal", "_task")
@@ -22,7 +26,7 @@ class TaskController:
         attempt: int,
         task: TaskContext,
         input: dict[str, Any],
-        results: tuple[TaskResult, ...],
+        results: Callable[[], tuple[TaskResult, ...]],
     ) -> None:
         self._signal = signal
         self._attempt = attempt
@@ -59,7 +63,7 @@ class TaskController:
 
     def results(self) -> tuple[TaskResult, ...]:
         """Lists the results of the phases that finished before this task's phase began."""
-        return self._results
+        return self._results()
 
     def __repr__(self) -> str:
         return f"<TaskController task={self._task.id!r} attempt={self._attempt}>"

@@ -3,6 +3,7 @@ bail, run-level stop and the four checkpoints."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any
@@ -79,7 +80,7 @@ class _Phase:
 
     __slots__ = ("bailed", "halted", "live", "node", "results")
 
-    def __init__(self, node: PhaseNode, results: tuple[TaskResult, ...]) -> None:
+    def __init__(self, node: PhaseNode, results: Callable[[], tuple[TaskResult, ...]]) -> None:
         self.node = node
         self.halted = False
         self.bailed = False
@@ -98,7 +99,7 @@ class _Phase:
 class Run:
     """Drives one built tree to its `WorkflowResult`."""
 
-    __slots__ = ("_behaviors", "_checkpoints", "_current", "_stop", "_tree")
+    __slots__ = ("_behaviors", "_checkpoints", "_current", "_settled", "_stop", "_tree")
 
     def __init__(
         self,
@@ -110,6 +111,7 @@ class Run:
         self._behaviors = behaviors
         self._stop = AbortController()
         self._current: _Phase | None = None
+        self._settled: list[TaskResult] = []
         self._checkpoints = (
             None if store is None else Checkpoints(store, lambda: shared_snapshot(tree))
         )
@@ -170,7 +172,7 @@ class Run:
         """Runs one phase; whether it bailed."""
         node.reached = True
         touch(self._tree)
-        phase = _Phase(node, self._tree.results())
+        phase = _Phase(node, functools.partial(self._earlier, len(self._settled)))
         self._current = phase
         if self._stop.signal.aborted:
             phase.halted = True
@@ -194,7 +196,11 @@ class Run:
                         group.start_soon(self._task, phase, task, gate)
         finally:
             self._current = None
+        self._settled.extend(task.result for task in node.tasks if task.result is not None)
         return phase.bailed
+
+    def _earlier(self, count: int) -> tuple[TaskResult, ...]:
+        return tuple(self._settled[:count])
 
     async def _task(self, phase: _Phase, node: TaskNode, gate: anyio.Semaphore | None) -> None:
         try:

@@ -3,6 +3,7 @@ registry helpers that keep nested runs finite."""
 
 from orkestrel.toolbox.workflow.constants import (
     MAX_WORKFLOW_CHAIN,
+    MAX_WORKFLOW_TASKS,
     WORKFLOW_TOOL_DESCRIPTION,
     WORKFLOW_TOOL_FLAT_EXAMPLE,
     WORKFLOW_TOOL_NAME,
@@ -50,6 +51,7 @@ from orkestrel.toolbox.workflow.types import (
 
 __all__ = [
     "MAX_WORKFLOW_CHAIN",
+    "MAX_WORKFLOW_TASKS",
     "WORKFLOW_TOOL_DESCRIPTION",
     "WORKFLOW_TOOL_FLAT_EXAMPLE",
     "WORKFLOW_TOOL_NAME",

@@ -15,6 +15,10 @@ MAX_WORKFLOW_CHAIN: Final = 8
 """Holds the deepest a workflow → agent → workflow chain may nest, `8`: the root plus eight
 nested workflows run, a ninth is refused with `DEPTH`."""
 
+MAX_WORKFLOW_TASKS: Final = 1000
+"""Holds the most tasks (or steps) one authored workflow may hold, `1000`, so a call cannot make
+the tool run or checkpoint an unbounded tree."""
+
 
 def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
@@ -79,7 +83,8 @@ bail?, tasks: [{{id?, name?, behavior?, input?, retries?, timeout?}}]}}]}}. Phas
 the tasks of a phase run at the same time, at most concurrency at once. retries is how many \
 extra attempts a failed task gets; timeout is each attempt's limit in milliseconds; bail: true \
 stops the run at the first failed task. A task without behavior does nothing. Ids and names \
-may be left out; they are filled in by position.
+may be left out; they are filled in by position. A workflow holds at most \
+{MAX_WORKFLOW_TASKS} tasks.
 Example: {_json(WORKFLOW_TOOL_NESTED_EXAMPLE)}
 
 The answer is {{status, count}}: status is completed, failed or stopped, and count is how many \

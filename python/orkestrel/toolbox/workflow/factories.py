@@ -20,6 +20,7 @@ from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import RUNS
 from orkestrel.toolbox.workflow.constants import (
     MAX_WORKFLOW_CHAIN,
+    MAX_WORKFLOW_TASKS,
     WORKFLOW_TOOL_DESCRIPTION,
     WORKFLOW_TOOL_NAME,
     WORKFLOW_TOOL_SUMMARY,
@@ -79,8 +80,9 @@ def create_workflow_tool(
     `{name?, steps}` form as its parameters and runs what a call authors through `runner`.
 
     A call with no arguments runs the wrapped definition; `steps` is expanded; anything else is
-    read as a nested draft and completed. Every path must pass the strict workflow contract,
-    else `ToolboxError` (`TOOL`) before anything runs; a cycle or a chain deeper than
+    read as a nested draft and completed. Every path must pass the strict workflow contract and
+    hold at most `MAX_WORKFLOW_TASKS` tasks, else `ToolboxError` (`TOOL`) before anything runs;
+    a cycle or a chain deeper than
     `MAX_WORKFLOW_CHAIN` is `DEPTH`. The registry built from `functions` and `agents` for the
     target's lineage and the `store` go to `runner.execute`, whose errors pass through. The
     answer is `summarize_workflow` of the result.
@@ -124,6 +126,13 @@ def create_workflow_tool(
         target = author(owned)
         if not strict.is_valid(target):
             raise _malformed(identity, strict.explain(target))
+        tasks = sum(len(phase["tasks"]) for phase in target["phases"])
+        if tasks > MAX_WORKFLOW_TASKS:
+            raise ToolboxError(
+                "TOOL",
+                f"a workflow may hold at most {MAX_WORKFLOW_TASKS} tasks, not {tasks}",
+                {"workflow": identity, "tasks": tasks, "max": MAX_WORKFLOW_TASKS},
+            )
         id = target["id"]
         tag = tag_workflow(id)
         if tag in current:

@@ -16,6 +16,7 @@ from orkestrel.contract import (
     record_shape,
     string_shape,
 )
+from orkestrel.toolbox.workflow.constants import MAX_WORKFLOW_TASKS
 from orkestrel.workflow.shapes import phase_fields, task_fields, workflow_fields
 
 
@@ -75,7 +76,9 @@ step_shape: Final[ObjectShape] = object_shape(
 workflow_steps_shape: Final[ObjectShape] = object_shape(
     {
         "name": _optional("The workflow's id; running the same name again replaces its run."),
-        "steps": array_shape(step_shape, description="The steps, run one after another."),
+        "steps": array_shape(
+            step_shape, max=MAX_WORKFLOW_TASKS, description="The steps, run one after another."
+        ),
     }
 )
 """Describes the flat authoring shape the workflow tool advertises as its parameters,
