@@ -161,3 +161,30 @@ async def test_a_readonly_server_runs_workflows_and_keeps_nothing(tmp_path: Path
     assert refused.structured_content == {"status": "completed", "count": 1}
     assert not (tmp_path / "data").exists()
     assert not (tmp_path / "root").exists()
+
+
+async def test_the_steps_are_the_tools_registered_when_the_call_runs(tmp_path: Path) -> None:
+    from orkestrel.cli.toolbox import open_toolbox
+    from orkestrel.tool import create_tool
+
+    def clock(context: Any) -> Any:
+        return create_tool(name="today", execute=lambda args: {"date": "2024-02-29", **args})
+
+    factories = {**builtin_factories(workflow=True), "clock": clock}
+    async with open_toolbox(root=tmp_path, data=tmp_path / "data", builtins=factories) as tools:
+        names = [tool.name for tool in tools.tools()]
+        steps = [{"name": "today", "input": {"zone": "UTC"}}]
+        call = {"id": "1", "name": "workflow", "arguments": {"name": "dated", "steps": steps}}
+        result = await tools.execute(call)  # type: ignore[arg-type]
+    assert names.index("workflow") < names.index("today")
+    assert result["value"] == {"status": "completed", "count": 1, "durable": True}
+    store = open_workflow_store(tmp_path / "data")
+    try:
+        snapshot = await store.get("dated")
+    finally:
+        await store.close()
+    assert snapshot is not None
+    assert snapshot["phases"][0]["tasks"][0]["result"] == {
+        "success": True,
+        "value": {"date": "2024-02-29", "zone": "UTC"},
+    }
