@@ -22,11 +22,13 @@ from orkestrel.toolbox import (
     create_describe_tool,
     create_endpoint_tool,
     create_infer_tool,
+    create_workflow_tool,
     create_workspace_tool,
     database_tool_shape,
     workspace_tool_shape,
 )
 from orkestrel.toolbox.operation_contract import OperationContract
+from orkestrel.workflow import create_workflow_runner
 
 pytestmark = pytest.mark.anyio
 
@@ -44,6 +46,7 @@ def shipped_tools() -> list[Any]:
             {"name": "lookup", "description": "Look up.", "samples": [{"id": "1"}], "execute": str}
         ),
         create_agent_tool(create_agent_registry(providers={})),
+        create_workflow_tool({"id": "w", "name": "W", "phases": []}, create_workflow_runner()),
     ]
 
 

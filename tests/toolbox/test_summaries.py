@@ -9,8 +9,10 @@ from orkestrel.toolbox import (
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
+    create_workflow_tool,
     create_workspace_tool,
 )
+from orkestrel.workflow import create_workflow_runner
 
 
 def toolbox_tools() -> list[Tool]:
@@ -21,6 +23,9 @@ def toolbox_tools() -> list[Tool]:
         create_workspace_tool(),
         create_agent_tool(create_agent_registry(providers={})),
         create_agent_tool(create_agent_registry(providers={}), name="delegate"),
+        create_workflow_tool(
+            {"id": "w", "name": "W", "phases": []}, create_workflow_runner(), functions={"f": print}
+        ),
     ]
 
 

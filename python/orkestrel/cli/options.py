@@ -18,7 +18,8 @@ DEFAULT_DATA = Path(".orkestrel")
 
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--root`, `--data`, `--readonly` and `--tools` to a toolbox command's parser."""
+    """Adds `--root`, `--data`, `--readonly`, `--workflow` and `--tools` to a toolbox command's
+    parser."""
     parser.add_argument(
         "--root",
         type=Path,
@@ -37,6 +38,11 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         "--readonly",
         action="store_true",
         help="refuse every write, at the tools and at the storage engines",
+    )
+    parser.add_argument(
+        "--workflow",
+        action="store_true",
+        help="add the workflow tool, whose steps call the other tools (runs kept under --data)",
     )
     parser.add_argument(
         "--tools",
@@ -62,8 +68,11 @@ def toolbox_of(
     With `--agent`, the agent tool is one of the built-in tools, and selected whatever `--tools`
     says.
     """
-    builtins = builtin_factories()
+    workflow = bool(getattr(options, "workflow", False))
+    builtins = builtin_factories(workflow=workflow)
     select = options.tools
+    if workflow and select is not None and "workflow" not in select:
+        select = [*select, "workflow"]
     spec = getattr(options, "agent", None)
     if spec is not None:
         builtins[AGENT_TOOL_NAME] = agent_factory(spec, getattr(options, "base_url", None))

@@ -37,3 +37,13 @@ DELEGATES: Final[Mapping[str, Any]] = MappingProxyType(
 )
 """The hints of a tool that hands work to a model: it may act through the tools it passes on,
 gives a different answer each time, and reaches outside the process."""
+
+RUNS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+)
+"""The hints of a tool that runs arbitrary registered code: it may change anything, anywhere."""
