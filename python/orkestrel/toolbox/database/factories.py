@@ -43,6 +43,7 @@ from orkestrel.toolbox.database.resolver import DatabaseResolver
 from orkestrel.toolbox.database.shapes import database_tool_shape
 from orkestrel.toolbox.database.types import DefinitionStoreInterface
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.helpers import stored_argument
 from orkestrel.toolbox.hints import READS_STATE, WRITES
 
 MAX_SAFE_INTEGER: Final = 2**53 - 1
@@ -87,7 +88,7 @@ def _arms(shape: UnionShape) -> dict[str, Contract]:
 
 
 def _malformed(arms: Mapping[str, Contract], args: Any, error: Exception) -> ToolboxError:
-    operation = args.get("operation") if isinstance(args, Mapping) else None
+    operation = stored_argument(args, "operation")
     arm = arms.get(operation) if isinstance(operation, str) else None
     if arm is None:
         names = ", ".join(arms)
@@ -180,5 +181,5 @@ def create_database_tool(
 
 
 def _is_bulky(args: Any) -> bool:
-    row = args.get("row") if isinstance(args, Mapping) else None
+    row = stored_argument(args, "row")
     return isinstance(row, list) and len(row) > BULKY_ROWS

@@ -8,6 +8,7 @@ from typing import Any
 from orkestrel.contract import ParseError, create_contract, schema_to_parameters
 from orkestrel.tool import ToolInterface, create_tool
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.helpers import stored_argument
 from orkestrel.toolbox.hints import WRITES
 from orkestrel.toolbox.workspace.constants import (
     WORKSPACE_TOOL_DESCRIPTION,
@@ -180,7 +181,7 @@ _PREFIX = "parse: the value does not satisfy the contract: "
 
 def _malformed(args: object) -> str:
     """Says what is wrong with a call, judged against the one operation it names, if any."""
-    operation = args.get("operation") if isinstance(args, Mapping) else None
+    operation = stored_argument(args, "operation")
     arm = next(
         (
             variant
