@@ -78,7 +78,7 @@ def report(title: str, times: dict[str, list[float]], base: str, note: str = "")
     reference = times[base]
     for name, samples in times.items():
         ratios = [t / b for t, b in zip(samples, reference, strict=True)]
-        spread = f"{statistics.median(ratios):.2f} ({min(ratios):.2f}–{max(ratios):.2f})"
+        spread = f"{statistics.median(ratios):.2f} ({min(ratios):.2f} to {max(ratios):.2f})"
         print(f"| {name} | {_unit(statistics.median(samples))} | {spread} |")
     sys.stdout.flush()
 
@@ -215,8 +215,10 @@ def _contract_contenders(rounds: int) -> None:
             assert contract.is_valid(value) is ok
             assert validator.is_valid(value) is ok
             contenders = [
-                Contender("orkestrel is_valid", lambda v=value: contract.is_valid(v), inner),
-                Contender("jsonschema-rs is_valid", lambda v=value: validator.is_valid(v), inner),
+                Contender("orkestrel is_valid", lambda v=value, c=contract: c.is_valid(v), inner),
+                Contender(
+                    "jsonschema-rs is_valid", lambda v=value, g=validator: g.is_valid(v), inner
+                ),
             ]
             report(f"is_valid: {name}, {label}", measure(contenders, rounds), "orkestrel is_valid")
 

@@ -272,8 +272,9 @@ def test_json_raw_and_open_values_come_back_in_fresh_containers() -> None:
     copied = out["json"]["deep"]
     assert copied[0] is copied[1]
     not_json = {"raw": [object()]}
-    assert create_contract(object_shape({"raw": raw_shape({})})).parse(not_json)["raw"] is (
-        not_json["raw"]
+    assert (
+        create_contract(object_shape({"raw": raw_shape({})})).parse(not_json)["raw"]
+        is (not_json["raw"])
     )
 
 

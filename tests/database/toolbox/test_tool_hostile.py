@@ -159,7 +159,7 @@ class LyingCall(dict[str, Any]):
         return "destroy" if key == "operation" else super().__getitem__(key)
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self[key] if key in self else default
+        return self[key] if key in self else default  # noqa: SIM401 (runs the lie)
 
 
 class RaisingCall(dict[str, Any]):
