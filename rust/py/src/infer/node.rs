@@ -155,7 +155,17 @@ impl<'py> PyNode<'py> {
 }
 
 /// The UTF-8 text of a `str`; lone surrogates are kept as WTF-8.
+#[inline]
 fn utf8<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
+    // SAFETY: `obj` is a live `str` (see the module note).
+    match unsafe { crate::node::ascii_bytes(obj) } {
+        Some(bytes) => Cow::Borrowed(bytes),
+        None => utf8_slow(obj),
+    }
+}
+
+#[cold]
+fn utf8_slow<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
     // SAFETY: `obj` is a live `str`; its UTF-8 buffer lives as long as the object.
     unsafe {
         let mut size: ffi::Py_ssize_t = 0;
@@ -251,8 +261,12 @@ impl Entries<'_> {
     }
 }
 
+/// A `str` key of a dict being walked.
+#[derive(Clone, Copy)]
+pub struct Key(*mut ffi::PyObject);
+
 impl<'py> Iterator for Entries<'py> {
-    type Item = (Option<Cow<'py, [u8]>>, PyNode<'py>);
+    type Item = (Option<Key>, PyNode<'py>);
 
     fn next(&mut self) -> Option<Self::Item> {
         let (key, value) = match self.ahead.take() {
@@ -261,14 +275,29 @@ impl<'py> Iterator for Entries<'py> {
         };
         self.ahead = self.pull();
         // SAFETY: `key` is a borrowed, live object.
-        let text = (unsafe { ffi::PyUnicode_Check(key) } != 0).then(|| utf8(key));
-        Some((text, self.node.at(value)))
+        let key = (unsafe { ffi::PyUnicode_Check(key) } != 0).then_some(Key(key));
+        Some((key, self.node.at(value)))
     }
 }
 
 impl<'py> Source<'py> for PyNode<'py> {
     type Items = Items<'py>;
+    type Key = Key;
     type Entries = Entries<'py>;
+
+    const KEY_IDENTITIES: bool = true;
+
+    fn key_text(key: Key) -> Cow<'py, [u8]> {
+        utf8(key.0)
+    }
+
+    /// The key object's address. A `str` never changes, and while an epoch lasts every sample
+    /// walked in it is alive (`Accumulator::add_all` is only given the items of a list or tuple
+    /// the caller holds), so no other key can take the address: one address is one text.
+    #[inline]
+    fn key_identity(key: Key) -> usize {
+        key.0 as usize
+    }
 
     fn kind(self) -> Kind {
         // SAFETY: exact type checks against the builtin types.
