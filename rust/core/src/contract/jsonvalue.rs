@@ -198,7 +198,7 @@ pub fn clone_json<N: Node, S: super::Sink<N>>(
             }
             Build::Object(keys) => {
                 let items = values.split_off(values.len() - keys.len());
-                values.push(sink.object(keys.into_iter().zip(items).collect()));
+                values.push(sink.object(keys.len(), keys.into_iter().zip(items)));
                 ancestors.pop();
             }
             Build::Enter(node, nested) => {
@@ -299,7 +299,7 @@ pub fn copy_json<N: Node, S: super::Sink<N>>(root: &N, sink: &mut S) -> Option<S
             }
             Copy::Object(identity, keys) => {
                 let items = values.split_off(values.len() - keys.len());
-                let out = sink.object(keys.into_iter().zip(items).collect());
+                let out = sink.object(keys.len(), keys.into_iter().zip(items));
                 copies.insert(identity, out.clone());
                 values.push(out);
             }

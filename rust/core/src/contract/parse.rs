@@ -30,8 +30,12 @@ pub trait Sink<N: Node> {
     fn boolean(&mut self, value: bool) -> Self::Out;
     /// A new array.
     fn array(&mut self, items: Vec<Self::Out>) -> Self::Out;
-    /// A new record, keys in order.
-    fn object(&mut self, entries: Vec<(N::Key, Self::Out)>) -> Self::Out;
+    /// A new record of `len` entries, keys in order.
+    fn object(
+        &mut self,
+        len: usize,
+        entries: impl Iterator<Item = (N::Key, Self::Out)>,
+    ) -> Self::Out;
     /// A scalar copied as plain data (clones); the node itself by default.
     fn plain(&mut self, node: &N) -> Self::Out {
         self.keep(node)
@@ -209,7 +213,9 @@ impl Contract {
                     match kind {
                         // Accepted as is: parsing through that variant gives an equal value
                         // in fresh containers.
-                        Kind::Array | Kind::Object => self.parse_node(*variant, value, sink, depth)?,
+                        Kind::Array | Kind::Object => {
+                            self.parse_node(*variant, value, sink, depth)?
+                        }
                         _ => Some(sink.keep(value)),
                     }
                 } else {
@@ -304,11 +310,11 @@ impl Contract {
             return Ok(None);
         }
         js_sort(&mut extras);
+        let len = slots.iter().filter(|slot| slot.is_some()).count() + extras.len();
         let entries = slots
             .into_iter()
             .flatten()
-            .chain(extras.into_iter().map(|(_, pair)| pair))
-            .collect();
-        Ok(Some(sink.object(entries)))
+            .chain(extras.into_iter().map(|(_, pair)| pair));
+        Ok(Some(sink.object(len, entries)))
     }
 }

@@ -64,16 +64,13 @@ impl Slot {
             EMPTY
         } else if dropped || count > cap {
             // The record's own schema keeps only its first keys in UTF-16 order.
-            Pure::new(false).term(ctx, v, self.depth)
+            let term = Pure::new(false).term(ctx, v, self.depth);
+            self.keep_last(term);
+            term
         } else {
-            ctx.terms
-                .object_like(nonstring || !ctx.opts.closed, &mut words, self.last)
+            self.record_term(ctx, nonstring || !ctx.opts.closed, &mut words)
         };
         ctx.give(words);
-        if want {
-            self.keep(term);
-            self.last = term;
-        }
         term
     }
 
@@ -162,15 +159,11 @@ impl Slot {
         ctx.give(cols);
         let term = if want {
             let open = distinct > cap || nonstring || !ctx.opts.closed;
-            ctx.terms.object_like(open, &mut words, self.last)
+            self.record_term(ctx, open, &mut words)
         } else {
             EMPTY
         };
         ctx.give(words);
-        if want {
-            self.keep(term);
-            self.last = term;
-        }
         term
     }
 }
@@ -187,7 +180,10 @@ fn own_keys<'a, S: Source<'a>>(
     for (pos, (key, _)) in v.entries().enumerate() {
         match cols[2 * pos] {
             SKIP => {}
-            DROPPED => named.push((key.map(|k| S::key_text(k).into_owned()).unwrap_or_default(), pos)),
+            DROPPED => named.push((
+                key.map(|k| S::key_text(k).into_owned()).unwrap_or_default(),
+                pos,
+            )),
             _ => named.push((ctx.keys.get(cols[2 * pos + 1]).to_vec(), pos)),
         }
     }

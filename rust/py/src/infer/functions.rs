@@ -40,7 +40,11 @@ pub fn add_samples(
         return Ok(());
     }
     if let Ok(tuple) = samples.cast::<PyTuple>() {
-        acc.add_all(tuple.iter_borrowed().map(|item| PyNode::borrowed(py, item.as_ptr())));
+        acc.add_all(
+            tuple
+                .iter_borrowed()
+                .map(|item| PyNode::borrowed(py, item.as_ptr())),
+        );
         return Ok(());
     }
     let iterator = samples

@@ -8,6 +8,8 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use orkestrel_core::infer::{Format, Kind, NumberClass, Source};
+
+use super::dict::{prefetch, Table};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -188,20 +190,6 @@ fn utf8_slow<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
     }
 }
 
-/// Hints the CPU to load an object's header before it is read (touching each object is the
-/// main cost of a walk).
-#[inline(always)]
-fn prefetch(obj: *mut ffi::PyObject) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults, whatever the address.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(obj.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = obj;
-}
-
 /// Elements of a list or tuple.
 pub struct Items<'py> {
     node: PyNode<'py>,
@@ -244,10 +232,11 @@ pub struct Entries<'py> {
     node: PyNode<'py>,
     pos: ffi::Py_ssize_t,
     ahead: Option<(*mut ffi::PyObject, *mut ffi::PyObject)>,
+    table: Option<Table>,
 }
 
 impl Entries<'_> {
-    /// The next stored entry, with its value's header prefetched.
+    /// The next entry from `PyDict_Next`, with its value's header prefetched.
     fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
@@ -268,12 +257,20 @@ pub struct Key(*mut ffi::PyObject);
 impl<'py> Iterator for Entries<'py> {
     type Item = (Option<Key>, PyNode<'py>);
 
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        let (key, value) = match self.ahead.take() {
-            Some(entry) => entry,
-            None => self.pull()?,
+        let (key, value) = match self.table {
+            // SAFETY: the table was read from this dict, which cannot change during the walk.
+            Some(table) => unsafe { table.next(&mut self.pos)? },
+            None => {
+                let entry = match self.ahead.take() {
+                    Some(entry) => entry,
+                    None => self.pull()?,
+                };
+                self.ahead = self.pull();
+                entry
+            }
         };
-        self.ahead = self.pull();
         // SAFETY: `key` is a borrowed, live object.
         let key = (unsafe { ffi::PyUnicode_Check(key) } != 0).then_some(Key(key));
         Some((key, self.node.at(value)))
@@ -299,6 +296,7 @@ impl<'py> Source<'py> for PyNode<'py> {
         key.0 as usize
     }
 
+    #[inline]
     fn kind(self) -> Kind {
         // SAFETY: exact type checks against the builtin types.
         unsafe {
@@ -383,6 +381,8 @@ impl<'py> Source<'py> for PyNode<'py> {
             node: self,
             pos: 0,
             ahead: None,
+            // SAFETY: `kind` said this is a dict, alive and unchanged for the walk.
+            table: unsafe { Table::of(self.obj) },
         }
     }
 
