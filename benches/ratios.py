@@ -10,7 +10,12 @@ Run with a release build (`/work/bin/core-build --release` or `maturin develop -
     python benches/ratios.py objects    # samples_to_schema vs genson and per-record orjson.dumps
     python benches/ratios.py lines      # infer_json_lines vs polars-genson (pre-split column)
     python benches/ratios.py contract   # parse vs msgspec.convert, is_valid vs jsonschema-rs
+    python benches/ratios.py cli        # genson-rs CLI and `orkestrel infer` start-up, as processes
     python benches/ratios.py all --rounds 9
+
+The genson-rs CLI is built on first use with `cargo install --locked genson-rs --root
+benches/.tools` (not tracked by git); polars-genson, polars and msgspec come from the `bench`
+extra (`pip install '.[test,bench]'`).
 
 Data comes from `benches/generate.py` (written on first use to `benches/data/`).
 """
@@ -20,9 +25,12 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,6 +45,37 @@ import generate  # noqa: E402  (the bench folder is not a package)
 DATA = HERE / "data"
 EVENTS = DATA / "events.jsonl"
 LOGS = DATA / "logs.jsonl"
+
+
+TOOLS = HERE / ".tools"
+GENSON_RS = "0.2.0"
+
+
+def genson_rs() -> str:
+    """The genson-rs CLI, built with cargo into `benches/.tools` the first time."""
+    binary = TOOLS / "bin" / "genson-rs"
+    if not binary.exists():
+        subprocess.run(
+            [
+                "cargo",
+                "install",
+                "--locked",
+                "genson-rs",
+                "--version",
+                GENSON_RS,
+                "--root",
+                str(TOOLS),
+            ],
+            check=True,
+        )
+    return str(binary)
+
+
+def _process(argv: list[str]) -> Callable[[], None]:
+    def run() -> None:
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+
+    return run
 
 
 @dataclass
@@ -170,6 +209,61 @@ def lines(rounds: int) -> None:
         del column
 
 
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cli(rounds: int) -> None:
+    """Whole processes: `orkestrel infer` on a one-line file against the bare import of the
+    extension, and the genson-rs CLI against `orkestrel infer` on the events file, both pinned
+    to one core (`taskset -c 0`) and on all cores."""
+    _ensure_data()
+    python = sys.executable
+    script = shutil.which("orkestrel") or str(Path(python).parent / "orkestrel")
+    with tempfile.TemporaryDirectory() as folder:
+        one = Path(folder) / "one.jsonl"
+        one.write_bytes(EVENTS.read_bytes().split(b"\n", 1)[0] + b"\n")
+        contenders = [
+            Contender(
+                "python -c 'import orkestrel._core'",
+                _process([python, "-c", "import orkestrel._core"]),
+                5,
+            ),
+            Contender("orkestrel infer one.jsonl", _process([script, "infer", str(one)]), 5),
+        ]
+        before = _cpu_of_children()
+        times = measure(contenders, max(rounds, 9))
+        report(
+            "cli: start-up, one-line file",
+            times,
+            "python -c 'import orkestrel._core'",
+            f" (children CPU {_cpu_of_children() - before:.1f} s)",
+        )
+    binary = genson_rs()
+    mb = EVENTS.stat().st_size / 1e6
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    contenders = [
+        Contender(
+            "orkestrel infer --threads 1 (one core)",
+            _process([*pin, script, "infer", "--threads", "1", str(EVENTS)]),
+        ),
+        Contender(
+            "genson-rs -d newline (one core)",
+            _process([*pin, binary, "-d", "newline", str(EVENTS)]),
+        ),
+        Contender("orkestrel infer (all cores)", _process([script, "infer", str(EVENTS)])),
+        Contender(
+            "genson-rs -d newline (all cores)", _process([binary, "-d", "newline", str(EVENTS)])
+        ),
+    ]
+    times = measure(contenders, rounds)
+    rates = ", ".join(
+        f"{c.name}: {mb / statistics.median(times[c.name]):,.0f} MB/s" for c in contenders
+    )
+    report(f"cli: {EVENTS.name}, {mb:,.0f} MB", times, contenders[0].name, f" ({rates})")
+
+
 def _contract_contenders(rounds: int) -> None:
     import jsonschema_rs
     import msgspec
@@ -232,6 +326,7 @@ GROUPS: dict[str, Callable[[int], None]] = {
     "objects": objects,
     "lines": lines,
     "contract": contract,
+    "cli": cli,
 }
 
 
