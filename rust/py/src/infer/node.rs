@@ -8,12 +8,12 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use orkestrel_core::infer::{Format, Kind, NumberClass, Source};
-
-use super::dict::{prefetch, Table};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
+
+use super::dict::{prefetch, Table};
 
 /// The `datetime` classes, looked up once per interpreter.
 struct Temporal {
