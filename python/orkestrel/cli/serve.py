@@ -10,6 +10,7 @@ from typing import Any, TextIO
 import anyio
 
 from orkestrel.cli.agent import add_agent_arguments
+from orkestrel.cli.constants import COMMANDS
 from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
 from orkestrel.cli.toolbox import ToolboxSetupError
 from orkestrel.tool import ToolManager
@@ -22,7 +23,7 @@ def register(commands: Any) -> argparse.ArgumentParser:
     """Adds the `serve` command and its options to the `orkestrel` parser."""
     parser: argparse.ArgumentParser = commands.add_parser(
         "serve",
-        help="serve the toolbox to MCP clients",
+        help=COMMANDS["serve"][1],
         description="Serve the toolbox to MCP clients: over stdio (for a client that starts "
         "this command) or over streamable HTTP on loopback.",
     )
