@@ -107,5 +107,8 @@ STRING_LIMIT: Final = 65_536
 TEXT_LIMIT: Final = 1_048_576
 """Holds the most string characters one schema may carry in total."""
 
+DEPTH_LIMIT: Final = 64
+"""Holds the deepest nesting a field's `meta` record may carry, counting the record itself."""
+
 NODE_LIMIT: Final = 16_384
 """Holds the most objects, lists and leaves one schema may carry in total."""

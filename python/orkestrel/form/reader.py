@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from orkestrel.form.constants import (
     CHOICE_LIMIT,
+    DEPTH_LIMIT,
     FIELD_CONTROLS,
     FIELD_LIMIT,
     GROUP_LIMIT,
@@ -219,17 +220,19 @@ class Reader:
     def _json_record(self, value: object, where: str) -> dict[str, Any]:
         root: dict[str, Any] = {}
         # Iterative, so a deeply nested meta record cannot exhaust the stack.
-        stack: list[tuple[object, Callable[[Any], None], str]] = []
-        stack.append((value, lambda made: root.update(made), where))
+        stack: list[tuple[object, Callable[[Any], None], str, int]] = []
+        stack.append((value, lambda made: root.update(made), where, 1))
         first = True
         while stack:
-            item, put, at = stack.pop()
+            item, put, at, depth = stack.pop()
+            if isinstance(item, dict | list) and depth > DEPTH_LIMIT:
+                raise Refused(f"{where}: nested more than {DEPTH_LIMIT} levels deep")
             if isinstance(item, dict):
                 made: dict[str, Any] = {}
                 put(made)
                 for key, child in self._record(item, at).items():
                     self._text(key, at)
-                    stack.append((child, _setter(made, key), f"{at}.{key}"))
+                    stack.append((child, _setter(made, key), f"{at}.{key}", depth + 1))
             elif first:
                 raise Refused(f"{where}: expected an object, got {_show(item)}")
             elif type(item) is list:
@@ -238,7 +241,9 @@ class Reader:
                 self._node()
                 for child in item:
                     made_list.append(None)
-                    stack.append((child, _placer(made_list, len(made_list) - 1), f"{at}[]"))
+                    stack.append(
+                        (child, _placer(made_list, len(made_list) - 1), f"{at}[]", depth + 1)
+                    )
             elif item is None or type(item) is bool:
                 self._node()
                 put(item)
