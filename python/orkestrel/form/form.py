@@ -216,7 +216,9 @@ class Form:
             field = self._fields.get(key) if isinstance(key, str) else None
             if field is None:
                 raise FormError(
-                    "FIELD", f"the form has no field named {str(key)[:128]!r}", {"field": key}
+                    "FIELD",
+                    f"the form has no field named {str(key)[:128]!r}",
+                    {"field": key, "reason": "is not a field of this form"},
                 )
             fresh = None if value is None else copy_value(value)
             if value is not None:
@@ -225,10 +227,12 @@ class Form:
                     raise FormError(
                         "CONTROL",
                         f"field {key!r} {reason}",
-                        {"field": key, "control": field["control"]},
+                        {"field": key, "control": field["control"], "reason": reason},
                     )
             if locks and field.get("locked") and fresh != self._values.get(key):
-                raise FormError("FIELD", f"field {key!r} is locked", {"field": key})
+                raise FormError(
+                    "FIELD", f"field {key!r} is locked", {"field": key, "reason": "is locked"}
+                )
             checked.append((key, fresh))
         return checked
 

@@ -124,6 +124,11 @@ class Prompt:
                 return None if ticket is None else _copy(ticket.record)
             return [_copy(ticket.record) for ticket in self._tickets.values()]
 
+    def find(self, form: FormInterface) -> str | None:
+        """Gives the id under which this very form object is parked, or `None`."""
+        with self._lock:
+            return next((id for id, ticket in self._tickets.items() if ticket.form is form), None)
+
     def answer(self, id: str, values: object) -> AnswerResult:
         """Fills `values` into the parked form of `id` and submits it; never raises.
 
@@ -145,7 +150,8 @@ class Prompt:
                     try:
                         ticket.form.fill(name, value)
                     except FormError as error:
-                        errors.append({"field": name, "message": error.message})
+                        reason = (error.context or {}).get("reason", error.message)
+                        errors.append({"field": name, "message": f"The answer {reason}"})
                 if errors:
                     return _rejected(errors)
                 result = ticket.form.submit()

@@ -26,3 +26,24 @@ WRITES: Final[Mapping[str, Any]] = MappingProxyType(
     }
 )
 """The hints of a tool that may overwrite or delete the state it manages."""
+
+ASKS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+)
+"""The hints of a tool that asks a person: nothing is overwritten, but each call is a new
+question to someone outside."""
+
+ANSWERS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": False,
+    }
+)
+"""The hints of a tool that answers parked forms: it settles them, and overwrites nothing."""
