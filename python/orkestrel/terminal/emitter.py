@@ -32,7 +32,7 @@ class Emitter:
         with self._lock:
             listeners = self._listeners.get(event, [])
             for index, item in enumerate(listeners):
-                if item is listener:
+                if item is listener or item == listener:
                     del listeners[index]
                     break
             if not listeners:

@@ -1,10 +1,11 @@
 """Ready-made tools for a `ToolManager`, each advertising a schema compiled from a contract."""
 
-from orkestrel.toolbox import database, describe, errors, inference, terminal, workspace
+from orkestrel.toolbox import database, describe, errors, inference, server, terminal, workspace
 from orkestrel.toolbox.database import *  # noqa: F403
 from orkestrel.toolbox.describe import *  # noqa: F403
 from orkestrel.toolbox.errors import *  # noqa: F403
 from orkestrel.toolbox.inference import *  # noqa: F403
+from orkestrel.toolbox.server import *  # noqa: F403
 from orkestrel.toolbox.terminal import *  # noqa: F403
 from orkestrel.toolbox.workspace import *  # noqa: F403
 
@@ -15,3 +16,4 @@ __all__ += inference.__all__
 __all__ += database.__all__
 __all__ += workspace.__all__
 __all__ += terminal.__all__
+__all__ += server.__all__
