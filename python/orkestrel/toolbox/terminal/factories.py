@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import anyio
 
-from orkestrel.contract import Contract, ContractError, ParseError, create_contract, preview
+from orkestrel.contract import Contract, ContractError, ParseError, create_contract
 from orkestrel.form import FormError, FormSchema, create_form, explain_form, parse_form
 from orkestrel.form.validators import copy_values
 from orkestrel.terminal import TerminalError, TerminalManagerInterface
@@ -16,6 +15,7 @@ from orkestrel.tool import ToolInterface, create_tool
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import contract_parameters
 from orkestrel.toolbox.hints import ANSWERS, ASKS
+from orkestrel.toolbox.operation_contract import OperationContract
 from orkestrel.toolbox.terminal.constants import (
     ANSWER_TOOL_DESCRIPTION,
     ANSWER_TOOL_NAME,
@@ -34,14 +34,11 @@ def _summary(text: str, default: str, name: str) -> str:
     return text.replace(f"describe('{default}')", f"describe('{name}')")
 
 
-def _parse(contract: Contract, args: Any, what: str, detail: Contract | None = None) -> Any:
+def _parse(contract: Contract, args: Any, what: str) -> Any:
     try:
         return contract.parse(args)
     except (ParseError, ContractError) as error:
         faults = list(getattr(error, "faults", []))
-        if detail is not None:
-            with contextlib.suppress(Exception):
-                faults = detail.explain(args) or faults
         text = str(ParseError(faults)).removeprefix(_PARSE_PREFIX) if faults else str(error)
         raise ToolboxError(
             "TOOL", f"malformed {what} call: {text}", {"faults": faults[:10]}
@@ -167,22 +164,11 @@ def create_answer_tool(
     form refuses, raises `ToolboxError` (`ANSWER`) with `context["reason"]` and, for a refusal,
     the per-field `context["errors"]`; the refused form stays waiting.
     """
-    contract = create_contract(answer_tool_shape)
-    arms = {
-        variant["properties"]["operation"]["values"][0]: create_contract(variant)  # type: ignore[typeddict-item]
-        for variant in answer_tool_shape["variants"]
-    }
     tool_name = ANSWER_TOOL_NAME if name is None else name
+    contract = OperationContract(answer_tool_shape, label=tool_name)
 
     async def execute(args: Mapping[str, Any]) -> Any:
-        operation = args.get("operation") if isinstance(args, Mapping) else None
-        if not isinstance(operation, str) or operation not in arms:
-            raise ToolboxError(
-                "TOOL",
-                "malformed answer call: operation must be one of pending, answer",
-                {"operation": preview(operation)},
-            )
-        call = _parse(contract, args, "answer", arms[operation])
+        call = contract.parse(args)
         if call["operation"] == "pending":
             return [_listing(record) for record in manager.pending(to)]
         return _answer(manager, to, call["id"], call["values"])
@@ -191,7 +177,7 @@ def create_answer_tool(
         name=tool_name,
         description=ANSWER_TOOL_DESCRIPTION if description is None else description,
         summary=_summary(ANSWER_TOOL_SUMMARY, ANSWER_TOOL_NAME, tool_name),
-        parameters=contract_parameters(contract),
+        parameters=contract.parameters,
         annotations=dict(ANSWERS),
         execute=execute,
     )
