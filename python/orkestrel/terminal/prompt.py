@@ -166,24 +166,25 @@ class Prompt:
         self._emitter.emit("answer", id, dict(settled))
         return {"success": True, "value": settled}
 
-    def stop(self, ids: str | Sequence[str] | None = None) -> int:
+    def stop(
+        self, ids: str | Sequence[str] | None = None, *, reason: BaseException | None = None
+    ) -> int:
         """Withdraws parked forms (one id, a list of ids, or every form): each expires, its
-        `answer` fails with `FormError` (`ABANDONED`), and `expire` is emitted. Answers how
-        many were withdrawn."""
+        `answer` fails with `reason` (by default `FormError` `ABANDONED`), and `expire` is
+        emitted. Answers how many were withdrawn."""
         if ids is None:
             with self._lock:
                 chosen = list(self._tickets)
         else:
             chosen = [ids] if isinstance(ids, str) else list(ids)
-        return self._expire(chosen)
+        return self._expire(chosen, reason)
 
     def decline(self, id: str, message: str | None = None) -> bool:
         """Withdraws one parked form because the person refused it: it expires on the wire like
         `stop`, but its `answer` fails with `TerminalError` (`CANCEL`). Answers whether the
         form was parked."""
         text = message or f"the person declined form {id!r}"
-        error = TerminalError("CANCEL", text, {"id": id})
-        return self._expire([id], error) == 1
+        return self.stop(id, reason=TerminalError("CANCEL", text, {"id": id})) == 1
 
     def destroy(self) -> None:
         """Withdraws every parked form, then refuses further parks."""
