@@ -219,10 +219,13 @@ class Reader:
 
     def _json_record(self, value: object, where: str) -> dict[str, Any]:
         root: dict[str, Any] = {}
-        # Iterative, so a deeply nested meta record cannot exhaust the stack.
+        # Iterative, so a deeply nested meta record cannot exhaust the stack. Each container is
+        # made with placeholders first, so its keys and items keep their order.
         stack: list[tuple[object, Callable[[Any], None], str, int]] = []
-        stack.append((value, lambda made: root.update(made), where, 1))
-        first = True
+        for key, child in self._record(value, where).items():
+            self._text(key, where)
+            root[key] = None
+            stack.append((child, _setter(root, key), f"{where}.{key}", 2))
         while stack:
             item, put, at, depth = stack.pop()
             if isinstance(item, dict | list) and depth > DEPTH_LIMIT:
@@ -232,18 +235,14 @@ class Reader:
                 put(made)
                 for key, child in self._record(item, at).items():
                     self._text(key, at)
+                    made[key] = None
                     stack.append((child, _setter(made, key), f"{at}.{key}", depth + 1))
-            elif first:
-                raise Refused(f"{where}: expected an object, got {_show(item)}")
             elif type(item) is list:
-                made_list: list[Any] = []
+                made_list: list[Any] = [None] * len(item)
                 put(made_list)
                 self._node()
-                for child in item:
-                    made_list.append(None)
-                    stack.append(
-                        (child, _placer(made_list, len(made_list) - 1), f"{at}[]", depth + 1)
-                    )
+                for index, child in enumerate(item):
+                    stack.append((child, _placer(made_list, index), f"{at}[{index}]", depth + 1))
             elif item is None or type(item) is bool:
                 self._node()
                 put(item)
@@ -253,7 +252,6 @@ class Reader:
                 put(self._string(item, at))
             else:
                 raise Refused(f"{at}: expected JSON, got {_show(item)}")
-            first = False
         return root
 
     def _node(self) -> None:
