@@ -98,7 +98,12 @@ class TerminalConnection:
             async for frame in self._receive:
                 yield frame
         finally:
-            self.close()
+            self.finish()
+
+    def finish(self) -> None:
+        """Closes the connection and drops whatever it had not sent yet: the consumer is gone."""
+        self.close()
+        self._receive.close()
 
     def close(self) -> None:
         """Tears the connection down: cancels the keepalive, unsubscribes, ends the stream."""

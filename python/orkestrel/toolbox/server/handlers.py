@@ -48,7 +48,7 @@ class TerminalStream(StreamingResponse):
                 await self.listen_for_disconnect(receive)
                 group.cancel_scope.cancel()
         finally:
-            self.connection.close()
+            self.connection.finish()
 
 
 def _empty(status: int) -> Response:
@@ -107,11 +107,12 @@ def answer_handler(
             return _empty(404)
         chunks: list[bytes] = []
         size = 0
-        async for chunk in request.stream():
-            size += len(chunk)
-            if size > cap:
-                return _empty(413)
-            chunks.append(chunk)
+        async with contextlib.aclosing(request.stream()) as body_chunks:
+            async for chunk in body_chunks:
+                size += len(chunk)
+                if size > cap:
+                    return _empty(413)
+                chunks.append(chunk)
         body = b"".join(chunks)
         if body and len(body) > limit:
             return _empty(413)
