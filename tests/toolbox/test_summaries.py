@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from orkestrel.terminal import create_terminal_manager
 from orkestrel.tool import Tool, ToolManager
 from orkestrel.toolbox import (
+    create_answer_tool,
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
+    create_prompt_tool,
     create_workspace_tool,
 )
 
@@ -17,6 +20,8 @@ def toolbox_tools() -> list[Tool]:
         create_describe_tool(ToolManager()),
         create_database_tool(),
         create_workspace_tool(),
+        create_prompt_tool(manager=create_terminal_manager(), from_="agent"),
+        create_answer_tool(manager=create_terminal_manager(), to="reviewer"),
     ]
 
 
