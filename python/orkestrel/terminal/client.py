@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 from anyio.abc import TaskGroup
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from orkestrel.form import FieldError, Form, FormError, FormSchema, create_form, parse_form
 from orkestrel.form.validators import is_field_error
@@ -60,9 +61,9 @@ class PromptClient:
         self._seen: set[str] = set()
         self._forms: dict[str, Form] = {}
         self._closed = False
+        self._send: MemoryObjectSendStream[PendingForm] | None = None
         self._stopped: anyio.Event | None = None
         self._emitter = Emitter()
-        self._send, self._queue = anyio.create_memory_object_stream[PendingForm](1024)
 
     @property
     def emitter(self) -> Emitter:
@@ -83,11 +84,13 @@ class PromptClient:
         if self._closed:
             return
         stopped = self._stopped = anyio.Event()
+        send, queue = anyio.create_memory_object_stream[PendingForm](1024)
+        self._send = send
         owned = self._client is None
         client = self._client or httpx.AsyncClient(timeout=httpx.Timeout(30, read=None))
         try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(self._drive_all, client)
+            async with send, anyio.create_task_group() as group:
+                group.start_soon(self._drive_all, client, queue)
                 group.start_soon(self._watch, stopped, group)
                 await self._listen(client, stopped)
                 group.cancel_scope.cancel()
@@ -148,11 +151,14 @@ class PromptClient:
         elif name == "pending" and id not in self._seen:
             self._seen.add(id)
             self._emitter.emit("pending", payload)
-            await self._send.send(cast(PendingForm, payload))
+            if self._send is not None:
+                await self._send.send(cast(PendingForm, payload))
 
-    async def _drive_all(self, client: httpx.AsyncClient) -> None:
-        async with self._queue:
-            async for record in self._queue:
+    async def _drive_all(
+        self, client: httpx.AsyncClient, queue: MemoryObjectReceiveStream[PendingForm]
+    ) -> None:
+        async with queue:
+            async for record in queue:
                 if record["id"] in self._seen:
                     await self._drive(client, record)
 
