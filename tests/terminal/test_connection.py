@@ -75,7 +75,11 @@ async def test_a_lying_small_content_length_on_a_big_body_is_still_capped() -> N
     app = create_terminal_app(manager, limit=1024)
     exchange = Exchange([b"x" * 512] * 2000)
     await app(
-        scope("POST", "/terminals/assistant", {"content-length": "10"}),
+        scope(
+            "POST",
+            "/terminals/assistant",
+            {"content-length": "10", "content-type": "application/json"},
+        ),
         exchange.receive,
         exchange.send,
     )

@@ -36,6 +36,7 @@ from support.timers import FakeTimer
 pytestmark = pytest.mark.anyio
 
 TOKEN = {HEADER_TOKEN: "secret"}
+JSON = {"content-type": "application/json"}
 SCHEMA: Any = {
     "label": "Review",
     "fields": [
@@ -267,7 +268,9 @@ async def test_post_statuses_and_bodies() -> None:
 
         async def post(body: bytes | str) -> httpx.Response:
             content = body.encode() if isinstance(body, str) else body
-            return await client.post("/terminals/assistant", content=content, headers=TOKEN)
+            return await client.post(
+                "/terminals/assistant", content=content, headers={**TOKEN, **JSON}
+            )
 
         for bad_json in [b"", b"{", b"not json", b"\xff\xfe", b"[" * 100_000]:
             response = await post(bad_json)
@@ -327,6 +330,29 @@ async def test_a_target_outcome_is_a_404_with_the_result() -> None:
     )
 
 
+async def test_a_body_not_sent_as_json_is_refused_before_it_is_read() -> None:
+    manager = create_terminal_manager(timer=FakeTimer())
+    manager.add("assistant")
+    manager.ask("agent", "assistant", create_form(SCHEMA))
+    [record] = manager.pending("assistant")
+    body = json.dumps({"id": record["id"], "values": {"approved": True}})
+    async with site(manager) as client:
+        for media in [
+            None,
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+        ]:
+            headers = {} if media is None else {"content-type": media}
+            response = await client.post("/terminals/assistant", content=body, headers=headers)
+            assert response.status_code == 415, media
+        assert manager.pending("assistant")
+        typed = {"content-type": "application/json; charset=utf-8"}
+        assert (
+            await client.post("/terminals/assistant", content=body, headers=typed)
+        ).status_code == 200
+
+
 async def test_the_body_limit() -> None:
     manager = create_terminal_manager(timer=FakeTimer())
     manager.add("assistant")
@@ -334,21 +360,37 @@ async def test_the_body_limit() -> None:
     [record] = manager.pending("assistant")
     body = json.dumps({"id": record["id"], "values": {"approved": True}}).encode()
     async with site(manager, limit=len(body)) as client:
-        assert (await client.post("/terminals/assistant", content=body + b" ")).status_code == 413
-        assert (await client.post("/terminals/assistant", content=body)).status_code == 200
+        assert (
+            await client.post("/terminals/assistant", content=body + b" ", headers=JSON)
+        ).status_code == 413
+        assert (
+            await client.post("/terminals/assistant", content=body, headers=JSON)
+        ).status_code == 200
     async with site(manager, limit=0) as client:
-        assert (await client.post("/terminals/assistant", content=b"{}")).status_code == 413
-        assert (await client.post("/terminals/assistant", content=b"")).status_code == 400
+        assert (
+            await client.post("/terminals/assistant", content=b"{}", headers=JSON)
+        ).status_code == 413
+        assert (
+            await client.post("/terminals/assistant", content=b"", headers=JSON)
+        ).status_code == 400
     for limit in [None, math.inf, math.nan, -math.inf]:
         async with site(manager, limit=limit) as client:
             big = b" " * TERMINAL_BODY_LIMIT + b"{}"
-            assert (await client.post("/terminals/assistant", content=big)).status_code == 413
+            assert (
+                await client.post("/terminals/assistant", content=big, headers=JSON)
+            ).status_code == 413
             exact = b" " * (TERMINAL_BODY_LIMIT - 2) + b"{}"
-            assert (await client.post("/terminals/assistant", content=exact)).status_code == 422
+            assert (
+                await client.post("/terminals/assistant", content=exact, headers=JSON)
+            ).status_code == 422
     async with site(manager, limit=-5) as client:
-        assert (await client.post("/terminals/assistant", content=b"{}")).status_code == 413
+        assert (
+            await client.post("/terminals/assistant", content=b"{}", headers=JSON)
+        ).status_code == 413
     async with site(manager, limit=2.9) as client:
-        assert (await client.post("/terminals/assistant", content=b"{}")).status_code == 422
+        assert (
+            await client.post("/terminals/assistant", content=b"{}", headers=JSON)
+        ).status_code == 422
 
 
 async def test_a_hundred_megabyte_streamed_body_is_refused_after_the_cap() -> None:
@@ -361,7 +403,8 @@ async def test_a_hundred_megabyte_streamed_body_is_refused_after_the_cap() -> No
         base = client.base_url
         stream = await anyio.connect_tcp(str(base.host), int(base.port))  # type: ignore[arg-type]
         head = (
-            b"POST /terminals/assistant HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"POST /terminals/assistant HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
         )
         chunk = b"x" * 65536
         framed = f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n"

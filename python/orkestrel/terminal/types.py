@@ -21,8 +21,8 @@ PendingForm = TypedDict(
         "to": NotRequired[str],
     },
 )
-"""Represents the wire record of a parked form: its id, serialized schema, ticket status, when
-it was parked (milliseconds since the epoch), and who asked whom."""
+PendingForm.__doc__ = """Represents the wire record of a parked form: its id, serialized schema,
+ticket status, when it was parked (milliseconds since the epoch), and who asked whom."""
 
 
 class UnknownAnswer(TypedDict):

@@ -60,6 +60,13 @@ def _json(status: int, value: Any) -> Response:
     return Response(body, status_code=status, media_type="application/json")
 
 
+def _is_json(media: str | None) -> bool:
+    kind = (media or "").split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
+
+
 def _name(manager: TerminalManagerInterface, context: TerminalRouteContext) -> str | None:
     name = context.get("params", {}).get("name")
     return name if isinstance(name, str) and manager.terminal(name) is not None else None
@@ -93,10 +100,11 @@ def stream_handler(
 def answer_handler(
     manager: TerminalManagerInterface, *, token: TerminalToken | None, limit: int
 ) -> TerminalHandler:
-    """Builds the POST handler: `401`, `404` (before the body is read), `413` for a body past
-    `limit` bytes (whatever `Content-Length` claims), `400` for a body that is not JSON, `422`
-    for one that is not `{id, values}`, then the manager's answer result as JSON: `200`
-    accepted, `404` `target`, `422` `unknown` or `rejected`."""
+    """Builds the POST handler: `401`, `404`, `415` for a body not sent as JSON (all before the
+    body is read), `413` for a body past `limit` bytes (whatever `Content-Length` claims),
+    `400` for a body that is not JSON, `422` for one that is not `{id, values}`, then the
+    manager's answer result as JSON: `200` accepted, `404` `target`, `422` `unknown` or
+    `rejected`."""
     cap = max(1, limit)
 
     async def handle(request: Request, context: TerminalRouteContext) -> Response:
@@ -105,6 +113,9 @@ def answer_handler(
         name = _name(manager, context)
         if name is None:
             return _empty(404)
+        if not _is_json(request.headers.get("content-type")):
+            # A cross-site page can send a form or text/plain POST without asking; JSON it cannot.
+            return _empty(415)
         chunks: list[bytes] = []
         size = 0
         async with contextlib.aclosing(request.stream()) as body_chunks:
