@@ -4,6 +4,7 @@ cancel) over stdio and HTTP, or on the answering page served beside `/mcp`."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import io
 import json
@@ -288,3 +289,37 @@ def test_the_mapping_to_the_restricted_elicitation_schema() -> None:
         "description": "start; a time of day, HH:MM or HH:MM:SS",
     }
     assert temporal["properties"]["c"]["default"] == "#000000"
+
+
+async def test_stopping_the_server_ends_an_open_page_stream_with_shutdown() -> None:
+    err = io.StringIO()
+    options = parse("--transport", "http", "--port", "0", "--tools", "infer", "--ask")
+    frames = bytearray()
+    opened, ended = anyio.Event(), anyio.Event()
+    server = anyio.CancelScope()
+
+    async def serve() -> None:
+        with server:
+            await run_serve(options, stderr=err)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(serve)
+        await until(lambda: "answer forms at " in err.getvalue(), 60)
+        root = err.getvalue().split("listening on ", 1)[1].split()[0].removesuffix("/mcp")
+        async with httpx.AsyncClient(base_url=root) as web:
+
+            async def read() -> None:
+                with contextlib.suppress(httpx.HTTPError):
+                    async with web.stream("GET", "/terminals/user") as stream:
+                        opened.set()
+                        async for chunk in stream.aiter_raw():
+                            frames.extend(chunk)
+                ended.set()
+
+            group.start_soon(read)
+            with anyio.fail_after(10):
+                await opened.wait()
+            server.cancel()
+            with anyio.fail_after(20):
+                await ended.wait()
+    assert frames.endswith(b"event: shutdown\ndata: \n\n")
