@@ -30,6 +30,11 @@ from orkestrel.toolbox.terminal.shapes import answer_tool_shape, prompt_tool_sha
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
 
 
+def _plain(args: Any) -> Any:
+    # Read a dict through `dict` itself, so a subclass cannot answer one key two ways.
+    return dict(dict.items(args)) if isinstance(args, dict) else args
+
+
 def _summary(text: str, default: str, name: str) -> str:
     return text.replace(f"describe('{default}')", f"describe('{name}')")
 
@@ -106,7 +111,7 @@ def create_prompt_tool(
     tool_name = PROMPT_TOOL_NAME if name is None else name
 
     async def execute(args: Mapping[str, Any]) -> dict[str, Any]:
-        call = _parse(contract, args, "ask")
+        call = _parse(contract, _plain(args), "ask")
         to: str = call["to"]
         schema = parse_form(call["schema"])
         if schema is None:
@@ -168,7 +173,7 @@ def create_answer_tool(
     contract = OperationContract(answer_tool_shape, label=tool_name)
 
     async def execute(args: Mapping[str, Any]) -> Any:
-        call = contract.parse(args)
+        call = contract.parse(_plain(args))
         if call["operation"] == "pending":
             return [_listing(record) for record in manager.pending(to)]
         return _answer(manager, to, call["id"], call["values"])
