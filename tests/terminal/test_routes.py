@@ -437,6 +437,39 @@ async def test_a_hundred_megabyte_streamed_body_is_refused_after_the_cap() -> No
     assert called == []
 
 
+async def test_a_lying_content_length_over_http_never_reaches_the_manager() -> None:
+    manager = create_terminal_manager(timer=FakeTimer())
+    manager.add("assistant")
+    manager.ask("agent", "assistant", create_form(SCHEMA))
+    [record] = manager.pending("assistant")
+    called: list[Any] = []
+    real = manager.answer
+    manager.answer = lambda *args: called.append(args) or real(*args)  # type: ignore[method-assign]
+    body = (
+        json.dumps({"id": record["id"], "values": {"approved": True}}).encode() + b" " * 2_000_000
+    )
+    async with site(manager) as client:
+        base = client.base_url
+        stream = await anyio.connect_tcp(str(base.host), int(base.port))  # type: ignore[arg-type]
+        async with stream:
+            head = (
+                b"POST /terminals/assistant HTTP/1.1\r\nHost: x\r\n"
+                b"Content-Type: application/json\r\n"
+            )
+            with contextlib.suppress(anyio.BrokenResourceError, OSError):
+                await stream.send(head + b"Content-Length: 10\r\n\r\n" + body)
+            answer = b""
+            with (
+                anyio.fail_after(30),
+                contextlib.suppress(anyio.EndOfStream, anyio.BrokenResourceError),
+            ):
+                while b"\r\n" not in answer:
+                    answer += await stream.receive()
+    assert answer.startswith(b"HTTP/1.1 400")
+    assert called == []
+    assert manager.pending("assistant") == [record]
+
+
 async def test_fifty_connect_and_abort_cycles_leave_no_timer_and_no_listener() -> None:
     timer = FakeTimer()
     manager = create_terminal_manager()
