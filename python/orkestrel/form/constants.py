@@ -4,40 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Final, get_args
 
 from orkestrel.form.types import FieldControl, FieldRuleName, FormStatus
 
-FIELD_CONTROLS: Final[tuple[FieldControl, ...]] = (
-    "text",
-    "editor",
-    "password",
-    "number",
-    "date",
-    "time",
-    "datetime",
-    "color",
-    "confirm",
-    "select",
-    "checkbox",
-    "file",
-)
+FIELD_CONTROLS: Final[tuple[FieldControl, ...]] = get_args(FieldControl)
 """Lists the twelve field controls, in the order the form document declares them."""
 
-FORM_STATUSES: Final[tuple[FormStatus, ...]] = ("editing", "settled", "abandoned")
+FORM_STATUSES: Final[tuple[FormStatus, ...]] = get_args(FormStatus)
 """Lists the three places a form can be in its life."""
 
-FIELD_RULES: Final[tuple[FieldRuleName, ...]] = (
-    "required",
-    "minimum",
-    "maximum",
-    "step",
-    "pattern",
-    "email",
-    "url",
-    "integer",
-    "alphanumeric",
-)
+FIELD_RULES: Final[tuple[FieldRuleName, ...]] = get_args(FieldRuleName)
 """Lists the nine named rules, in the order a field is evaluated against them."""
 
 RULE_MESSAGES: Final[Mapping[FieldRuleName, str]] = MappingProxyType(

@@ -14,6 +14,7 @@ from orkestrel.form.constants import (
     DEPTH_LIMIT,
     FIELD_CONTROLS,
     FIELD_LIMIT,
+    FIELD_RULES,
     GROUP_LIMIT,
     LIST_LIMIT,
     NODE_LIMIT,
@@ -28,17 +29,7 @@ SCHEMA_KEYS = ("name", "label", "help", "groups", "fields")
 GROUP_KEYS = ("name", "label", "help")
 CHOICE_KEYS = ("value", "label", "help", "disabled")
 BASE_KEYS = ("control", "name", "label", "help", "group", "hidden", "disabled", "locked", "meta")
-RULE_KEYS = (
-    "required",
-    "minimum",
-    "maximum",
-    "step",
-    "pattern",
-    "email",
-    "url",
-    "integer",
-    "alphanumeric",
-)
+RULE_KEYS: tuple[str, ...] = FIELD_RULES
 CONTROL_KEYS: dict[str, tuple[str, ...]] = {
     "text": ("default", "placeholder"),
     "editor": ("default", "placeholder"),
