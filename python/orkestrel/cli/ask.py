@@ -7,17 +7,11 @@ import argparse
 import ipaddress
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from orkestrel.terminal import TerminalManager, create_terminal_manager
-from orkestrel.tool import ToolInterface
-from orkestrel.toolbox import (
-    TERMINAL_ROUTES_PATH,
-    create_prompt_tool,
-    create_terminal_page_routes,
-    create_terminal_routes,
-    starlette_routes,
-)
+if TYPE_CHECKING:
+    from orkestrel.terminal import TerminalManager
+    from orkestrel.tool import ToolInterface
 
 ASK_TERMINAL = "user"
 """The terminal `--ask` mounts for the person at the client, unless `--ask-terminal` names
@@ -90,7 +84,15 @@ def _loopback(host: str) -> bool:
 def open_ask(options: argparse.Namespace) -> Ask:
     """Builds what `--ask` serves from the parsed options; raises `AskSetupError` for a timeout
     out of range, or for HTTP off loopback without a token."""
+    # Imported here so that a command line that never asks loads none of this.
     from orkestrel.mcp.elicitation import ElicitingTerminalManager
+    from orkestrel.terminal import create_terminal_manager
+    from orkestrel.toolbox import (
+        create_prompt_tool,
+        create_terminal_page_routes,
+        create_terminal_routes,
+        starlette_routes,
+    )
 
     seconds = options.ask_timeout
     if not 1 <= seconds <= 86_400:
@@ -137,5 +139,7 @@ def _guard_hosts(routes: list[Any], host: str) -> None:
 
 def page_url(listening: str, terminal: str) -> str:
     """The answering page's URL, given the MCP endpoint's URL."""
+    from orkestrel.toolbox import TERMINAL_ROUTES_PATH
+
     root = listening.rsplit("/", 1)[0]
     return root + TERMINAL_ROUTES_PATH.replace(":name", terminal) + "/"
