@@ -236,3 +236,37 @@ async def test_the_page_lists_live_dedupes_and_drops_expired_forms(chromium: str
             await page.wait_for_selector("text=The terminal has shut down.")
         finally:
             await browser.close()
+
+
+async def test_a_reconnect_replays_the_forms_and_the_page_shows_each_once(chromium: str) -> None:
+    from playwright.async_api import async_playwright
+
+    from support.timers import FakeTimer
+
+    manager = create_terminal_manager()
+    manager.add("user")
+    timer = FakeTimer()
+    allowed = {"now": True}
+    app = create_terminal_app(
+        manager, page=True, timer=timer, token=lambda value: allowed["now"] and value == "t"
+    )
+    manager.ask("model", "user", create_form({"label": "Only once", "fields": []}))
+    async with serving(app) as url, async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        try:
+            page = await browser.new_page()
+            await page.goto(f"{url}/terminals/user/#token=t")
+            await page.wait_for_function("document.querySelectorAll('article').length === 1")
+            await until(lambda: timer.live)
+            allowed["now"] = False
+            timer.fire()  # the stream ends: the token no longer passes
+            await until(lambda: not timer.live)
+            allowed["now"] = True
+            await until(lambda: timer.live, 30)  # the page reconnected, and the replay came again
+            manager.ask("model", "user", create_form({"label": "After", "fields": []}))
+            await page.wait_for_function("document.querySelectorAll('article').length >= 2")
+            await anyio.sleep(0.5)
+            titles = await page.locator("article h2").all_inner_texts()
+            assert titles == ["Only once", "After"]
+        finally:
+            await browser.close()
