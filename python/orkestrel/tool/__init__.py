@@ -10,6 +10,7 @@ from orkestrel.tool.helpers import tool_to_definition
 from orkestrel.tool.manager import ToolManager
 from orkestrel.tool.schemas import ExportAction, ExportChange
 from orkestrel.tool.signatures import Caller
+from orkestrel.tool.threads import TOOL_THREAD_LIMIT, tool_thread_limiter
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,
@@ -25,6 +26,7 @@ from orkestrel.tool.validators import is_tool_call
 
 __all__ = [
     "PROVIDERS",
+    "TOOL_THREAD_LIMIT",
     "ArgumentFault",
     "ArgumentsError",
     "Caller",
@@ -55,5 +57,6 @@ __all__ = [
     "export",
     "is_tool_call",
     "tool",
+    "tool_thread_limiter",
     "tool_to_definition",
 ]
