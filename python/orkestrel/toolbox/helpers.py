@@ -29,3 +29,17 @@ def parse_arguments(contract: Contract, args: Any, message: str) -> dict[str, An
     if not isinstance(parsed, dict):
         raise ToolboxError("TOOL", message, {"args": args})
     return parsed
+
+
+def named_text(text: str, default: str, name: str) -> str:
+    """Rewrites a toolbox tool's own teaching text for the name it is registered under.
+
+    Every toolbox text points at itself the same way, `describe('<default name>')` (or with
+    double quotes); a tool built under another `name` must point the model at that name, so each
+    such reference is rewritten. A text that never names the tool comes back unchanged.
+    """
+    if name == default:
+        return text
+    for quote in ("'", '"'):
+        text = text.replace(f"describe({quote}{default}{quote})", f"describe({quote}{name}{quote})")
+    return text

@@ -8,6 +8,7 @@ from typing import Any
 from orkestrel.contract import ParseError, create_contract, schema_to_parameters
 from orkestrel.tool import ToolInterface, create_tool
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.helpers import named_text
 from orkestrel.toolbox.hints import WRITES
 from orkestrel.toolbox.workspace.constants import (
     WORKSPACE_TOOL_DESCRIPTION,
@@ -165,10 +166,13 @@ def create_workspace_tool(
             raise ToolboxError("TOOL", _malformed(args), {"args": args}) from None
         return _HANDLERS[call["operation"]](target, call)
 
+    label = name if name is not None else WORKSPACE_TOOL_NAME
     return create_tool(
-        name=name if name is not None else WORKSPACE_TOOL_NAME,
-        description=description if description is not None else WORKSPACE_TOOL_DESCRIPTION,
-        summary=WORKSPACE_TOOL_SUMMARY,
+        name=label,
+        description=description
+        if description is not None
+        else named_text(WORKSPACE_TOOL_DESCRIPTION, WORKSPACE_TOOL_NAME, label),
+        summary=named_text(WORKSPACE_TOOL_SUMMARY, WORKSPACE_TOOL_NAME, label),
         parameters=parameters,
         annotations=dict(WRITES),
         execute=execute,

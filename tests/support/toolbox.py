@@ -1,0 +1,81 @@
+"""Every tool the toolbox ships, found by enumeration so that tools added later are covered.
+
+Two sources: every `create_*_tool` factory `orkestrel.toolbox` exports (built with its defaults,
+or with the arguments listed in `REQUIRED` when it needs some), and every tool `orkestrel serve`
+offers, with each of its options on and off. A new factory that needs arguments fails loudly
+until it is listed in `REQUIRED`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import orkestrel.toolbox
+from orkestrel.cli.builtins import builtin_factories
+from orkestrel.cli.toolbox import open_toolbox
+from orkestrel.tool import ToolInterface, ToolManager
+
+ENDPOINT = {
+    "name": "lookup",
+    "description": "Look a customer up.",
+    "samples": [{"id": 1, "email": "ada@example.com", "tags": ["a"], "address": {"city": "Delft"}}],
+    "execute": lambda args: args,
+}
+"""An endpoint definition with nested objects and arrays, for `create_endpoint_tool`."""
+
+REQUIRED: dict[str, Callable[[], dict[str, Any]]] = {
+    "create_describe_tool": lambda: {"tools": ToolManager()},
+    "create_endpoint_tool": lambda: {"definition": dict(ENDPOINT)},
+}
+"""The arguments a factory without defaults is built with, by factory name."""
+
+
+def tool_factories() -> dict[str, Callable[..., Any]]:
+    """Every `create_*_tool` factory `orkestrel.toolbox` exports, by name."""
+    return {
+        name: getattr(orkestrel.toolbox, name)
+        for name in orkestrel.toolbox.__all__
+        if name.startswith("create_") and name.endswith("_tool")
+    }
+
+
+def build(factory_name: str, /, **options: Any) -> ToolInterface:
+    """Builds one toolbox tool by factory name, with its required arguments and `options`."""
+    factory = tool_factories()[factory_name]
+    arguments = {**REQUIRED.get(factory_name, dict)(), **options}
+    missing = [
+        parameter.name
+        for parameter in inspect.signature(factory).parameters.values()
+        if parameter.default is parameter.empty
+        and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)
+        and parameter.name not in arguments
+    ]
+    assert not missing, (
+        f"{factory_name} needs {missing}: list them in tests/support/toolbox.py REQUIRED"
+    )
+    tool: ToolInterface = factory(**arguments)
+    return tool
+
+
+def factory_tools() -> list[ToolInterface]:
+    """One tool from every toolbox factory, built with its defaults."""
+    return [build(name) for name in tool_factories()]
+
+
+@asynccontextmanager
+async def served_tools(place: Path) -> AsyncIterator[list[ToolInterface]]:
+    """Every tool `orkestrel serve` offers over `place`, writable and read-only."""
+    found: list[ToolInterface] = []
+    for readonly in (False, True):
+        async with open_toolbox(
+            root=place,
+            data=place / ".orkestrel",
+            readonly=readonly,
+            builtins=builtin_factories(),
+        ) as manager:
+            found.extend(manager.tools())
+    yield found
