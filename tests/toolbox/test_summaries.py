@@ -56,7 +56,8 @@ def test_a_caller_description_is_kept_as_written() -> None:
     text = "Use describe('database') for help."
     tool = build("create_database_tool", name="db", description=text)
     assert tool.description == text
-    assert tool.summary is not None and "describe('db')" in tool.summary
+    assert tool.summary is not None
+    assert "describe('db')" in tool.summary
 
 
 def test_describe_reads_the_renamed_tool() -> None:
