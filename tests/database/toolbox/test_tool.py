@@ -79,7 +79,7 @@ def test_the_tool_advertises_its_contract() -> None:
     assert (renamed.name, renamed.description, renamed.summary) == (
         "db",
         "short",
-        DATABASE_TOOL_SUMMARY,
+        DATABASE_TOOL_SUMMARY.replace("describe('database')", "describe('db')"),
     )
 
 
