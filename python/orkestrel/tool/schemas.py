@@ -6,12 +6,17 @@ from collections.abc import Mapping
 from typing import Any, Literal, TypedDict
 
 from orkestrel.tool.errors import ExportError
+from orkestrel.tool.flatten import flatten_parameters
 
 EXPORT_DEPTH_LIMIT = 128
 """Deepest nesting of objects and arrays accepted in one tool's parameter schema."""
 
 EXPORT_NODE_LIMIT = 100_000
 """Most objects and arrays one tool's parameter schema may hold, before or after inlining."""
+
+ROOT_REFUSED = ("anyOf", "oneOf", "allOf", "not", "enum")
+"""The keywords providers refuse at the top of a tool's parameters (Anthropic refuses the
+compositions, OpenAI a root union even outside strict mode)."""
 
 ExportAction = Literal["dropped", "changed", "added", "flagged"]
 """Says what rendering did at one place: dropped a keyword, changed it, added one the provider
@@ -130,10 +135,12 @@ def admits_null(schema: Any) -> bool:
 
 
 def object_root(schema: dict[str, Any], report: Report) -> dict[str, Any]:
-    """Makes the root an object schema: inlines a root `$ref`, adds a missing `type`.
+    """Makes the root one object schema: inlines a root `$ref`, flattens a root union of object
+    schemas into one object (`flatten_parameters`), adds a missing `type`.
 
     Raises `ExportError` when the root describes something other than an object, which no
-    provider accepts as a tool's arguments.
+    provider accepts as a tool's arguments, or keeps a keyword providers refuse at the top
+    (`anyOf`, `oneOf`, `allOf`, `not`, `enum`).
     """
     for _ in range(EXPORT_DEPTH_LIMIT):
         if "$ref" not in schema:
@@ -141,6 +148,14 @@ def object_root(schema: dict[str, Any], report: Report) -> dict[str, Any]:
         rest = {key: value for key, value in schema.items() if key != "$ref"}
         schema = {**resolve(schema, schema["$ref"], report.tool), **rest}
         report.add("", "$ref", "changed", "the root reference is inlined: tools need an object")
+    unions = [key for key in ("anyOf", "oneOf") if key in schema]
+    if unions:
+        flat = flatten_parameters(schema)
+        if not any(key in flat for key in ("anyOf", "oneOf")):
+            schema = flat
+            report.add(
+                "", unions[0], "changed", "one object now: providers refuse a union at the root"
+            )
     kind = schema.get("type")
     if kind is None and not any(key in schema for key in ("anyOf", "oneOf", "allOf", "$ref")):
         schema = {"type": "object", **schema}
@@ -148,6 +163,12 @@ def object_root(schema: dict[str, Any], report: Report) -> dict[str, Any]:
     elif kind != "object":
         raise ExportError(
             f"tool {report.tool!r}: parameters must describe an object, not {kind or 'a union'!r}"
+        )
+    refused = [key for key in ROOT_REFUSED if key in schema]
+    if refused:
+        raise ExportError(
+            f"tool {report.tool!r}: parameters must be one object at the root; "
+            f"providers refuse {refused[0]} there"
         )
     return schema
 
