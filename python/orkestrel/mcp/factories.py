@@ -89,7 +89,8 @@ async def from_mcp(
     `prefix="weather."` registers `weather_lookup`, a name every provider accepts; `_` is the
     separator that works everywhere), into `manager` when given so that one registry
     aggregates several servers; the remote tool is still called by its own name. A name
-    already registered, or repeated, raises `ToolNameCollisionError` before anything is added. On exit the wrapped tools are removed.
+    already registered, or repeated, raises `ToolNameCollisionError` before anything is added.
+    On exit the wrapped tools are removed.
     """
     target: ToolManagerInterface = manager if manager is not None else ToolManager()
     try:
