@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import orkestrel.toolbox
+from orkestrel.agent import create_agent_registry
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.toolbox import open_toolbox
 from orkestrel.tool import ToolInterface, ToolManager
+from orkestrel.workflow import create_workflow_runner
 
 ENDPOINT = {
     "name": "lookup",
@@ -30,6 +32,12 @@ ENDPOINT = {
 REQUIRED: dict[str, Callable[[], dict[str, Any]]] = {
     "create_describe_tool": lambda: {"tools": ToolManager()},
     "create_endpoint_tool": lambda: {"definition": dict(ENDPOINT)},
+    "create_agent_tool": lambda: {"registry": create_agent_registry(providers={})},
+    "create_workflow_tool": lambda: {
+        "definition": {"id": "w", "name": "W", "phases": []},
+        "runner": create_workflow_runner(),
+        "functions": {"f": print},
+    },
 }
 """The arguments a factory without defaults is built with, by factory name."""
 
