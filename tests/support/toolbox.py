@@ -9,6 +9,7 @@ until it is listed in `REQUIRED`.
 from __future__ import annotations
 
 import inspect
+import io
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,8 +17,8 @@ from typing import Any
 
 import orkestrel.toolbox
 from orkestrel.agent import create_agent_registry
-from orkestrel.cli.builtins import builtin_factories
-from orkestrel.cli.toolbox import open_toolbox
+from orkestrel.cli import build_parser
+from orkestrel.cli.options import toolbox_of
 from orkestrel.tool import ToolInterface, ToolManager
 from orkestrel.workflow import create_workflow_runner
 
@@ -74,16 +75,39 @@ def factory_tools() -> list[ToolInterface]:
     return [build(name) for name in tool_factories()]
 
 
+SERVE_VALUES: dict[str, str] = {
+    "--agent": "openai:test-model",
+    "--base-url": "http://127.0.0.1:9/v1",
+}
+"""Values for the `orkestrel serve` options that take one and change the toolbox; every flag
+(`--readonly`, `--workflow`, ...) is switched on and off without being listed."""
+
+_NOT_TOOLBOX = {"--transport", "--host", "--port", "--root", "--data", "--tools", "--help"}
+
+
+def serve_command_lines(place: Path) -> list[list[str]]:
+    """`orkestrel serve` command lines with every toolbox option off, then every one on."""
+    parser = build_parser()
+    serve = parser._subparsers._group_actions[0].choices["serve"]  # type: ignore[union-attr]
+    flags, valued = [], []
+    for action in serve._actions:
+        option = next((name for name in action.option_strings if name.startswith("--")), None)
+        if option is None or option in _NOT_TOOLBOX:
+            continue
+        if action.nargs == 0:
+            flags.append(option)
+        elif option in SERVE_VALUES:
+            valued += [option, SERVE_VALUES[option]]
+    base = ["serve", "--root", str(place), "--data", str(place / ".orkestrel")]
+    return [base, [*base, *flags, *valued]]
+
+
 @asynccontextmanager
 async def served_tools(place: Path) -> AsyncIterator[list[ToolInterface]]:
-    """Every tool `orkestrel serve` offers over `place`, writable and read-only."""
+    """Every tool `orkestrel serve` offers over `place`, with its options off and on."""
     found: list[ToolInterface] = []
-    for readonly in (False, True):
-        async with open_toolbox(
-            root=place,
-            data=place / ".orkestrel",
-            readonly=readonly,
-            builtins=builtin_factories(),
-        ) as manager:
+    for line in serve_command_lines(place):
+        options = build_parser().parse_args(line)
+        async with toolbox_of(options, io.StringIO()) as manager:
             found.extend(manager.tools())
     yield found

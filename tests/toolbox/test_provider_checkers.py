@@ -2,8 +2,9 @@
 checker: the OpenAI Agents SDK's and pydantic-ai's strict-mode checks, `openai`'s and
 `anthropic`'s parameter types, `google-genai`'s `FunctionDeclaration`, the MCP SDK's `Tool`.
 
-The tools are enumerated (every `create_*_tool` factory, every tool `orkestrel serve` offers,
-writable and read-only), so a tool added later is checked without touching this file.
+The tools are enumerated (every `create_*_tool` factory, every tool `orkestrel serve` offers
+with its toolbox options off and all on), so a tool added later is checked without touching
+this file.
 """
 
 from __future__ import annotations
