@@ -86,14 +86,16 @@ def _arms(shape: UnionShape) -> dict[str, Contract]:
     return arms
 
 
-def _malformed(arms: Mapping[str, Contract], args: Any, error: Exception) -> ToolboxError:
+def _malformed(
+    arms: Mapping[str, Contract], args: Any, error: Exception, tool: str = "database"
+) -> ToolboxError:
     operation = args.get("operation") if isinstance(args, Mapping) else None
     arm = arms.get(operation) if isinstance(operation, str) else None
     if arm is None:
         names = ", ".join(arms)
         return ToolboxError(
             "TOOL",
-            f"malformed database call: operation must be one of {names}",
+            f"malformed {tool} call: operation must be one of {names}",
             {"operation": preview(operation)},
         )
     try:
@@ -103,7 +105,7 @@ def _malformed(arms: Mapping[str, Contract], args: Any, error: Exception) -> Too
     detail = str(ParseError(faults)).removeprefix(_PARSE_PREFIX) if faults else str(error)
     return ToolboxError(
         "TOOL",
-        f"malformed database call: {detail}",
+        f"malformed {tool} call: {detail}",
         {"operation": operation, "faults": faults[:10]},
     )
 
