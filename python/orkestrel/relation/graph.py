@@ -131,14 +131,15 @@ def build_graph(database: DatabaseInterface, relations: Any) -> RelationGraph:
     if not isinstance(relations, Mapping):
         raise _refuse(f"relations must map table names to relation maps, not {preview(relations)}")
     resolved: dict[str, dict[str, ResolvedRelation]] = {}
-    for owner, raw in relations.items():
+    try:
+        maps = list(relations.items())
+    except Exception as error:
+        raise _refuse(f"the relations could not be read: {error!r}") from None
+    for owner, raw in maps:
         shape = tables.get(owner) if isinstance(owner, str) else None
         if shape is None:
-            raise _refuse(
-                f"relations name undeclared table {preview(owner)}",
-                model=preview(owner),
-                table=preview(owner),
-            )
+            shown = owner if isinstance(owner, str) else preview(owner)
+            raise _refuse(f"relations name undeclared table {shown!r}", model=shown, table=shown)
         try:
             found = resolve_relation_map(raw)
         except RelationError as error:

@@ -111,4 +111,8 @@ def resolve_relation_map(relations: Any) -> dict[str, ResolvedRelation]:
         raise RelationError(
             "INVALID", f"a relation map must be a mapping, not {type(relations).__name__}"
         )
-    return {name: resolve_relation(name, value) for name, value in relations.items()}
+    try:
+        items = list(relations.items())
+    except Exception as error:
+        raise RelationError("INVALID", f"the relation map could not be read: {error!r}") from None
+    return {name: resolve_relation(name, value) for name, value in items}

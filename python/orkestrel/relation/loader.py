@@ -14,7 +14,7 @@ from orkestrel.relation.graph import RelationGraph, TableShape
 from orkestrel.relation.types import Loaded, ResolvedRelation
 
 MAX_INCLUDE_DEPTH: Final = 32
-"""Holds how many levels an include tree may nest."""
+"""Holds how many relation levels an include tree may nest, `32`."""
 
 Tree = dict[str, "bool | Tree"]
 
@@ -55,12 +55,16 @@ def check_include(include: Any, depth: int = 0) -> Tree:
         return {}
     if not isinstance(include, Mapping):
         raise RelationError("INVALID", f"an include must be a mapping, not {preview(include)}")
-    if depth >= MAX_INCLUDE_DEPTH:
+    if depth >= MAX_INCLUDE_DEPTH and include:
         raise RelationError(
             "INVALID", f"an include may nest at most {MAX_INCLUDE_DEPTH} levels deep"
         )
     tree: Tree = {}
-    for name, sub in include.items():
+    try:
+        items = list(include.items())
+    except Exception as error:
+        raise RelationError("INVALID", f"the include could not be read: {error!r}") from None
+    for name, sub in items:
         if type(name) is not str:
             raise RelationError(
                 "INVALID", f"an include names relations by string, not {preview(name)}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, overload
@@ -9,6 +10,7 @@ from typing import Any, overload
 from orkestrel.abort import AbortSignal
 from orkestrel.database import (
     Condition,
+    DatabaseError,
     DatabaseInterface,
     Direction,
     Key,
@@ -24,6 +26,16 @@ from orkestrel.relation.types import Include, Loaded, ResolvedRelation
 
 def _many(value: Any) -> bool:
     return isinstance(value, list | tuple)
+
+
+def _key(value: Any, what: str) -> Key:
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise DatabaseError(
+            "VALIDATION", f"{what} must be a string or a number, not {type(value).__name__}"
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        raise DatabaseError("VALIDATION", f"{what} must be finite, not {value!r}")
+    return value
 
 
 class Model:
@@ -134,6 +146,7 @@ class Model:
         return found
 
     def _pair(self, relation: ResolvedRelation, key: Key, target: Key) -> list[Condition]:
+        key, target = _key(key, "a key"), _key(target, "a target key")
         return [
             {"column": relation.source or "", "operator": "equals", "values": [key]},
             {"column": relation.target or "", "operator": "equals", "values": [target]},
@@ -188,6 +201,7 @@ class Model:
         in junction key order, at most `limit` of them.
         """
         found = self._through(relation)
+        key = _key(key, "a key")
         target = found.target or ""
         query: QueryInput = {
             "conditions": [
