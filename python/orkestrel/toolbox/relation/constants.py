@@ -54,8 +54,9 @@ Operations:
 link, unlink and links work only on many-to-many (through) relations.
 
 `include` is a list of dot paths naming relations to attach, one segment per level: "contacts"
-attaches each row's contacts, "contacts.account" also each contact's account. A path has at
-most 3 segments, and every segment must be a relation of the model it is read from.
+attaches each row's contacts, "contacts.account" also each contact's account.
+A path has at most 3 segments, and every segment must be a relation of the model it is read
+from.
 
 Example:
 {"operation": "load", "model": "accounts", "key": "acc1", "include": ["contacts.account"]}
