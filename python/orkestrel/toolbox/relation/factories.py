@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
-from orkestrel.contract import ContractError, ParseError, create_contract, schema_to_parameters
 from orkestrel.relation import ModelInterface, RelationManagerInterface
 from orkestrel.tool import ToolInterface, create_tool
 from orkestrel.toolbox.database.constants import DATABASE_TOOL_SIZE
-from orkestrel.toolbox.database.factories import MAX_SAFE_INTEGER, MIN_SIZE, _arms, _malformed
+from orkestrel.toolbox.database.factories import MAX_SAFE_INTEGER, MIN_SIZE
 from orkestrel.toolbox.database.helpers import fit_records, infer_database_code, resolve_limit
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import WRITES
+from orkestrel.toolbox.operation_contract import OperationContract
 from orkestrel.toolbox.relation.constants import (
     RELATION_TOOL_DEPTH,
     RELATION_TOOL_DESCRIPTION,
@@ -198,20 +198,15 @@ def create_relation_tool(
         f"an integer of at least {MIN_SIZE}",
     )
     handler = _Handler(_managers(managers), cap, levels, budget)
-    contract = create_contract(relation_tool_shape)
-    arms = _arms(relation_tool_shape)
     title = RELATION_TOOL_NAME if name is None else name
+    contract = OperationContract(relation_tool_shape, label=title)
     if description is None:
         description = RELATION_TOOL_DESCRIPTION.replace(
             f"at most {RELATION_TOOL_DEPTH} segments", f"at most {levels} segments"
         )
 
     async def execute(args: Mapping[str, Any]) -> dict[str, Any]:
-        try:
-            call = contract.parse(args)
-        except (ParseError, ContractError) as error:
-            raise _malformed(arms, args, error, "relation") from None
-        return await handler.run(call)
+        return await handler.run(contract.parse(args))
 
     return create_tool(
         name=title,
@@ -219,7 +214,7 @@ def create_relation_tool(
         summary=RELATION_TOOL_SUMMARY.replace(
             f"describe('{RELATION_TOOL_NAME}')", f"describe('{title}')"
         ),
-        parameters=schema_to_parameters(contract.schema),
+        parameters=contract.parameters,
         annotations={**WRITES, "idempotentHint": True},
         execute=execute,
     )

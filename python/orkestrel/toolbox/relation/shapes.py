@@ -46,7 +46,7 @@ def _operation(name: str, description: str, **fields: ContractShape) -> ObjectSh
         {
             "operation": literal_shape([name], description=description),
             "manager": manager_shape,
-            "model": _name("The model (table) the call reads from."),
+            "model": _name("The model (table) the call addresses."),
             **fields,
         }
     )
