@@ -7,6 +7,7 @@ from orkestrel.toolbox import (
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
+    create_relation_tool,
     create_workspace_tool,
 )
 
@@ -17,6 +18,8 @@ def toolbox_tools() -> list[Tool]:
         create_describe_tool(ToolManager()),
         create_database_tool(),
         create_workspace_tool(),
+        create_relation_tool(managers={}),
+        create_relation_tool(managers={}, name="graph"),
     ]
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from orkestrel.cli.builtins import builtin_factories
-from orkestrel.cli.toolbox import open_toolbox
+from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
 from orkestrel.tool import ToolManager
 
 DEFAULT_DATA = Path(".orkestrel")
@@ -16,7 +16,8 @@ DEFAULT_DATA = Path(".orkestrel")
 
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--root`, `--data`, `--readonly` and `--tools` to a toolbox command's parser."""
+    """Adds `--root`, `--data`, `--readonly`, `--relations` and `--tools` to a toolbox
+    command's parser."""
     parser.add_argument(
         "--root",
         type=Path,
@@ -37,6 +38,14 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         help="refuse every write, at the tools and at the storage engines",
     )
     parser.add_argument(
+        "--relations",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a TOML or JSON file of relation maps over the database tool's databases; "
+        "adds the relation tool",
+    )
+    parser.add_argument(
         "--tools",
         type=_names,
         default=None,
@@ -55,7 +64,14 @@ def _names(text: str) -> list[str]:
 def toolbox_of(
     options: argparse.Namespace, stderr: TextIO
 ) -> AbstractAsyncContextManager[ToolManager]:
-    """Opens the toolbox a command's toolbox options describe, warning on `stderr`."""
+    """Opens the toolbox a command's toolbox options describe, warning on `stderr`.
+
+    `--relations` needs the database tool, whose databases the relation tool reads, so a
+    selection without `database` raises `ToolboxSetupError`.
+    """
+    relations = getattr(options, "relations", None)
+    if relations is not None and options.tools is not None and "database" not in options.tools:
+        raise ToolboxSetupError("--relations needs the database tool in --tools", usage=True)
     return open_toolbox(
         root=options.root,
         data=options.data,
@@ -63,4 +79,5 @@ def toolbox_of(
         select=options.tools,
         builtins=builtin_factories(),
         warn=lambda message: print(f"orkestrel: {message}", file=stderr),
+        relations=relations,
     )
