@@ -172,6 +172,17 @@ async def test_an_attached_relation_replaces_a_same_named_column(
     )
     ada = await manager.model("contacts").load("c1", {"accountId": True})
     assert ada == {"id": "c1", "name": "Ada", "accountId": ACME}
+    both = create_relation_manager(
+        database=filled.database,
+        relations={
+            "contacts": {
+                "accountId": belongs_to("accountId", "accounts"),
+                "owner": belongs_to("accountId", "accounts"),
+            }
+        },
+    )
+    rows = await both.model("contacts").find({"accountId": True, "owner": True}, limit=2)
+    assert [(row["accountId"], row["owner"]) for row in rows] == [(ACME, ACME), (ACME, ACME)]
 
 
 async def test_loaded_rows_are_fresh(filled: RelationManagerInterface) -> None:

@@ -96,22 +96,27 @@ class Loader:
         self._transaction = transaction
 
     def populate(self, table: str, rows: list[Row], include: Tree) -> list[Loaded]:
-        """Returns fresh copies of `rows` with every relation the include names attached; a
-        name the table does not declare is skipped."""
-        loaded: list[Loaded] = [dict(row) for row in rows]
+        """Attaches every relation the include names to `rows`, in place, and returns them; a
+        name the table does not declare is skipped.
+
+        Every key is read before anything is attached, so a relation named like a column
+        replaces that column without changing what the other relations join on.
+        """
         if not rows:
-            return loaded
+            return rows
         relations = self._graph.relations_of(table)
         owner = self._graph.tables[table]
+        attached: list[tuple[str, list[Any]]] = []
         for name, sub in include.items():
             relation = relations.get(name)
             if sub is False or relation is None:
                 continue
             nested = sub if isinstance(sub, dict) else {}
-            values = self._values(owner, relation, rows, nested)
-            for target, value in zip(loaded, values, strict=True):
-                target[name] = value
-        return loaded
+            attached.append((name, self._values(owner, relation, rows, nested)))
+        for name, values in attached:
+            for row, value in zip(rows, values, strict=True):
+                row[name] = value
+        return rows
 
     def _fetch(
         self, table: TableShape, column: str, values: list[Any], extra: list[Condition]
@@ -131,9 +136,14 @@ class Loader:
         values: list[Any],
         extra: list[Condition],
         nested: Tree,
-    ) -> tuple[list[Row], list[Loaded]]:
-        raw = self._fetch(table, column, values, extra)
-        return raw, self.populate(table.name, raw, nested)
+        by: str,
+    ) -> list[tuple[Any, Loaded]]:
+        """The related rows whose `column` holds one of `values`, each with its `by` cell read
+        before the nested include is attached."""
+        found = self._fetch(table, column, values, extra)
+        keyed = [(row[by], row) for row in found]
+        self.populate(table.name, found, nested)
+        return keyed
 
     def _values(
         self, owner: TableShape, relation: ResolvedRelation, rows: list[Row], nested: Tree
@@ -150,23 +160,27 @@ class Loader:
             tag = relation.tag or ""
             extra = [{"column": tag, "operator": "equals", "values": [relation.label]}]
         fits = accepts(related.types[key])
-        keys = _distinct(row[owner.primary] for row in rows if fits(row[owner.primary]))
-        raw, found = self._related(related, key, keys, extra, nested)
+        primary = owner.primary
+        keys = _distinct(row[primary] for row in rows if fits(row[primary]))
         groups: dict[Any, list[Loaded]] = {}
-        for source, item in zip(raw, found, strict=True):
-            groups.setdefault(source[key], []).append(item)
+        for value, item in self._related(related, key, keys, extra, nested, key):
+            group = groups.get(value)
+            if group is None:
+                groups[value] = [item]
+            else:
+                group.append(item)
         if kind == "one":
             firsts = {value: group[0] for value, group in groups.items()}
-            return [firsts.get(row[owner.primary]) for row in rows]
-        return [list(groups.get(row[owner.primary], ())) for row in rows]
+            return [firsts.get(row[primary]) for row in rows]
+        empty: tuple[Loaded, ...] = ()
+        return [list(groups.get(row[primary], empty)) for row in rows]
 
     def _belongs(
         self, related: TableShape, column: str, rows: list[Row], nested: Tree
     ) -> list[Any]:
         fits = accepts(related.types[related.primary])
         keys = _distinct(row[column] for row in rows if column in row and fits(row[column]))
-        raw, found = self._related(related, related.primary, keys, [], nested)
-        by_key = {source[related.primary]: item for source, item in zip(raw, found, strict=True)}
+        by_key = dict(self._related(related, related.primary, keys, [], nested, related.primary))
         return [by_key.get(row[column]) if column in row else None for row in rows]
 
     def _through(
@@ -187,8 +201,8 @@ class Loader:
                 pairs.setdefault(link[source], []).append(link[target])
         fits = accepts(related.types[related.primary])
         targets = _distinct(t for group in pairs.values() for t in group if fits(t))
-        raw, found = self._related(related, related.primary, targets, [], nested)
-        by_key = {item[related.primary]: loaded for item, loaded in zip(raw, found, strict=True)}
+        primary = related.primary
+        by_key = dict(self._related(related, primary, targets, [], nested, primary))
         return [
             [by_key[t] for t in pairs.get(row[owner.primary], ()) if t in by_key] for row in rows
         ]

@@ -93,10 +93,16 @@ class Model:
         keys = [key] if single else list(key)
 
         def work(transaction: Transaction) -> list[Loaded | None]:
-            rows = transaction.table(self._name).get(keys)
+            rows: list[Loaded | None] = transaction.table(self._name).get(keys)
+            seen: set[int] = set()
+            for index, row in enumerate(rows):
+                if row is not None and id(row) in seen:
+                    rows[index] = dict(row)  # a repeated key answers a row of its own
+                elif row is not None:
+                    seen.add(id(row))
             present = [row for row in rows if row is not None]
-            loaded = iter(Loader(self._graph, transaction).populate(self._name, present, tree))
-            return [None if row is None else next(loaded) for row in rows]
+            Loader(self._graph, transaction).populate(self._name, present, tree)
+            return rows
 
         found = await self._database.transaction(work, write=False, signal=signal)
         return found[0] if single else found
