@@ -8,7 +8,7 @@ from typing import Any
 
 from orkestrel import _core
 from orkestrel.contract.helpers import preview
-from orkestrel.database.dialect import Dialect, _identity
+from orkestrel.database.dialect import Dialect
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.helpers import parse_number
 from orkestrel.database.schema import TableSchema
@@ -49,7 +49,6 @@ class RowCodec:
     __slots__ = (
         "_cells",
         "_columns",
-        "_converters",
         "_decoders",
         "_fast",
         "_generator",
@@ -69,10 +68,6 @@ class RowCodec:
             (c.name, c.optional, c.column.parse, dialect.encoder(c.type)) for c in schema.columns
         )
         self._decoders = tuple((c.name, dialect.decoder(c.type)) for c in schema.columns)
-        # Only the columns whose engine value needs converting are visited after the copy.
-        self._converters = tuple(
-            (name, decode) for name, decode in self._decoders if decode is not _identity
-        )
         self._key = schema.key
         self._key_index = self._names.index(schema.primary)
         self._generator = generator or _default_key
@@ -175,14 +170,10 @@ class RowCodec:
 
     def decode(self, values: tuple[Any, ...]) -> Row:
         """Builds a row from an engine tuple in column order, leaving NULL cells out."""
-        row: Row = dict(zip(self._names, values, strict=True))
-        if None in values:
-            for name, value in zip(self._names, values, strict=True):
-                if value is None:
-                    del row[name]
-        for name, decode in self._converters:
-            if name in row:
-                row[name] = decode(row[name])
+        row: Row = {}
+        for (name, decode), value in zip(self._decoders, values, strict=True):
+            if value is not None:
+                row[name] = decode(value)
         return row
 
     def decode_key(self, value: Any) -> Key:
