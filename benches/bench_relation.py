@@ -29,7 +29,7 @@ from orkestrel.relation import RelationManagerInterface, create_relation_manager
 from orkestrel.toolbox import create_relation_tool
 
 OWNERS = 1000
-ROUNDS = 40
+ROUNDS = 60
 TABLES = {
     "accounts": {"id": "string", "name": "string"},
     "contacts": {"id": "string", "accountId": "string", "name": "string"},
