@@ -179,6 +179,8 @@ async def test_numbers_of_either_numeric_type_join(make_driver: Any) -> None:
         )
         lines = await manager.model("lines").find({"item": True})
         assert [line["item"] for line in lines] == [{"id": 3, "name": "three"}, None]
+        assert await manager.model("items").load("3") == {"id": 3, "name": "three"}
+        assert await manager.model("items").load("three") is None
         item = await manager.model("items").load(3, {"lines": True})
         assert item is not None
         assert [line["id"] for line in item["lines"]] == ["l1"]

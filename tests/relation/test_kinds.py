@@ -118,6 +118,7 @@ async def test_owners_share_one_related_row(filled: RelationManagerInterface) ->
     assert [note["id"] for note in ada["notes"]] == ["n2", "n4"]
     assert bea["notes"] == []
     assert ada["account"] == bea["account"] == ACME
+    assert ada["account"] is bea["account"]  # one row shared, one dict
 
 
 async def test_includes_nest_through_each_kind(filled: RelationManagerInterface) -> None:
