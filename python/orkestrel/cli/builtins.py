@@ -9,7 +9,6 @@ from typing import Any
 import anyio
 
 from orkestrel.cli.hints import annotate
-from orkestrel.cli.relations import read_relations, served_managers
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
 from orkestrel.cli.workflow import workflow as served_workflow
 from orkestrel.cli.workspace import open_workspace_tool
@@ -104,6 +103,8 @@ def database(context: ToolboxContext) -> list[ToolInterface]:
     context.stack.push_async_callback(resolver.close)
     tools = [create_database_tool(resolver=resolver, readonly=context.readonly)]
     if context.relations is not None:
+        from orkestrel.cli.relations import read_relations
+
         tools.append(relation(resolver, read_relations(context.relations), context.readonly))
     return [_on_disk(tool, context.data, context.readonly) for tool in tools]
 
@@ -120,6 +121,8 @@ def _on_disk(tool: ToolInterface, data: Path, readonly: bool) -> ToolInterface:
 def relation(resolver: DatabaseResolver, maps: Any, readonly: bool) -> ToolInterface:
     """Builds the relation tool over the databases `resolver` opens, one relation manager per
     database id of the relations file; read-only, it refuses `link` and `unlink` up front."""
+    from orkestrel.cli.relations import served_managers
+
     tool = create_relation_tool(managers=served_managers(maps, resolver))
     if not readonly:
         return tool
