@@ -85,6 +85,9 @@ def clone_json_record(value: Any) -> dict[str, Any]:
 
 # query: row caps, connector normalisation, like/glob matchers and the row-encoding fast path
 
+def json_size(value: Any) -> int | None:
+    """`len(json.dumps(value))` with its default options, or `None` for `json.dumps` to judge."""
+
 def resolve_limit(requested: int | float | None, cap: int | float) -> int:
     """The request inside the cap, the cap above it or when absent, and 0 below zero."""
 

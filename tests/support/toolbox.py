@@ -35,6 +35,7 @@ REQUIRED: dict[str, Callable[[], dict[str, Any]]] = {
     "create_describe_tool": lambda: {"tools": ToolManager()},
     "create_endpoint_tool": lambda: {"definition": dict(ENDPOINT)},
     "create_agent_tool": lambda: {"registry": create_agent_registry(providers={})},
+    "create_relation_tool": lambda: {"managers": {}},
     "create_prompt_tool": lambda: {"manager": create_terminal_manager(), "from_": "agent"},
     "create_answer_tool": lambda: {"manager": create_terminal_manager(), "to": "reviewer"},
     "create_workflow_tool": lambda: {
@@ -79,6 +80,7 @@ def factory_tools() -> list[ToolInterface]:
 
 
 SERVE_VALUES: dict[str, str] = {
+    "--relations": str(Path(__file__).with_name("relations.toml")),
     "--agent": "openai:test-model",
     "--base-url": "http://127.0.0.1:9/v1",
 }

@@ -26,9 +26,11 @@ from orkestrel.toolbox import (
     create_endpoint_tool,
     create_infer_tool,
     create_prompt_tool,
+    create_relation_tool,
     create_workflow_tool,
     create_workspace_tool,
     database_tool_shape,
+    relation_tool_shape,
     workspace_tool_shape,
 )
 from orkestrel.toolbox.operation_contract import OperationContract
@@ -46,6 +48,7 @@ def shipped_tools() -> list[Any]:
         create_database_tool(),
         create_database_tool(readonly=True),
         create_workspace_tool(),
+        create_relation_tool(managers={}),
         create_endpoint_tool(
             {"name": "lookup", "description": "Look up.", "samples": [{"id": "1"}], "execute": str}
         ),
@@ -74,7 +77,12 @@ def test_the_shipped_toolbox_exports_whole_for_every_provider(provider: str) -> 
 
 
 def test_the_advertised_schema_is_derived_from_the_enforced_union() -> None:
-    for shape in (database_tool_shape, workspace_tool_shape, answer_tool_shape):
+    for shape in (
+        database_tool_shape,
+        workspace_tool_shape,
+        answer_tool_shape,
+        relation_tool_shape,
+    ):
         contract = OperationContract(shape, label="x")
         assert contract.parameters == flatten_parameters(create_contract(shape).schema)
         assert contract.parameters is not contract.parameters

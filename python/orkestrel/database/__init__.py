@@ -46,6 +46,7 @@ from orkestrel.database.factories import (
     create_sqlite_factory,
 )
 from orkestrel.database.table import Table
+from orkestrel.database.transaction import Transaction, TransactionTable
 from orkestrel.database.types import (
     AggregateFunction,
     ColumnExport,
@@ -111,6 +112,8 @@ __all__ = [
     "TableInterface",
     "TableMap",
     "ThreadedDriver",
+    "Transaction",
+    "TransactionTable",
     "create_database",
     "create_memory_driver",
     "create_postgres_driver",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from typing import TypeVar
@@ -9,10 +10,12 @@ from typing import TypeVar
 from orkestrel.abort import AbortSignal
 from orkestrel.contract.helpers import preview
 from orkestrel.database.dialect import Dialect
+from orkestrel.database.drivers.base import translate_error
 from orkestrel.database.drivers.sqlite import SQLiteDriver
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.schema import TableSchema, build_schemas
 from orkestrel.database.table import Table
+from orkestrel.database.transaction import Transaction
 from orkestrel.database.types import (
     DatabaseStatus,
     DriverInterface,
@@ -25,6 +28,15 @@ from orkestrel.database.types import (
 )
 
 T = TypeVar("T")
+
+
+class _WorkFailure(DatabaseError):
+    """Carries an exception a transaction's work raised through the driver, which would
+    otherwise translate it into `DRIVER`, so the caller gets the work's own exception back."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__("DRIVER", str(error))
+        self.error = error
 
 
 _DRIVER_MEMBERS = ("dialect", "closed", "durable", "open", "run", "close")
@@ -160,6 +172,51 @@ class Database:
             return
         self._status = "closed"
         await self._driver.close()
+
+    async def transaction(
+        self,
+        work: Callable[[Transaction], T],
+        *,
+        write: bool = True,
+        signal: AbortSignal | None = None,
+    ) -> T:
+        """Runs `work` with a `Transaction` as one transaction in a worker thread and returns
+        its result: every table call it makes commits together, or none does when it raises.
+
+        `work` is a plain function (a coroutine function is refused with `VALIDATION`); it holds
+        the database's connection while it runs, so it must not await other calls on this
+        database. `write=False` runs a read-only transaction that refuses writes. The `signal`
+        interrupts the running statement and rolls everything back as `ABORTED`.
+        """
+        if inspect.iscoroutinefunction(work):
+            raise DatabaseError("VALIDATION", "transaction work must be a plain function")
+        tables, driver = self._tables, self._driver
+
+        def unit(session: SessionInterface) -> T:
+            transaction = Transaction(
+                tables, session, bool(write), lambda error: translate_error(driver, error)
+            )
+            try:
+                result = work(transaction)
+            except DatabaseError:
+                raise
+            except Exception as error:
+                if transaction._failed(error):
+                    raise
+                raise _WorkFailure(error) from error
+            finally:
+                transaction._end()
+            if inspect.isawaitable(result):
+                close = getattr(result, "close", None)
+                if callable(close):
+                    close()
+                raise DatabaseError("VALIDATION", "transaction work must not return an awaitable")
+            return result
+
+        try:
+            return await self._run(unit, bool(write), signal)
+        except _WorkFailure as failure:
+            raise failure.error from None
 
     async def __aenter__(self) -> Database:
         await self.open()

@@ -6,6 +6,7 @@ from orkestrel.toolbox import (
     describe,
     errors,
     inference,
+    relation,
     server,
     terminal,
     workflow,
@@ -16,6 +17,7 @@ from orkestrel.toolbox.database import *  # noqa: F403
 from orkestrel.toolbox.describe import *  # noqa: F403
 from orkestrel.toolbox.errors import *  # noqa: F403
 from orkestrel.toolbox.inference import *  # noqa: F403
+from orkestrel.toolbox.relation import *  # noqa: F403
 from orkestrel.toolbox.server import *  # noqa: F403
 from orkestrel.toolbox.terminal import *  # noqa: F403
 from orkestrel.toolbox.workflow import *  # noqa: F403
@@ -26,6 +28,7 @@ __all__ += errors.__all__
 __all__ += describe.__all__
 __all__ += inference.__all__
 __all__ += database.__all__
+__all__ += relation.__all__
 __all__ += workspace.__all__
 __all__ += agent.__all__
 __all__ += workflow.__all__

@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod functions;
 mod infer;
+mod jsonsize;
 mod node;
 mod query;
 mod search;
@@ -30,6 +31,8 @@ mod _core {
         infer_json, infer_json_lines, is_valid_iso_instant, samples_to_format, samples_to_schema,
         string_to_format, value_to_schema, LinesReport, SchemaBuilder,
     };
+    #[pymodule_export]
+    use crate::jsonsize::json_size;
     #[pymodule_export]
     use crate::query::{
         clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,

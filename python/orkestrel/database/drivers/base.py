@@ -30,6 +30,19 @@ def closed_error() -> DatabaseError:
     return DatabaseError("CLOSED", "the database is closed")
 
 
+def translate_error(driver: object, error: Exception) -> Exception:
+    """Maps an exception a session raised to the `DatabaseError` the driver's own units of work
+    raise for it; a driver that is not a `ThreadedDriver` keeps its exceptions as they are.
+    """
+    if isinstance(error, DatabaseError):
+        return error
+    if isinstance(error, UnicodeEncodeError):
+        return DatabaseError("VALIDATION", "text must be valid Unicode (no lone surrogates)")
+    if isinstance(driver, ThreadedDriver):
+        return driver._translate(error)
+    return error
+
+
 class ThreadedDriver(ABC):
     """Runs each unit of work as one transaction on a single connection in a worker thread.
 
