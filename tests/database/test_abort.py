@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+import threading
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import pytest
 
 from orkestrel.abort import AbortController
@@ -24,6 +28,35 @@ FINITE = (
     "WHERE x < 3000000) SELECT count(*) FROM c"
 )
 TABLES = {"log": {"id": "string", "line": "string"}}
+WATCHDOG = "orkestrel.database.interrupt"
+
+
+def bounded(work: Callable[[], Awaitable[Any]], seconds: float, backend: str) -> Any:
+    """Runs `work` on its own event loop in a daemon thread; a run that has not ended after
+    `seconds` fails the test instead of hanging it (a shielded wait cannot be cancelled)."""
+    outcome: dict[str, Any] = {}
+
+    def main() -> None:
+        try:
+            outcome["value"] = anyio.run(work, backend=backend)
+        except BaseException as error:
+            outcome["error"] = error
+
+    runner = threading.Thread(target=main, daemon=True)
+    runner.start()
+    runner.join(seconds)
+    assert not runner.is_alive(), f"the calls did not all return within {seconds} s"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def watchdogs_left() -> list[threading.Thread]:
+    """The interrupting watchdogs still alive, after giving the finishing ones time to exit."""
+    for thread in threading.enumerate():
+        if thread.name == WATCHDOG:
+            thread.join(5)
+    return [thread for thread in threading.enumerate() if thread.name == WATCHDOG]
 
 
 @pytest.fixture
@@ -115,3 +148,33 @@ async def test_aborts_work_under_trio(database: Any) -> None:
     with pytest.raises(DatabaseError) as caught:
         await database.driver.run(lambda s: s.rows(ENDLESS), write=False, signal=timeout.signal)
     assert caught.value.code == "ABORTED"
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_a_thousand_cancellations_at_random_moments_release_everything(
+    make_driver: MakeDriver, backend: str
+) -> None:
+    chance = random.Random(7)
+    delays = (0.0, 0.0, 0.00002, 0.0001, 0.0005, 0.002)
+
+    async def storm() -> tuple[int, int]:
+        database = create_database(tables=TABLES, driver=make_driver())
+        log = database.table("log")
+        await log.add({"id": "seed", "line": "kept"})
+        for index in range(1000):
+            with anyio.move_on_after(chance.choice(delays)):
+                if index % 3:
+                    await log.count()
+                else:
+                    await log.set({"id": f"r{index}", "line": "maybe"})
+        with anyio.fail_after(30):
+            counted = await log.count()
+            await log.set({"id": "after", "line": "the connection still works"})
+        borrowed = anyio.to_thread.current_default_thread_limiter().borrowed_tokens
+        await database.close()
+        return counted, borrowed
+
+    counted, borrowed = bounded(storm, 120, backend)
+    assert counted >= 1
+    assert borrowed == 0
+    assert watchdogs_left() == []

@@ -135,9 +135,11 @@ class ThreadedDriver(ABC):
                 self._transaction, work, write, operation, abandon_on_cancel=True
             )
         except anyio.get_cancelled_exc_class():
-            operation.abort()
+            # The worker job may never run (anyio drops a job cancelled before it starts), may
+            # still wait for the connection, or may hold it: only the last is waited for, until
+            # its statement is interrupted and rolled back, and the wait holds no thread.
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(operation.finished.wait)
+                await operation.settle()
             raise
 
     async def close(self) -> None:
@@ -163,6 +165,8 @@ class ThreadedDriver(ABC):
     ) -> T:
         try:
             with self._lock:
+                if not operation.begin():
+                    raise aborted_error()
                 if self._closed:
                     raise closed_error()
                 if self._connection is None or not self._healthy(self._connection):
