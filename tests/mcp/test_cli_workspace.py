@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+import resource
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -136,3 +140,37 @@ async def test_the_toolbox_data_inside_the_root_is_hidden(tmp_path: Path) -> Non
     assert (data / "notes.txt").read_text() == "the toolbox's own"
     outside = open_workspace_tool(root, readonly=False, data=tmp_path / "elsewhere")
     assert len(await run(outside, operation="list")) == 2
+
+
+def _call_in_a_capped_process(root: Path, arguments: dict[str, Any]) -> Any:
+    """Runs `orkestrel tools call workspace` as its own process with 2 GiB of address space, so
+    a result built without a bound aborts that process rather than the machine."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+    command = [sys.executable, "-m", "orkestrel", "tools", "call", "workspace", "--root"]
+    command += [str(root), "--data", str(root.parent / "data"), "--args", json.dumps(arguments)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, preexec_fn=cap)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="caps the address space with setrlimit")
+@pytest.mark.parametrize(
+    ("query", "code"), [("", "PATTERN"), ("a", "LIMIT")], ids=["empty", "amplifying"]
+)
+def test_a_replace_over_a_4_mib_file_is_a_typed_error_not_an_abort(
+    tmp_path: Path, query: str, code: str
+) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    original = "a" * (4 << 20)
+    (root / "big.txt").write_text(original)
+    done = _call_in_a_capped_process(
+        root, {"operation": "replace", "query": query, "replacement": "x" * 600}
+    )
+    assert done.returncode == 1, done.stderr
+    result = json.loads(done.stdout)
+    assert result["success"] is False
+    assert ("query is empty" if code == "PATTERN" else "8388608-byte limit") in result["error"]
+    assert (root / "big.txt").read_text() == original
+    assert sorted(os.listdir(root)) == ["big.txt"]

@@ -35,7 +35,7 @@ mod _core {
         clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
     };
     #[pymodule_export]
-    use crate::search::{locate, PatternError, SearchMatch, SearchPattern};
+    use crate::search::{locate, PatternError, ResultSizeError, SearchMatch, SearchPattern};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -66,6 +66,11 @@ class DirectoryWorkspaceStore:
         self._known: dict[str, dict[str, bytes]] = {}
 
     @property
+    def limit(self) -> int:
+        """The largest file, in bytes, the store reads or writes."""
+        return self._limit
+
+    @property
     def root(self) -> str:
         """The real path of the folder that holds one sub-folder per workspace."""
         return self._root
