@@ -26,7 +26,7 @@ from orkestrel.workspace.stores.files import (
     walk,
     write_atomic,
 )
-from orkestrel.workspace.stores.paths import check_id, check_path, is_inside
+from orkestrel.workspace.stores.paths import check_id, check_path, is_admitted, is_inside
 from orkestrel.workspace.stores.plan import Plan
 from orkestrel.workspace.types import File, TextContent, WorkspaceSnapshot
 
@@ -114,6 +114,10 @@ class DirectoryWorkspaceStore:
             raise WorkspaceStoreError(
                 "PATH", f"Workspace folder leads outside the store root: {id!r}", {"id": id}
             )
+        if not is_admitted(real, self._root, self._ignore):
+            raise WorkspaceStoreError(
+                "PATH", f"Workspace folder leads into an ignored name: {id!r}", {"id": id}
+            )
         return real if os.path.isdir(real) else None
 
     def _admitted(self, base: str) -> list[tuple[Found, File, bytes]]:
@@ -147,6 +151,12 @@ class DirectoryWorkspaceStore:
             raise WorkspaceStoreError(
                 "PATH", f"Path leads outside the workspace folder: {path!r}", {"path": path}
             )
+        if not is_admitted(real, base, self._ignore):
+            raise WorkspaceStoreError(
+                "PATH",
+                f"Path leads through a symlink into an ignored name: {path!r}",
+                {"path": path},
+            )
         if os.path.isdir(real):
             return None
         if not os.path.isfile(real):
@@ -176,7 +186,7 @@ class DirectoryWorkspaceStore:
             raise WorkspaceStoreError(
                 "CONFLICT", f"Workspace location is not a folder: {id!r}", {"id": id}
             )
-        plan = Plan(base or location, wanted, self._known.get(id, {}), self._limit)
+        plan = Plan(base or location, wanted, self._known.get(id, {}), self._limit, self._ignore)
         os.makedirs(plan.base, exist_ok=True)
         for entry in plan.deletions:
             os.unlink(entry)

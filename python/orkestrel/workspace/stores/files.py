@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from orkestrel.workspace.constants import TEMPORARY_SUFFIX
 from orkestrel.workspace.factories import create_file
 from orkestrel.workspace.helpers import infer_language, is_utf8, sniff_mime
-from orkestrel.workspace.stores.paths import is_inside
+from orkestrel.workspace.stores.paths import is_admitted, is_inside
 from orkestrel.workspace.types import BinaryContent, File, TextContent
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -35,10 +35,10 @@ class Found:
 def walk(base: str, ignore: frozenset[str]) -> dict[str, Found]:
     """Lists the files under the real folder `base` a workspace may hold, sorted by path.
 
-    Regular files are admitted, and symlinks to regular files that stay inside `base`. Never
-    followed: symlinked folders, symlinks leading outside, ignored names, temporary files,
-    names that are not valid Unicode, and anything that is not a regular file (FIFOs, sockets,
-    devices). The walk is iterative.
+    Regular files are admitted, and symlinks to regular files that stay inside `base` and lead
+    into no ignored name. Never followed: symlinked folders, symlinks leading outside or into an
+    ignored name, ignored names, temporary files, names that are not valid Unicode, and anything
+    that is not a regular file (FIFOs, sockets, devices). The walk is iterative.
     """
     found: dict[str, Found] = {}
     pending = [("", base)]
@@ -52,7 +52,7 @@ def walk(base: str, ignore: frozenset[str]) -> dict[str, Found]:
                 path = f"{prefix}/{name}" if prefix else name
                 if entry.is_symlink():
                     real = os.path.realpath(entry.path)
-                    if is_inside(real, base) and os.path.isfile(real):
+                    if is_admitted(real, base, ignore) and os.path.isfile(real):
                         found[path] = Found(path, real, entry.path)
                 elif entry.is_dir(follow_symlinks=False):
                     pending.append((path, entry.path))

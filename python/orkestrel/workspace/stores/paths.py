@@ -77,3 +77,14 @@ def check_id(id: object, ignore: frozenset[str]) -> str:
 def is_inside(path: str, root: str) -> bool:
     """Whether a real (symlink-free) absolute `path` is `root` itself or lies beneath it."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def is_admitted(real: str, base: str, ignore: frozenset[str]) -> bool:
+    """Whether the real (symlink-free) location a path resolves to may be touched: inside the
+    real folder `base`, and passing through no ignored name and no temporary file name on the
+    way from `base`, so that a symlink cannot lead into `.git` or the toolbox's data folder.
+    """
+    if not is_inside(real, base):
+        return False
+    relative = real[len(base) :].split(os.sep)
+    return not any(part in ignore or part.endswith(TEMPORARY_SUFFIX) for part in relative if part)
