@@ -254,3 +254,17 @@ async def test_a_cloned_repository_with_symlinks_into_git_and_the_data_folder_st
     assert (root / "README.md").read_text() == "# Project\n"
     _git("status", "--short", cwd=root)
     assert not marker.exists()
+
+
+async def test_readonly_leaves_even_a_stale_temporary_file_alone(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "a.txt").write_text("a")
+    (root / ".orkestrel-0123456789abcdef.orkestrel-tmp").write_text("left by a killed write")
+    before = sorted(os.listdir(root))
+    assert (
+        await run(open_workspace_tool(root, readonly=True), operation="read", path="a.txt") == "a"
+    )
+    assert sorted(os.listdir(root)) == before
+    assert await run(open_workspace_tool(root, readonly=False), operation="list") != []
+    assert sorted(os.listdir(root)) == ["a.txt"]

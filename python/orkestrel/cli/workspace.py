@@ -44,7 +44,10 @@ def open_workspace_tool(root: Path, readonly: bool, data: Path | None = None) ->
     if real.parent == real:
         raise ValueError("--root cannot be the filesystem root")
     directory = create_directory_workspace_store(
-        real.parent, limit=DIRECTORY_FILE_LIMIT, ignore=DIRECTORY_IGNORE | _hidden(real, data)
+        real.parent,
+        limit=DIRECTORY_FILE_LIMIT,
+        ignore=DIRECTORY_IGNORE | _hidden(real, data),
+        clean=not readonly,
     )
     store: WorkspaceStoreInterface = ReadonlyWorkspaceStore(directory) if readonly else directory
     manager = WorkspaceManager(store, limit=DIRECTORY_FILE_LIMIT)

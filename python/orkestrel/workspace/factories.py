@@ -87,8 +87,9 @@ def create_directory_workspace_store(
     *,
     limit: int = DIRECTORY_FILE_LIMIT,
     ignore: Iterable[str] = DIRECTORY_IGNORE,
+    clean: bool = True,
 ) -> WorkspaceStoreInterface:
     """Creates a store that keeps each workspace as real files in a folder under `root`."""
     from orkestrel.workspace.stores.directory import DirectoryWorkspaceStore
 
-    return DirectoryWorkspaceStore(root, limit=limit, ignore=ignore)
+    return DirectoryWorkspaceStore(root, limit=limit, ignore=ignore, clean=clean)
