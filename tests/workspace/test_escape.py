@@ -304,3 +304,28 @@ async def test_moves_and_removals_through_symlinks_into_an_ignored_folder_are_re
     assert tree(tmp_path) == {
         path: entry for path, entry in before.items() if path != "root/w/src/a.txt"
     }
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [("a/" * 2100 + "x.txt", "4205 bytes long"), ("d/" * 300 + "x.txt", "301 levels deep")],
+    ids=["2100-levels", "300-levels"],
+)
+async def test_a_path_2100_levels_deep_is_a_typed_path_error(
+    tmp_path: Path, path: str, message: str
+) -> None:
+    root, _ = layout(tmp_path)
+    store = DirectoryWorkspaceStore(root)
+    with pytest.raises(WorkspaceStoreError, match=message) as read:
+        await store.read("w", path)
+    assert read.value.code == "PATH"
+    manager = WorkspaceManager(store)
+    workspace = await manager.open("w")
+    assert workspace is not None
+    workspace.write(path, "deep")
+    before = tree(tmp_path)
+    with pytest.raises(WorkspaceStoreError, match=message) as saved:
+        await manager.save("w")
+    assert saved.value.code == "PATH"
+    assert len(str(saved.value)) < 200
+    assert tree(tmp_path) == before
