@@ -13,6 +13,7 @@ from orkestrel.database.constants import (
     MAX_INTEGER,
     MIN_INTEGER,
     RESERVED_PREFIXES,
+    RESERVED_SCHEMAS,
 )
 
 _TRUE = frozenset({"true", "1"})
@@ -136,6 +137,13 @@ def is_reserved(name: str) -> bool:
     """
     folded = name.lower()
     return any(folded.startswith(prefix) for prefix in RESERVED_PREFIXES)
+
+
+def is_reserved_schema(name: str) -> bool:
+    """Determines whether a name is one of PostgreSQL's own schemas (`public`,
+    `information_schema`, any `pg_` name), compared case-insensitively."""
+    folded = name.lower()
+    return folded in RESERVED_SCHEMAS or folded.startswith("pg_")
 
 
 _FILE_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")

@@ -16,7 +16,7 @@ import anyio.to_thread
 from orkestrel.abort import AbortSignal
 from orkestrel.database.dialect import Dialect
 from orkestrel.database.errors import DatabaseError
-from orkestrel.database.migrate import StoredColumn, prepare_schemas
+from orkestrel.database.migrate import StoredColumn, drop_schemas, prepare_schemas
 from orkestrel.database.operation import Operation, aborted_error
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.types import SessionInterface
@@ -104,6 +104,7 @@ class ThreadedDriver(ABC):
             if not self._opened and self._connection is not None:
                 connection, self._connection = self._connection, None
                 self._disconnect(connection)
+                self._discard()
 
         if await self._call(self._locked, connect):
             try:
@@ -141,6 +142,38 @@ class ThreadedDriver(ABC):
             with anyio.CancelScope(shield=True):
                 await operation.settle()
             raise
+
+    async def destroy(self, schemas: Mapping[str, TableSchema], *, name: str) -> None:
+        """Drops the declared tables and the version stamp of database `name`, removes the
+        storage when nothing else is left in it, and closes; later calls raise `CLOSED`.
+
+        The drops are one transaction. The storage is the SQLite file (and its `-wal` / `-shm`
+        files) or the PostgreSQL schema, never `public`. It connects if it must but never
+        creates tables, so an unopened driver works too.
+        """
+
+        def destroy() -> None:
+            if self._closed:
+                raise closed_error()
+            if self._connection is None or not self._healthy(self._connection):
+                self._reconnect()
+            operation = Operation(None, self._interrupt_if_active)
+            operation.begin()
+            try:
+                self._execute(
+                    lambda session: drop_schemas(
+                        session, self._dialect, schemas, name=name, introspect=self._introspect
+                    ),
+                    True,
+                    operation,
+                )
+            finally:
+                operation.detach()
+            self._closed = True
+            connection, self._connection = self._connection, None
+            self._vacate(connection)
+
+        await self._call(self._locked, destroy)
 
     async def close(self) -> None:
         """Closes the connection; later calls raise `DatabaseError` coded `CLOSED`."""
@@ -226,6 +259,11 @@ class ThreadedDriver(ABC):
         if self._readonly:
             self._seal(self._connection)
 
+    @abstractmethod
+    def _discard(self) -> None:
+        """Removes storage the failed first open created (a new SQLite file), so a failed open
+        leaves nothing behind."""
+
     def _healthy(self, connection: Any) -> bool:
         """Whether the connection can still run work; a broken one is replaced before the
         next unit of work.
@@ -248,6 +286,11 @@ class ThreadedDriver(ABC):
     @abstractmethod
     def _disconnect(self, connection: Any) -> None:
         """Closes the engine connection."""
+
+    @abstractmethod
+    def _vacate(self, connection: Any) -> None:
+        """Closes the connection after `destroy` dropped its tables, removing the storage
+        itself when nothing else is left in it."""
 
     @abstractmethod
     def _begin(self, connection: Any, write: bool) -> None:

@@ -5,6 +5,7 @@ database.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -65,6 +66,7 @@ class SQLiteDriver(ThreadedDriver):
         super().__init__(sqlite_dialect(strict=strict))
         self._path = str(path)
         self._busy = busy
+        self._fresh = False
 
     @property
     def path(self) -> str:
@@ -84,6 +86,7 @@ class SQLiteDriver(ThreadedDriver):
                 )
             else:
                 mode = "ro" if readonly else "rwc"
+                self._fresh = not readonly and not os.path.lexists(self._path)
                 uri = f"file:{quote(self._path)}?mode={mode}"
                 connection = sqlite3.connect(
                     uri, uri=True, isolation_level=None, check_same_thread=False, timeout=self._busy
@@ -107,6 +110,23 @@ class SQLiteDriver(ThreadedDriver):
 
     def _disconnect(self, connection: sqlite3.Connection) -> None:
         connection.close()
+
+    def _discard(self) -> None:
+        if self._fresh:
+            self._unlink()
+
+    def _unlink(self) -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._path + suffix)
+
+    def _vacate(self, connection: sqlite3.Connection) -> None:
+        try:
+            empty = not connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        finally:
+            connection.close()
+        if empty and self._path != MEMORY:
+            self._unlink()
 
     def _begin(self, connection: sqlite3.Connection, write: bool) -> None:
         connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
