@@ -74,6 +74,10 @@ def number_to_string(value: float) -> str:
     `5.0` is `"5"`, `1e21` is `"1e+21"`, `-0.0` is `"0"`.
     """
 
+def coerce_number(value: object) -> float | None:
+    """Reads a value as a number shape's coercing parser does: a finite number as is, a string by
+    ECMAScript `Number()` over its trimmed text (blank and non-finite refused); `None` otherwise."""
+
 def is_json_value(value: Any) -> bool:
     """Whether a value is JSON data: finite numbers, lists, str-keyed dicts, no cycles."""
 

@@ -22,8 +22,8 @@ mod _core {
     use crate::contract::{PyContract, PyFaultReport};
     #[pymodule_export]
     use crate::functions::{
-        check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
-        schema_to_shape, validate_shape,
+        check_shape, clone_json_record, clone_json_value, coerce_number, is_json_value,
+        number_to_string, preview, schema_to_shape, validate_shape,
     };
     #[pymodule_export]
     use crate::infer::{
