@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import threading
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -14,6 +12,7 @@ import pytest
 from orkestrel.abort import AbortController
 from orkestrel.database import DatabaseError, create_database
 from orkestrel.timeout import create_timeout
+from support.bounded import bounded, watchdogs_left
 
 from .conftest import MakeDriver
 
@@ -28,35 +27,6 @@ FINITE = (
     "WHERE x < 3000000) SELECT count(*) FROM c"
 )
 TABLES = {"log": {"id": "string", "line": "string"}}
-WATCHDOG = "orkestrel.database.interrupt"
-
-
-def bounded(work: Callable[[], Awaitable[Any]], seconds: float, backend: str) -> Any:
-    """Runs `work` on its own event loop in a daemon thread; a run that has not ended after
-    `seconds` fails the test instead of hanging it (a shielded wait cannot be cancelled)."""
-    outcome: dict[str, Any] = {}
-
-    def main() -> None:
-        try:
-            outcome["value"] = anyio.run(work, backend=backend)
-        except BaseException as error:
-            outcome["error"] = error
-
-    runner = threading.Thread(target=main, daemon=True)
-    runner.start()
-    runner.join(seconds)
-    assert not runner.is_alive(), f"the calls did not all return within {seconds} s"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
-def watchdogs_left() -> list[threading.Thread]:
-    """The interrupting watchdogs still alive, after giving the finishing ones time to exit."""
-    for thread in threading.enumerate():
-        if thread.name == WATCHDOG:
-            thread.join(5)
-    return [thread for thread in threading.enumerate() if thread.name == WATCHDOG]
 
 
 @pytest.fixture
