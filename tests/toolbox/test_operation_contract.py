@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from orkestrel.agent import create_agent_registry
 from orkestrel.contract import (
     create_contract,
     literal_shape,
@@ -16,15 +17,18 @@ from orkestrel.contract import (
 from orkestrel.tool import ToolManager, export, flatten_parameters
 from orkestrel.toolbox import (
     ToolboxError,
+    create_agent_tool,
     create_database_tool,
     create_describe_tool,
     create_endpoint_tool,
     create_infer_tool,
+    create_workflow_tool,
     create_workspace_tool,
     database_tool_shape,
     workspace_tool_shape,
 )
 from orkestrel.toolbox.operation_contract import OperationContract
+from orkestrel.workflow import create_workflow_runner
 
 pytestmark = pytest.mark.anyio
 
@@ -41,6 +45,8 @@ def shipped_tools() -> list[Any]:
         create_endpoint_tool(
             {"name": "lookup", "description": "Look up.", "samples": [{"id": "1"}], "execute": str}
         ),
+        create_agent_tool(create_agent_registry(providers={})),
+        create_workflow_tool({"id": "w", "name": "W", "phases": []}, create_workflow_runner()),
     ]
 
 
