@@ -94,6 +94,10 @@ async def test_an_abort_while_queued_does_not_interrupt_the_running_call(databas
         results["long"] = rows[0][0]
 
     async def queued_call() -> None:
+        # Queue behind the long call only once it holds the connection, however loaded the
+        # machine is, so the order of the two is certain.
+        while not database.driver._lock.locked():
+            await anyio.sleep(0.005)
         await anyio.sleep(0.05)
         timeout = create_timeout(ms=50)
         timeout.start()
