@@ -96,7 +96,7 @@ async def test_an_abort_while_queued_does_not_interrupt_the_running_call(databas
     async def queued_call() -> None:
         # Queue behind the long call only once it holds the connection, however loaded the
         # machine is, so the order of the two is certain.
-        while not database.driver._lock.locked():
+        while not database.driver._lock.locked():  # noqa: ASYNC110 (a thread holds it)
             await anyio.sleep(0.005)
         await anyio.sleep(0.05)
         timeout = create_timeout(ms=50)

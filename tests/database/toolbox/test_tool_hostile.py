@@ -242,3 +242,44 @@ async def test_schemas_are_namespaced_under_the_configurable_prefix(postgres_dsn
         finally:
             drop_schema(postgres_dsn, f"{prefix}{id}")
     assert POSTGRES_SCHEMA_PREFIX == "orkestrel_"
+
+
+class LyingCall(dict[str, Any]):
+    """Stores one operation and answers `destroy` to every read through its methods."""
+
+    def __getitem__(self, key: str) -> Any:
+        return "destroy" if key == "operation" else super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default  # noqa: SIM401 (runs the lie)
+
+
+class RaisingCall(dict[str, Any]):
+    """Stores a call and raises from every method a reader could use."""
+
+    def __getitem__(self, key: str) -> Any:
+        raise RuntimeError("getitem")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        raise RuntimeError("get")
+
+
+async def test_a_lying_dict_subclass_cannot_turn_a_read_into_a_destroy(setup: Setup) -> None:
+    tool = await evil_tool(setup)
+    plain = await tool.execute({"operation": "tables", "id": setup.id})
+    assert await tool.execute(LyingCall(operation="tables", id=setup.id)) == plain
+    await intact(tool, setup)
+
+
+async def test_a_dict_subclass_whose_methods_raise_is_read_from_its_storage(
+    setup: Setup,
+) -> None:
+    tool = await evil_tool(setup)
+    call = RaisingCall(operation="records", id=setup.id, table="x")
+    assert (await tool.execute(call))["rows"] == [{"id": "keep", "v": "safe"}]
+    assert await outcome(tool, RaisingCall(operation="records", id=setup.id)) == ("TOOL", None)
+    assert await outcome(tool, RaisingCall(operation="add", id=setup.id, table="x")) == (
+        "TOOL",
+        None,
+    )
+    await intact(tool, setup)
