@@ -10,7 +10,7 @@ import anyio.to_thread
 import pytest
 
 from orkestrel.abort import AbortController
-from orkestrel.database import DatabaseError, create_database
+from orkestrel.database import DatabaseError, create_database, database_thread_limiter
 from orkestrel.timeout import create_timeout
 from support.bounded import bounded, watchdogs_left
 
@@ -144,7 +144,10 @@ def test_a_thousand_cancellations_at_random_moments_release_everything(
         with anyio.fail_after(30):
             counted = await log.count()
             await log.set({"id": "after", "line": "the connection still works"})
-        borrowed = anyio.to_thread.current_default_thread_limiter().borrowed_tokens
+        borrowed = (
+            anyio.to_thread.current_default_thread_limiter().borrowed_tokens
+            + database_thread_limiter().borrowed_tokens
+        )
         await database.close()
         return counted, borrowed
 

@@ -9,7 +9,12 @@ import anyio
 import anyio.to_thread
 import pytest
 
-from orkestrel.database import create_database, create_memory_driver, create_sqlite_factory
+from orkestrel.database import (
+    create_database,
+    create_memory_driver,
+    create_sqlite_factory,
+    database_thread_limiter,
+)
 from orkestrel.tool import create_tool_manager
 from orkestrel.toolbox import ToolboxError, create_database_tool, expand_tables
 from orkestrel.toolbox.database.helpers import build_driver
@@ -28,7 +33,7 @@ async def prepared(setup: Setup, timeout: int) -> tuple[Any, Any]:
     database = create_database(tables=expand_tables(TABLES), driver=build_driver(factory, setup.id))
     await database.open()
     handles = {setup.id: database}
-    return setup.tool(databases=handles, timeout=timeout), setup.tool(databases=handles)
+    return setup.tool(databases=handles, timeout_ms=timeout), setup.tool(databases=handles)
 
 
 async def test_a_timed_out_batch_write_is_aborted_and_rolled_back(setup: Setup) -> None:
@@ -88,7 +93,10 @@ def test_a_database_add_with_a_tiny_tool_manager_timeout_always_returns(
         count = {"operation": "count", "id": id, "table": "items"}
         with anyio.fail_after(30):
             counted = await manager.execute({"id": "n", "name": "database", "arguments": count})
-        borrowed = anyio.to_thread.current_default_thread_limiter().borrowed_tokens
+        borrowed = (
+            anyio.to_thread.current_default_thread_limiter().borrowed_tokens
+            + database_thread_limiter().borrowed_tokens
+        )
         destroy = {"operation": "destroy", "id": id}
         await manager.execute({"id": "d", "name": "database", "arguments": destroy})
         return results, counted["value"]["count"], borrowed
