@@ -27,6 +27,7 @@ from orkestrel.database.constants import (
     MAX_PATTERN_LENGTH,
     MAX_VALUES,
     OPERATORS,
+    POSTGRES_SCHEMA_PREFIX,
 )
 from orkestrel.database.database import Database
 from orkestrel.database.drivers import PostgresDriver, SQLiteDriver, ThreadedDriver
@@ -82,6 +83,7 @@ __all__ = [
     "MAX_PATTERN_LENGTH",
     "MAX_VALUES",
     "OPERATORS",
+    "POSTGRES_SCHEMA_PREFIX",
     "AggregateFunction",
     "Column",
     "ColumnExport",

@@ -39,7 +39,7 @@ class _WorkFailure(DatabaseError):
         self.error = error
 
 
-_DRIVER_MEMBERS = ("dialect", "closed", "durable", "open", "run", "close")
+_DRIVER_MEMBERS = ("dialect", "closed", "durable", "open", "run", "destroy", "close")
 
 
 def _check_driver(driver: object) -> None:
@@ -165,6 +165,23 @@ class Database:
         )
         if self._status == "idle":
             self._status = "open"
+
+    async def destroy(self) -> None:
+        """Removes the database's data and closes it for good.
+
+        It drops the declared tables and the version stamp, then the storage itself (the SQLite
+        file, the PostgreSQL schema) when nothing else is left there; it works on a database
+        that was never opened. A read-only or closed database raises `VALIDATION` or `CLOSED`
+        and keeps everything.
+        """
+        if self._status == "closed":
+            raise DatabaseError("CLOSED", f"database {self._name!r} is closed")
+        if self._readonly:
+            raise DatabaseError(
+                "VALIDATION", f"database {self._name!r} is read-only and cannot be destroyed"
+            )
+        await self._driver.destroy(self._schemas, name=self._name)
+        self._status = "closed"
 
     async def close(self) -> None:
         """Closes the connection for good; closing twice does nothing."""

@@ -222,14 +222,18 @@ async def test_the_seed_example_through_a_tool_manager(setup: Setup) -> None:
     }
 
 
-async def test_creating_twice_or_on_an_unknown_driver_is_a_tool_error(setup: Setup) -> None:
+async def test_creating_twice_is_a_conflict_and_an_unknown_driver_a_tool_error(
+    setup: Setup,
+) -> None:
     store = create_memory_definition_store()
     tool = await created(setup, store=store)
     error = await failure(tool, {"operation": "create", "id": setup.id, "tables": {}})
-    assert (error.code, error.context) == ("TOOL", {"id": setup.id})
+    conflict = {"code": "CONFLICT", "operation": "create", "id": setup.id}
+    assert (error.code, error.context) == ("DATABASE", conflict)
+    assert str(error) == f"database '{setup.id}' already exists"
     again = setup.tool(store=store)
     error = await failure(again, {"operation": "create", "id": setup.id, "tables": {}})
-    assert error.code == "TOOL"
+    assert (error.code, error.context) == ("DATABASE", conflict)
     error = await failure(
         tool, {"operation": "create", "id": "other", "driver": "cloud", "tables": {}}
     )

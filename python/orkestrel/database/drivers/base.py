@@ -17,7 +17,7 @@ from orkestrel.abort import AbortSignal
 from orkestrel.database.dialect import Dialect
 from orkestrel.database.drivers.threads import database_thread_limiter
 from orkestrel.database.errors import DatabaseError
-from orkestrel.database.migrate import StoredColumn, prepare_schemas
+from orkestrel.database.migrate import StoredColumn, drop_schemas, prepare_schemas
 from orkestrel.database.operation import Operation, aborted_error
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.types import SessionInterface
@@ -118,6 +118,7 @@ class ThreadedDriver(ABC):
             if not self._opened and self._connection is not None:
                 connection, self._connection = self._connection, None
                 self._disconnect(connection)
+                self._discard()
 
         if await self._call(self._locked, connect):
             try:
@@ -154,12 +155,44 @@ class ThreadedDriver(ABC):
                 limiter=database_thread_limiter(),
             )
         except anyio.get_cancelled_exc_class():
-            operation.abort()
+            # The worker job may never run (anyio drops a job cancelled before it starts), may
+            # still wait for the connection, or may hold it: only the last is waited for, until
+            # its statement is interrupted and rolled back, and the wait holds no thread.
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(
-                    operation.finished.wait, limiter=database_thread_limiter()
-                )
+                await operation.settle()
             raise
+
+    async def destroy(self, schemas: Mapping[str, TableSchema], *, name: str) -> None:
+        """Drops the declared tables and the version stamp of database `name`, removes the
+        storage when nothing else is left in it, and closes; later calls raise `CLOSED`.
+
+        The drops are one transaction. The storage is the SQLite file (and its `-wal` / `-shm`
+        files) or the PostgreSQL schema, never `public`. It connects if it must but never
+        creates tables, so an unopened driver works too.
+        """
+
+        def destroy() -> None:
+            if self._closed:
+                raise closed_error()
+            if self._connection is None or not self._healthy(self._connection):
+                self._reconnect()
+            operation = Operation(None, self._interrupt_if_active)
+            operation.begin()
+            try:
+                self._execute(
+                    lambda session: drop_schemas(
+                        session, self._dialect, schemas, name=name, introspect=self._introspect
+                    ),
+                    True,
+                    operation,
+                )
+            finally:
+                operation.detach()
+            self._closed = True
+            connection, self._connection = self._connection, None
+            self._vacate(connection)
+
+        await self._call(self._locked, destroy)
 
     async def close(self) -> None:
         """Closes the connection; later calls raise `DatabaseError` coded `CLOSED`."""
@@ -184,6 +217,8 @@ class ThreadedDriver(ABC):
     ) -> T:
         try:
             with self._lock:
+                if not operation.begin():
+                    raise aborted_error()
                 if self._closed:
                     raise closed_error()
                 if self._connection is None or not self._healthy(self._connection):
@@ -243,6 +278,11 @@ class ThreadedDriver(ABC):
         if self._readonly:
             self._seal(self._connection)
 
+    @abstractmethod
+    def _discard(self) -> None:
+        """Removes storage the failed first open created (a new SQLite file), so a failed open
+        leaves nothing behind."""
+
     def _healthy(self, connection: Any) -> bool:
         """Whether the connection can still run work; a broken one is replaced before the
         next unit of work.
@@ -265,6 +305,11 @@ class ThreadedDriver(ABC):
     @abstractmethod
     def _disconnect(self, connection: Any) -> None:
         """Closes the engine connection."""
+
+    @abstractmethod
+    def _vacate(self, connection: Any) -> None:
+        """Closes the connection after `destroy` dropped its tables, removing the storage
+        itself when nothing else is left in it."""
 
     @abstractmethod
     def _begin(self, connection: Any, write: bool) -> None:
