@@ -154,7 +154,7 @@ class AgentFunction:
     ) -> None:
         """Gives the agent a `workflow` tool for runs nested under `nested`; it wraps the
         containing workflow, so a call that authors nothing new is a cycle."""
-        # Imported here: the tool's registry is built from this module's callers.
+        # Imported here: the factories import the registry, which imports this module.
         from orkestrel.toolbox.workflow.factories import create_workflow_tool
 
         self._agent.context.tools.add(
