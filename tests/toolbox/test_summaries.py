@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from orkestrel.agent import create_agent_registry
+from orkestrel.terminal import create_terminal_manager
 from orkestrel.tool import Tool, ToolManager
 from orkestrel.toolbox import (
     create_agent_tool,
+    create_answer_tool,
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
+    create_prompt_tool,
     create_workflow_tool,
     create_workspace_tool,
 )
@@ -21,6 +24,8 @@ def toolbox_tools() -> list[Tool]:
         create_describe_tool(ToolManager()),
         create_database_tool(),
         create_workspace_tool(),
+        create_prompt_tool(manager=create_terminal_manager(), from_="agent"),
+        create_answer_tool(manager=create_terminal_manager(), to="reviewer"),
         create_agent_tool(create_agent_registry(providers={})),
         create_agent_tool(create_agent_registry(providers={}), name="delegate"),
         create_workflow_tool(

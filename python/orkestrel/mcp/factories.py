@@ -15,6 +15,7 @@ from mcp.server import Server, ServerRequestContext
 
 from orkestrel import __version__
 from orkestrel.mcp.constants import DEFAULT_SERVER_NAME, MAX_LIST_PAGES
+from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_to_mcp, tool_to_mcp
 from orkestrel.mcp.types import McpSource
@@ -47,13 +48,17 @@ def create_server(
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         call: ToolCall = {
             "id": str(ctx.request_id) if ctx.request_id is not None else str(uuid.uuid4()),
             "name": params.name,
             "arguments": params.arguments if params.arguments is not None else {},
         }
-        return result_to_mcp(await manager.execute(call, timeout=timeout))
+        with serving_request(ctx, params) as served:
+            result = await manager.execute(call, timeout=timeout)
+        if isinstance(served.input_required, types.InputRequiredResult):
+            return served.input_required
+        return result_to_mcp(result)
 
     def input_schema(tool_name: str) -> Mapping[str, Any] | None:
         tool = manager.tool(tool_name)

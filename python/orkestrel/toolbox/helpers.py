@@ -29,3 +29,11 @@ def parse_arguments(contract: Contract, args: Any, message: str) -> dict[str, An
     if not isinstance(parsed, dict):
         raise ToolboxError("TOOL", message, {"args": args})
     return parsed
+
+
+def stored_argument(args: object, key: str) -> Any:
+    """The value a call's arguments store under `key`, read from the dict's storage so that no
+    method of a dict subclass runs (a lying `get` cannot steer a pre-check); `None` for anything
+    that is not a dict.
+    """
+    return dict.get(args, key) if isinstance(args, dict) else None

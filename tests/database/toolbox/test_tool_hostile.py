@@ -150,3 +150,44 @@ async def test_postgres_refuses_ids_that_cannot_name_a_schema(postgres_dsn: str)
     for id in ("x" * 64, "pg_catalog", "bad\x01id"):
         args = {"operation": "create", "id": id, "driver": "postgres", "tables": {}}
         assert await outcome(tool, args) == ("DATABASE", "VALIDATION")
+
+
+class LyingCall(dict[str, Any]):
+    """Stores one operation and answers `destroy` to every read through its methods."""
+
+    def __getitem__(self, key: str) -> Any:
+        return "destroy" if key == "operation" else super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default  # noqa: SIM401 (runs the lie)
+
+
+class RaisingCall(dict[str, Any]):
+    """Stores a call and raises from every method a reader could use."""
+
+    def __getitem__(self, key: str) -> Any:
+        raise RuntimeError("getitem")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        raise RuntimeError("get")
+
+
+async def test_a_lying_dict_subclass_cannot_turn_a_read_into_a_destroy(setup: Setup) -> None:
+    tool = await evil_tool(setup)
+    plain = await tool.execute({"operation": "tables", "id": setup.id})
+    assert await tool.execute(LyingCall(operation="tables", id=setup.id)) == plain
+    await intact(tool, setup)
+
+
+async def test_a_dict_subclass_whose_methods_raise_is_read_from_its_storage(
+    setup: Setup,
+) -> None:
+    tool = await evil_tool(setup)
+    call = RaisingCall(operation="records", id=setup.id, table="x")
+    assert (await tool.execute(call))["rows"] == [{"id": "keep", "v": "safe"}]
+    assert await outcome(tool, RaisingCall(operation="records", id=setup.id)) == ("TOOL", None)
+    assert await outcome(tool, RaisingCall(operation="add", id=setup.id, table="x")) == (
+        "TOOL",
+        None,
+    )
+    await intact(tool, setup)

@@ -34,6 +34,7 @@ from orkestrel.toolbox.database.resolver import DatabaseResolver
 from orkestrel.toolbox.database.shapes import database_tool_shape
 from orkestrel.toolbox.database.types import DefinitionStoreInterface
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.helpers import stored_argument
 from orkestrel.toolbox.hints import READS_STATE, WRITES
 from orkestrel.toolbox.operation_contract import OperationContract
 
@@ -138,5 +139,5 @@ def create_database_tool(
 
 
 def _is_bulky(args: Any) -> bool:
-    row = args.get("row") if isinstance(args, Mapping) else None
+    row = stored_argument(args, "row")
     return isinstance(row, list) and len(row) > BULKY_ROWS
