@@ -21,8 +21,9 @@ class ToolboxError(CodedError[ToolboxErrorCode]):
 
     `TOOL` marks malformed arguments or unresolved configuration, `DEPTH` a delegation or
     workflow chain refused for its depth or a cycle, and `DATABASE` a database-layer failure
-    translated by the database tool (its own code in `context["code"]`). `DEADLOCK`, `EXPIRE`,
-    `ANSWER` (prompt failures) and `RELATION` keep the seed's meanings.
+    translated by the database tool (its own code in `context["code"]`). `DEADLOCK`, `EXPIRE`
+    and `ANSWER` are the prompt and answer tools' failures, and `RELATION` keeps the seed's
+    meaning.
 
     `str()` gives the message alone, so a `ToolManager` flattens it to exactly that text.
     """
