@@ -30,6 +30,7 @@ from orkestrel.database.constants import (
 )
 from orkestrel.database.database import Database
 from orkestrel.database.drivers import PostgresDriver, SQLiteDriver, ThreadedDriver
+from orkestrel.database.drivers.threads import DATABASE_THREAD_LIMIT, database_thread_limiter
 from orkestrel.database.errors import (
     DATABASE_ERROR_CODES,
     DatabaseError,
@@ -74,6 +75,7 @@ __all__ = [
     "AGGREGATES",
     "COLUMN_TYPES",
     "DATABASE_ERROR_CODES",
+    "DATABASE_THREAD_LIMIT",
     "DEFAULT_PRIMARY",
     "MAX_CONDITIONS",
     "MAX_PATTERN_LENGTH",
@@ -115,5 +117,6 @@ __all__ = [
     "create_postgres_factory",
     "create_sqlite_driver",
     "create_sqlite_factory",
+    "database_thread_limiter",
     "is_database_error",
 ]

@@ -37,3 +37,17 @@ def stored_argument(args: object, key: str) -> Any:
     that is not a dict.
     """
     return dict.get(args, key) if isinstance(args, dict) else None
+
+
+def named_text(text: str, default: str, name: str) -> str:
+    """Rewrites a toolbox tool's own teaching text for the name it is registered under.
+
+    Every toolbox text points at itself the same way, `describe('<default name>')` (or with
+    double quotes); a tool built under another `name` must point the model at that name, so each
+    such reference is rewritten. A text that never names the tool comes back unchanged.
+    """
+    if name == default:
+        return text
+    for quote in ("'", '"'):
+        text = text.replace(f"describe({quote}{default}{quote})", f"describe({quote}{name}{quote})")
+    return text

@@ -23,7 +23,7 @@ async def prepared(setup: Setup, timeout: int) -> tuple[Any, Any]:
     database = create_database(tables=expand_tables(TABLES), driver=build_driver(factory, setup.id))
     await database.open()
     handles = {setup.id: database}
-    return setup.tool(databases=handles, timeout=timeout), setup.tool(databases=handles)
+    return setup.tool(databases=handles, timeout_ms=timeout), setup.tool(databases=handles)
 
 
 async def test_a_timed_out_batch_write_is_aborted_and_rolled_back(setup: Setup) -> None:

@@ -15,6 +15,7 @@ import anyio.to_thread
 
 from orkestrel.abort import AbortSignal
 from orkestrel.database.dialect import Dialect
+from orkestrel.database.drivers.threads import database_thread_limiter
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.migrate import StoredColumn, prepare_schemas
 from orkestrel.database.operation import Operation, aborted_error
@@ -132,12 +133,19 @@ class ThreadedDriver(ABC):
         operation = Operation(signal, self._interrupt_if_active)
         try:
             return await anyio.to_thread.run_sync(
-                self._transaction, work, write, operation, abandon_on_cancel=True
+                self._transaction,
+                work,
+                write,
+                operation,
+                abandon_on_cancel=True,
+                limiter=database_thread_limiter(),
             )
         except anyio.get_cancelled_exc_class():
             operation.abort()
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(operation.finished.wait)
+                await anyio.to_thread.run_sync(
+                    operation.finished.wait, limiter=database_thread_limiter()
+                )
             raise
 
     async def close(self) -> None:
@@ -152,7 +160,7 @@ class ThreadedDriver(ABC):
         await self._call(self._locked, close)
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(fn, *args)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=database_thread_limiter())
 
     def _locked(self, fn: Callable[[], T]) -> T:
         with self._lock:

@@ -15,7 +15,7 @@ from orkestrel.toolbox.agent.constants import (
 )
 from orkestrel.toolbox.agent.shapes import agent_tool_shape
 from orkestrel.toolbox.errors import ToolboxError
-from orkestrel.toolbox.helpers import contract_parameters, parse_arguments
+from orkestrel.toolbox.helpers import contract_parameters, named_text, parse_arguments
 from orkestrel.toolbox.hints import DELEGATES
 from orkestrel.toolbox.workflow.lineage import tag_agent
 
@@ -134,8 +134,10 @@ def create_agent_tool(
 
     return Tool(
         name=title,
-        description=description if description is not None else AGENT_TOOL_DESCRIPTION,
-        summary=AGENT_TOOL_SUMMARY.replace("describe('agent')", f"describe('{title}')"),
+        description=description
+        if description is not None
+        else named_text(AGENT_TOOL_DESCRIPTION, AGENT_TOOL_NAME, title),
+        summary=named_text(AGENT_TOOL_SUMMARY, AGENT_TOOL_NAME, title),
         parameters=contract_parameters(contract),
         annotations=dict(DELEGATES),
         execute=delegate,
