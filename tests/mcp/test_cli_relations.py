@@ -188,11 +188,15 @@ async def test_a_json_file_and_a_database_recreated_under_the_tool(tmp_path: Pat
         await ask(manager, "database", operation="destroy", id="shop")
         gone = await ask(manager, "relation", operation="load", **load)
         await ask(manager, "database", operation="create", id="shop", tables=TABLES)
+        empty = await ask(manager, "relation", operation="load", **load)
+        await ask(manager, "database", operation="add", id="shop", table="accounts", row=ACME)
+        await ask(manager, "database", operation="add", id="shop", table="contacts", row=ADA)
         fresh = await ask(manager, "relation", operation="load", **load)
     assert first == {"row": {**ACME, "contacts": [ADA]}}
     assert gone == ("error", "unknown database 'shop'")
-    # `destroy` closed the first handle, so this answer comes from a manager rebuilt over the
-    # new one (the rows are still in the SQLite file, which `destroy` leaves in place).
+    # `destroy` dropped the rows with the database, so the recreated id starts empty; the
+    # answers come from a manager rebuilt over the new handle.
+    assert empty == {"row": None}
     assert fresh == first
 
 

@@ -79,6 +79,9 @@ class CountingDriver:
             signal=signal,
         )
 
+    async def destroy(self, schemas: Mapping[str, Any], *, name: str) -> None:
+        await self._driver.destroy(schemas, name=name)
+
     async def close(self) -> None:
         await self._driver.close()
 

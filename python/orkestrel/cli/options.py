@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TextIO
@@ -10,6 +11,7 @@ from typing import TextIO
 from orkestrel.cli.agent import agent_factory
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
+from orkestrel.cli.workflow import workflow as served_workflow
 from orkestrel.tool import ToolManager
 from orkestrel.toolbox import AGENT_TOOL_NAME
 
@@ -74,8 +76,10 @@ def toolbox_of(
     """Opens the toolbox a command's toolbox options describe, warning on `stderr`.
 
     With `--agent`, the agent tool is one of the built-in tools, and selected whatever `--tools`
-    says. `--relations` needs the database tool, whose databases the relation tool reads, so a
-    selection without `database` raises `ToolboxSetupError`.
+    says; with `--workflow` too, a workflow step can delegate to it, and the workflows its
+    sub-agent runs stay in the step's lineage. `--relations` needs the database tool, whose
+    databases the relation tool reads, so a selection without `database` raises
+    `ToolboxSetupError`.
     """
     relations = getattr(options, "relations", None)
     if relations is not None and options.tools is not None and "database" not in options.tools:
@@ -88,6 +92,8 @@ def toolbox_of(
     spec = getattr(options, "agent", None)
     if spec is not None:
         builtins[AGENT_TOOL_NAME] = agent_factory(spec, getattr(options, "base_url", None))
+        if workflow:
+            builtins["workflow"] = functools.partial(served_workflow, delegate=AGENT_TOOL_NAME)
         if select is not None and AGENT_TOOL_NAME not in select:
             select = [*select, AGENT_TOOL_NAME]
     return open_toolbox(
