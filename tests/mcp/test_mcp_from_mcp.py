@@ -70,7 +70,7 @@ async def test_a_client_session_is_wrapped(app: ModuleType) -> None:
         Client(create_server(app.build())) as client,
         from_mcp(client.session, prefix="s.") as tools,
     ):
-        await check_wrapped(tools, app, "s.")
+        await check_wrapped(tools, app, "s_")
 
 
 async def test_an_unopened_client_is_opened_and_closed(app: ModuleType) -> None:
@@ -188,15 +188,15 @@ async def test_cancelling_a_wrapped_call_cancels_the_remote_call(
 
 async def test_a_wrapped_registry_serves_again_without_loss(app: ModuleType) -> None:
     async with (
-        from_mcp([sys.executable, str(APP)], prefix="up.") as tools,
+        from_mcp([sys.executable, str(APP)], prefix="up_") as tools,
         Client(create_server(tools)) as client,
     ):
         listed = {tool.name: tool for tool in (await client.list_tools()).tools}
-        echoed = await client.call_tool("up.echo", {"a": [1, {"b": True}]})
-        failed = await client.call_tool("up.add", {"left": None, "right": 1})
-    assert listed["up.add"].annotations is not None
-    assert listed["up.add"].annotations.read_only_hint is True
-    assert listed["up.add"].input_schema == app.NUMBERS
+        echoed = await client.call_tool("up_echo", {"a": [1, {"b": True}]})
+        failed = await client.call_tool("up_add", {"left": None, "right": 1})
+    assert listed["up_add"].annotations is not None
+    assert listed["up_add"].annotations.read_only_hint is True
+    assert listed["up_add"].input_schema == app.NUMBERS
     assert echoed.structured_content == {"a": [1, {"b": True}]}
     assert (failed.is_error, failed.content[0].text) == (  # type: ignore[union-attr]
         True,

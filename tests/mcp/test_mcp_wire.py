@@ -96,7 +96,7 @@ async def test_failures_are_is_error_results_with_the_message(
     assert (invalid.is_error, text(invalid)) == (True, "add: left and right must be numbers")
     assert "\n" not in text(invalid)
     assert (missing.is_error, text(missing)) == (True, "tool not found: ghost")
-    assert (crashed.is_error, text(crashed)) == (True, "'text'")
+    assert (crashed.is_error, text(crashed)) == (True, "KeyError: missing argument 'text'")
     assert (two_lines.is_error, text(two_lines)) == (True, "first line\nsecond line")
     assert cyclic.is_error is True
     assert text(cyclic).startswith("tool result is not JSON-encodable: ")

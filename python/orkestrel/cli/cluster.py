@@ -7,9 +7,11 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Literal
 
-from orkestrel.cli.helpers import Layout, detect
+from orkestrel.cli.helpers import detect
+
+Layout = Literal["json", "jsonl"]
 
 _LOCAL = re.compile(r"\Alocal\[([1-9][0-9]{0,3})\]\Z")
 _PEEK = 64 * 1024
@@ -73,7 +75,7 @@ def _layout(url: str) -> Layout:
 
 
 def run_on_cluster(
-    args: argparse.Namespace, fail: Callable[..., int], write: Callable[[dict[str, Any]], int]
+    args: Any, fail: Callable[..., int], write: Callable[[dict[str, Any]], int]
 ) -> int:
     """Runs `orkestrel infer` on the cluster `args.scheduler` and returns the exit status."""
     from orkestrel.contract import ContractError, JSONInputError, SchemaBuilder

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import BinaryIO, Literal
+from orkestrel._core import infer_json
 
-from orkestrel.contract import JSONInputError, infer_json
+TYPE_CHECKING = False  # `typing` stays unimported at run time: it is start-up time for `infer`
+if TYPE_CHECKING:
+    from typing import BinaryIO, Literal
 
-Layout = Literal["json", "jsonl"]
+    Layout = Literal["json", "jsonl"]
 
 _BLANK = b" \t\r\n"
 
@@ -28,7 +30,11 @@ def detect(head: bytes) -> Layout:
         return "jsonl"
     try:
         infer_json(line)
-    except JSONInputError:
+    except ValueError as error:
+        from orkestrel.contract import JSONInputError  # loaded only when a line fails
+
+        if not isinstance(error, JSONInputError):
+            raise
         return "json"
     return "jsonl"
 
@@ -49,3 +55,50 @@ class Prefixed:
             data, self.head = self.head[:size], self.head[size:]
             return data
         return self.stream.read(size)
+
+
+def render_json(value: object, indent: int, ascii: bool = False) -> str:
+    """What `json.dumps(value, indent=indent or None, ensure_ascii=ascii)` gives for plain data
+    (str-keyed dicts, lists, str, int, float, bool, None), without importing `json`, which
+    pulls in `re` and `enum`: a third of `orkestrel infer`'s start-up.
+    """
+    try:
+        from _json import encode_basestring, encode_basestring_ascii
+    except ImportError:  # an interpreter without CPython's accelerator
+        import json
+
+        return json.dumps(value, indent=indent or None, ensure_ascii=ascii)
+    quote = encode_basestring_ascii if ascii else encode_basestring
+    parts: list[str] = []
+
+    def emit(node: object, level: int) -> None:
+        if isinstance(node, str):
+            parts.append(quote(node))
+        elif node is None or isinstance(node, bool):
+            parts.append({None: "null", True: "true", False: "false"}[node])
+        elif isinstance(node, int):
+            parts.append(int.__repr__(node))
+        elif isinstance(node, float):
+            special = {float("inf"): "Infinity", float("-inf"): "-Infinity"}
+            parts.append("NaN" if node != node else special.get(node) or float.__repr__(node))
+        elif isinstance(node, dict | list):
+            if not node:
+                parts.append("{}" if isinstance(node, dict) else "[]")
+                return
+            inner = "\n" + " " * (indent * (level + 1)) if indent else ""
+            parts.append(("{" if isinstance(node, dict) else "[") + inner)
+            separator = "," + inner if indent else ", "
+            pairs = node.items() if isinstance(node, dict) else ((None, item) for item in node)
+            for at, (key, item) in enumerate(pairs):
+                if at:
+                    parts.append(separator)
+                if isinstance(node, dict):
+                    parts.append(quote(key) + ": ")
+                emit(item, level + 1)
+            outer = "\n" + " " * (indent * level) if indent else ""
+            parts.append(outer + ("}" if isinstance(node, dict) else "]"))
+        else:
+            raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
+
+    emit(value, 0)
+    return "".join(parts)

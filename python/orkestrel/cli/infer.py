@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
-import argparse
-import json
+# Imports stay minimal: the command runs in a fresh process, where every module imported is
+# start-up time (`orkestrel.contract` and its error classes load only when something fails).
+# `argparse`, `typing` and `pathlib` are left out too: `quick_arguments` reads the usual command
+# lines itself, and argparse takes over for anything else.
 import os
 import sys
-import tempfile
-from pathlib import Path
-from typing import Any, BinaryIO, Literal
+from types import SimpleNamespace
 
-from orkestrel.cli.cluster import check_scheduler
-from orkestrel.cli.helpers import Layout, Prefixed, detect, first_line
-from orkestrel.cli.progress import ProgressBar
-from orkestrel.contract import (
-    INFER_BREADTH_LIMIT,
-    INFER_DEPTH_LIMIT,
-    ContractError,
-    JSONInputError,
-    LinesReport,
-    SchemaBuilder,
-)
+from orkestrel._core import INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, SchemaBuilder
+from orkestrel.cli.constants import COMMANDS
+from orkestrel.cli.helpers import Prefixed, detect, first_line, render_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import Any, BinaryIO, Literal
+
+    from orkestrel.cli.helpers import Layout
+    from orkestrel.cli.progress import ProgressBar
+    from orkestrel.contract import LinesReport
+
+    Arguments = argparse.Namespace | SimpleNamespace
 
 OK, BAD_INPUT, USAGE = 0, 1, 2
 PROG = "orkestrel infer"
@@ -33,15 +37,95 @@ content unless --jsonl or --json is given. Exit status: 0 ok, 1 bad input, 2 usa
 def _count(text: str) -> int:
     value = int(text)
     if value < 0:
+        import argparse
+
         raise argparse.ArgumentTypeError("must be a non-negative integer")
     return value
+
+
+_SWITCHES = {
+    "--format": "format",
+    "--enum": "enum",
+    "--open": "open",
+    "--skip-bad-lines": "skip_bad_lines",
+    "-q": "quiet",
+    "--quiet": "quiet",
+}
+_LAYOUTS = {"--jsonl": "jsonl", "--json": "json"}
+_VALUES = {
+    "-o": "output",
+    "--output": "output",
+    "--threads": "threads",
+    "--max-depth": "max_depth",
+    "--max-properties": "max_properties",
+    "--indent": "indent",
+}
+
+
+def quick_arguments(words: Sequence[str]) -> SimpleNamespace | None:
+    """Reads the words after `infer` as `register`'s parser would, without importing argparse;
+    `None` for anything but whole option names and files (help, abbreviations, bad values,
+    no file), which argparse then reads and reports.
+    """
+    values: dict[str, Any] = {
+        "command": "infer",
+        "files": [],
+        "format": False,
+        "enum": False,
+        "open": False,
+        "layout": None,
+        "output": None,
+        "skip_bad_lines": False,
+        "threads": None,
+        "max_depth": INFER_DEPTH_LIMIT,
+        "max_properties": INFER_BREADTH_LIMIT,
+        "indent": 2,
+        "quiet": False,
+        "scheduler": None,
+        "run": run,
+    }
+    files: list[str] = values["files"]
+    closed = False
+    at = 0
+    while at < len(words):
+        word = words[at]
+        at += 1
+        if word == "-" or not word.startswith("-"):
+            if closed:
+                return None
+            files.append(word)
+            continue
+        closed = bool(files)
+        name, equals, inline = word.partition("=")
+        if name in _SWITCHES and not equals:
+            values[_SWITCHES[name]] = True
+        elif name in _LAYOUTS and not equals and values["layout"] is None:
+            values["layout"] = _LAYOUTS[name]
+        elif name in _VALUES:
+            if not equals:
+                if at == len(words) or words[at].startswith("-"):
+                    return None
+                inline, at = words[at], at + 1
+            dest = _VALUES[name]
+            if dest == "output":
+                values[dest] = inline
+                continue
+            try:
+                values[dest] = int(inline)
+            except ValueError:
+                return None
+            if values[dest] < 0:
+                return None
+        else:
+            return None
+    return SimpleNamespace(**values) if files else None
 
 
 def register(commands: Any) -> None:
     """Adds the `infer` subcommand to the `orkestrel` parser."""
     parser: argparse.ArgumentParser = commands.add_parser(
         "infer",
-        help="infer the JSON Schema of JSON or JSON Lines files",
+        help=COMMANDS["infer"][1],
         description=DESCRIPTION,
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="input file; - reads stdin")
@@ -74,6 +158,8 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--indent", type=_count, default=2, help="JSON indentation (default 2)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
+    from orkestrel.cli.cluster import check_scheduler
+
     parser.add_argument(
         "--scheduler",
         type=check_scheduler,
@@ -89,9 +175,11 @@ def _fail(message: str, status: int = BAD_INPUT) -> int:
     return status
 
 
-def _progress(args: argparse.Namespace) -> ProgressBar | None:
+def _progress(args: Arguments) -> ProgressBar | None:
     if args.quiet or not sys.stderr.isatty():
         return None
+    from orkestrel.cli.progress import ProgressBar
+
     total = 0
     for name in args.files:
         if name == "-":
@@ -102,8 +190,8 @@ def _progress(args: argparse.Namespace) -> ProgressBar | None:
 
 def _read_lines(
     builder: SchemaBuilder,
-    source: Path | Prefixed,
-    args: argparse.Namespace,
+    source: str | Prefixed,
+    args: Arguments,
     bar: ProgressBar | None,
 ) -> LinesReport:
     errors: Literal["raise", "skip"] = "skip" if args.skip_bad_lines else "raise"
@@ -112,7 +200,7 @@ def _read_lines(
 
 
 def _read_one(
-    builder: SchemaBuilder, name: str, args: argparse.Namespace, bar: ProgressBar | None
+    builder: SchemaBuilder, name: str, args: Arguments, bar: ProgressBar | None
 ) -> LinesReport | None:
     layout: Layout | None = args.layout
     if name == "-":
@@ -122,14 +210,14 @@ def _read_one(
             builder.add_json(head + stdin.read())
             return None
         return _read_lines(builder, Prefixed(head, stdin), args, bar)
-    path = Path(name)
     if layout is None:
-        with path.open("rb") as stream:
+        with open(name, "rb") as stream:
             layout = detect(first_line(stream))
     if layout == "json":
-        builder.add_json(path.read_bytes())
+        with open(name, "rb") as stream:
+            builder.add_json(stream.read())
         return None
-    return _read_lines(builder, path, args, bar)
+    return _read_lines(builder, name, args, bar)
 
 
 def _note_skipped(name: str, report: LinesReport) -> None:
@@ -146,27 +234,44 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    target = Path(output)
-    fd, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+    import tempfile
+
+    folder, base = os.path.split(output)
+    fd, temporary = tempfile.mkstemp(dir=folder or ".", prefix=f".{base}.")
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
-        os.replace(temporary, target)
+        os.replace(temporary, output)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        if os.path.exists(temporary):
+            os.unlink(temporary)
         raise
 
 
 def _render(schema: dict[str, Any], indent: int) -> str:
     try:
-        text = json.dumps(schema, indent=indent or None, ensure_ascii=False)
+        text = render_json(schema, indent)
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(schema, indent=indent or None)
+        text = render_json(schema, indent, ascii=True)
     return text + "\n"
 
 
-def run(args: argparse.Namespace) -> int:
+def _failed(error: OSError | ValueError, name: str) -> int:
+    """Reports a failed read; anything but a file, JSON or contract error is raised again."""
+    from orkestrel.contract import ContractError, JSONInputError
+
+    if isinstance(error, JSONInputError):
+        where = "" if error.source else f"{name}: "
+        return _fail(f"{where}{error}")
+    if isinstance(error, OSError) and error.filename is not None:
+        return _fail(f"{error.filename}: {error.strerror}")
+    if isinstance(error, OSError | ContractError):
+        return _fail(str(error))
+    raise error
+
+
+def run(args: Arguments) -> int:
     """Runs `orkestrel infer` and returns the exit status."""
     if args.files.count("-") > 1:
         return _fail("stdin (-) can be read only once", USAGE)
@@ -185,6 +290,7 @@ def run(args: argparse.Namespace) -> int:
         bar = _progress(args)
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror}")
+    name = args.files[0]
     try:
         for name in args.files:
             report = _read_one(builder, name, args, bar)
@@ -193,20 +299,15 @@ def run(args: argparse.Namespace) -> int:
             if report and report.skipped and not args.quiet:
                 _note_skipped(name, report)
         schema = builder.to_schema()
-    except JSONInputError as error:
-        where = "" if error.source else f"{name}: "
-        return _fail(f"{where}{error}")
-    except (OSError, ContractError) as error:
-        if isinstance(error, OSError) and error.filename is not None:
-            return _fail(f"{error.filename}: {error.strerror}")
-        return _fail(str(error))
+    except (OSError, ValueError) as error:
+        return _failed(error, name)
     finally:
         if bar:
             bar.close()
     return _emit(schema, args)
 
 
-def _emit(schema: dict[str, Any], args: argparse.Namespace) -> int:
+def _emit(schema: dict[str, Any], args: Arguments) -> int:
     try:
         _write(_render(schema, args.indent), args.output)
     except OSError as error:

@@ -15,10 +15,18 @@ from mcp.server import Server, ServerRequestContext
 
 from orkestrel import __version__
 from orkestrel.mcp.constants import DEFAULT_SERVER_NAME, MAX_LIST_PAGES
+from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_to_mcp, tool_to_mcp
 from orkestrel.mcp.types import McpSource
-from orkestrel.tool import Tool, ToolCall, ToolInterface, ToolManager, ToolManagerInterface
+from orkestrel.tool import (
+    Tool,
+    ToolCall,
+    ToolInterface,
+    ToolManager,
+    ToolManagerInterface,
+    portable_name,
+)
 
 
 def create_server(
@@ -47,13 +55,17 @@ def create_server(
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         call: ToolCall = {
             "id": str(ctx.request_id) if ctx.request_id is not None else str(uuid.uuid4()),
             "name": params.name,
             "arguments": params.arguments if params.arguments is not None else {},
         }
-        return result_to_mcp(await manager.execute(call, timeout=timeout))
+        with serving_request(ctx, params) as served:
+            result = await manager.execute(call, timeout=timeout)
+        if isinstance(served.input_required, types.InputRequiredResult):
+            return served.input_required
+        return result_to_mcp(result)
 
     def input_schema(tool_name: str) -> Mapping[str, Any] | None:
         tool = manager.tool(tool_name)
@@ -78,9 +90,12 @@ async def from_mcp(
 
     `source` is a connected `Client` or `ClientSession` (left open), `StdioServerParameters`, an
     `http(s)://` URL, a command line or an argument vector (the process or connection is closed
-    on exit). Every remote name is registered as `prefix + name`, into `manager` when given so
-    that one registry aggregates several servers. A name already registered, or repeated, raises
-    `ToolNameCollisionError` before anything is added. On exit the wrapped tools are removed.
+    on exit). Every remote name is registered as `portable_name(prefix + name)` (so
+    `prefix="weather."` registers `weather_lookup`, a name every provider accepts; `_` is the
+    separator that works everywhere), into `manager` when given so that one registry
+    aggregates several servers; the remote tool is still called by its own name. A name
+    already registered, or repeated, raises `ToolNameCollisionError` before anything is added.
+    On exit the wrapped tools are removed.
     """
     target: ToolManagerInterface = manager if manager is not None else ToolManager()
     try:
@@ -148,7 +163,7 @@ def _wrap(session: Client | ClientSession, remote: types.Tool, prefix: str) -> T
 
     annotations = remote.annotations
     return Tool(
-        name=prefix + remote.name,
+        name=portable_name(prefix + remote.name),
         description=remote.description,
         parameters=remote.input_schema,
         annotations=None

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, NoReturn
+from typing import Any
 
 import mcp_types as types
 from pydantic import ValidationError
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
+from orkestrel._errors import raise_alone as raise_alone
 from orkestrel.mcp.constants import EMPTY_INPUT_SCHEMA
 from orkestrel.mcp.errors import RemoteToolError
 from orkestrel.tool import ToolInterface, ToolResult, tool_to_definition
@@ -100,12 +101,3 @@ def _error(message: str) -> types.CallToolResult:
 
 def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else text
-
-
-def raise_alone(group: BaseExceptionGroup[BaseException]) -> NoReturn:
-    """Re-raises the one exception a chain of single-member exception groups wraps, keeping its
-    own cause, or the group itself when it holds several."""
-    error: BaseException = group
-    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-        error = error.exceptions[0]
-    raise error from error.__cause__

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Sequence
 from typing import Any
 
 import anyio
@@ -11,6 +12,7 @@ from anyio.abc import TaskStatus
 from anyio.lowlevel import current_token
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
+from starlette.routing import BaseRoute
 
 from orkestrel import __version__
 from orkestrel.mcp.constants import (
@@ -36,6 +38,7 @@ async def serve(
     version: str = __version__,
     instructions: str | None = None,
     timeout: float | None = None,
+    routes: Sequence[BaseRoute] = (),
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serves a `ToolManager` as an MCP server until the client disconnects (stdio) or the task
@@ -44,7 +47,8 @@ async def serve(
     `"stdio"` speaks on the process's stdin and stdout. `"http"` serves streamable HTTP at
     `http://host:port/path`, binding loopback by default; `port=0` picks a free port. Started
     with `TaskGroup.start`, it reports `"stdio"` or the HTTP URL once it accepts connections.
-    HTTP needs the asyncio backend. `timeout` (seconds) bounds each tool call.
+    HTTP needs the asyncio backend. `timeout` (seconds) bounds each tool call. `routes` are
+    Starlette routes served beside the MCP endpoint over HTTP (the terminal routes, say).
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
@@ -58,17 +62,23 @@ async def serve(
             task_status.started("stdio")
             await server.run(read_stream, write_stream, server.create_initialization_options())
         return
-    await _serve_http(server, host, port, path, task_status)
+    await _serve_http(server, host, port, path, task_status, routes)
 
 
 async def _serve_http(
-    server: Server[Any], host: str, port: int, path: str, task_status: TaskStatus[str]
+    server: Server[Any],
+    host: str,
+    port: int,
+    path: str,
+    task_status: TaskStatus[str],
+    routes: Sequence[BaseRoute] = (),
 ) -> None:
     if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
         raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")
     import uvicorn
 
     app = server.streamable_http_app(streamable_http_path=path, host=host)
+    app.router.routes.extend(routes)
     config = uvicorn.Config(
         app,
         log_config=None,

@@ -1,0 +1,45 @@
+"""The agent workflow adapter: a live agent as a workflow function, and its guard."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from orkestrel.toolbox.workflow.agent_function import AgentFunction
+from orkestrel.toolbox.workflow.lineage import WORKFLOW_TAG, is_workflow_lineage
+from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage
+from orkestrel.workflow import WorkflowFunctions, WorkflowRunnerInterface, WorkflowStoreInterface
+
+if TYPE_CHECKING:
+    from orkestrel.agent import AgentInterface
+
+
+def create_agent_function(
+    agent: AgentInterface,
+    *,
+    runner: WorkflowRunnerInterface | None = None,
+    lineage: WorkflowLineage | None = None,
+    functions: WorkflowFunctions | None = None,
+    agents: WorkflowAgents | None = None,
+    store: WorkflowStoreInterface | None = None,
+) -> AgentFunction:
+    """Wraps a live agent as a workflow function that runs it to a settled result per task and
+    carries immutable lineage metadata for toolbox composition.
+
+    `lineage` is the chain the agent runs under and must be empty or end with a workflow tag,
+    else `ToolboxError` (`TOOL`). With a `runner`, each run first binds a `workflow` tool onto
+    the agent for nested runs, composed from `functions`, `agents` and `store` for the lineage
+    extended by the agent's tag. The answer is `agent_result_to_json` of the settled result; a
+    cancelled run answers its partial result, and the agent's and provider's errors pass through.
+    """
+    return AgentFunction(
+        agent, runner=runner, lineage=lineage, functions=functions, agents=agents, store=store
+    )
+
+
+def is_agent_function(value: Any) -> TypeGuard[AgentFunction]:
+    """Narrows an unknown callable to the toolbox's immutable agent adapter: an `AgentFunction`
+    itself (not a look-alike or a subclass) whose lineage is valid; total on any input."""
+    if type(value) is not AgentFunction:
+        return False
+    lineage = value.lineage
+    return is_workflow_lineage(lineage) and (not lineage or lineage[-1].startswith(WORKFLOW_TAG))

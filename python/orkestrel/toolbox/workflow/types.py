@@ -1,0 +1,109 @@
+"""The plain data and options of the workflow tool and the agent adapter."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+from orkestrel.workflow import (
+    WorkflowFault,
+    WorkflowFunctions,
+    WorkflowRunnerInterface,
+    WorkflowStatus,
+    WorkflowStoreInterface,
+)
+
+if TYPE_CHECKING:
+    # Only types: the workflow family does not load the agent layer.
+    from orkestrel.agent import AgentInterface
+
+
+class TaskDraft(TypedDict, total=False):
+    """Represents a draft task: a `TaskDefinition` whose `id` and `name` may be omitted."""
+
+    id: str
+    name: str
+    description: str
+    behavior: str
+    retries: int
+    timeout: int
+    input: dict[str, Any]
+
+
+class PhaseDraft(TypedDict):
+    """Represents a draft phase: a `PhaseDefinition` whose `id` and `name` may be omitted, with
+    `TaskDraft` tasks."""
+
+    id: NotRequired[str]
+    name: NotRequired[str]
+    description: NotRequired[str]
+    tasks: list[TaskDraft]
+    concurrency: NotRequired[int]
+    bail: NotRequired[bool]
+
+
+class WorkflowDraft(TypedDict):
+    """Represents a draft workflow: a `WorkflowDefinition` whose `id` and `name` may be omitted
+    at every level."""
+
+    id: NotRequired[str]
+    name: NotRequired[str]
+    description: NotRequired[str]
+    phases: list[PhaseDraft]
+    bail: NotRequired[bool]
+
+
+class WorkflowStep(TypedDict):
+    """Represents one flat step, `{name, input?}`: a registered behavior and its input."""
+
+    name: str
+    input: NotRequired[dict[str, Any]]
+
+
+class WorkflowSteps(TypedDict):
+    """Represents the flat authoring form, `{name?, steps}`."""
+
+    name: NotRequired[str]
+    steps: list[WorkflowStep]
+
+
+class WorkflowToolResult(TypedDict):
+    """Represents the JSON-safe summary of a run, `{status, count, durable?, fault?}`: `count`
+    is how many tasks settled, and `durable` and `fault` appear exactly when the runner set
+    them."""
+
+    status: WorkflowStatus
+    count: int
+    durable: NotRequired[bool]
+    fault: NotRequired[WorkflowFault]
+
+
+WorkflowLineage = tuple[str, ...]
+"""Represents one immutable call chain: unique tags alternating `workflow:<id>` and
+`agent:<name>`, starting with a workflow tag."""
+
+
+WorkflowAgents = Mapping[str, "AgentInterface"]
+"""Represents raw live agents keyed by the workflow function names that run them."""
+
+
+class WorkflowToolOptions(TypedDict, total=False):
+    """Represents the options of `create_workflow_tool` and `create_workflow_functions`: the
+    lineage, opaque functions, raw agents and checkpoint store of a composition."""
+
+    lineage: WorkflowLineage
+    functions: WorkflowFunctions
+    agents: WorkflowAgents
+    store: WorkflowStoreInterface
+
+
+class AgentFunctionOptions(TypedDict, total=False):
+    """Represents the options of `create_agent_function`: the lineage the agent runs under, and
+    the runner, opaque functions, raw agents and checkpoint store its nested `workflow` tool is
+    composed from."""
+
+    runner: WorkflowRunnerInterface
+    lineage: WorkflowLineage
+    functions: WorkflowFunctions
+    agents: WorkflowAgents
+    store: WorkflowStoreInterface
