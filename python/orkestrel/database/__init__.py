@@ -27,6 +27,9 @@ from orkestrel.database.constants import (
     MAX_PATTERN_LENGTH,
     MAX_VALUES,
     OPERATORS,
+    POSTGRES_POOL_IDLE,
+    POSTGRES_POOL_SIZE,
+    POSTGRES_POOL_TIMEOUT,
     POSTGRES_SCHEMA_PREFIX,
 )
 from orkestrel.database.database import Database
@@ -43,6 +46,7 @@ from orkestrel.database.factories import (
     create_memory_driver,
     create_postgres_driver,
     create_postgres_factory,
+    create_postgres_pool,
     create_sqlite_driver,
     create_sqlite_factory,
 )
@@ -83,6 +87,9 @@ __all__ = [
     "MAX_PATTERN_LENGTH",
     "MAX_VALUES",
     "OPERATORS",
+    "POSTGRES_POOL_IDLE",
+    "POSTGRES_POOL_SIZE",
+    "POSTGRES_POOL_TIMEOUT",
     "POSTGRES_SCHEMA_PREFIX",
     "AggregateFunction",
     "Column",
@@ -120,6 +127,7 @@ __all__ = [
     "create_memory_driver",
     "create_postgres_driver",
     "create_postgres_factory",
+    "create_postgres_pool",
     "create_sqlite_driver",
     "create_sqlite_factory",
     "database_thread_limiter",
