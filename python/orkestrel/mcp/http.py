@@ -1,0 +1,167 @@
+"""The streamable HTTP app: the SDK's session manager at `/mcp`, beside any other Starlette
+routes, all behind one guard (bearer token, `Host` and `Origin`)."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import socket
+from collections.abc import Iterable, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from orkestrel.mcp import sdk
+from orkestrel.mcp.constants import LOOPBACK_HOSTS
+
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+def is_loopback(host: str) -> bool:
+    """Tells whether binding `host` serves this machine only."""
+    name = host.strip("[]")
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def default_hosts(bind: str) -> list[str]:
+    """The `Host` names a server bound to `bind` answers to unless told more: loopback names,
+    and for another address that address (for a wildcard, this machine's host names)."""
+    hosts = list(LOOPBACK_HOSTS)
+    if is_loopback(bind):
+        return hosts
+    if bind in WILDCARD_HOSTS:
+        hosts.extend(dict.fromkeys([socket.gethostname(), socket.getfqdn()]))
+    else:
+        hosts.append(f"[{bind}]" if ":" in bind else bind)
+    return hosts
+
+
+def _split(authority: str) -> tuple[str, str | None]:
+    """`name` and `port` of `name:port`, `[v6]:port`, `name` or `[v6]`."""
+    if authority.startswith("["):
+        end = authority.find("]")
+        rest = authority[end + 1 :]
+        return authority[: end + 1].lower(), rest[1:] if rest.startswith(":") else None
+    name, colon, port = authority.rpartition(":")
+    return (name.lower(), port) if colon and port.isdigit() else (authority.lower(), None)
+
+
+class Guard:
+    """Refuses, before any route runs, a request whose `Host` is not one this server answers to
+    (421), whose `Origin` is a foreign web page (403), or that lacks the bearer token when one
+    is set (401). `"*"` in `hosts` accepts any `Host` (behind a proxy that checks it)."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        token: str | None,
+        hosts: Sequence[str],
+        origins: Sequence[str] = (),
+    ) -> None:
+        self.app = app
+        self.token = token.encode() if token else None
+        self.any_host = "*" in hosts
+        self.hosts = [_split(host) for host in hosts if host != "*"]
+        self.origins = {origin.rstrip("/").lower() for origin in origins}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {key.decode("latin-1").lower(): value for key, value in scope["headers"]}
+        host = headers.get("host", b"").decode("latin-1")
+        if not self._host_ok(host):
+            await _refuse(scope, send, 421, f"unknown Host header {host!r}")
+            return
+        origin = headers.get("origin")
+        if origin is not None and not self._origin_ok(origin.decode("latin-1")):
+            await _refuse(scope, send, 403, "cross-origin request refused")
+            return
+        if self.token is not None and not self._token_ok(headers.get("authorization")):
+            await _refuse(scope, send, 401, "missing or wrong bearer token", challenge=True)
+            return
+        await self.app(scope, receive, send)
+
+    def _host_ok(self, host: str) -> bool:
+        if self.any_host:
+            return True
+        name, port = _split(host)
+        return any(name == known and (want is None or want == port) for known, want in self.hosts)
+
+    def _origin_ok(self, origin: str) -> bool:
+        if origin.rstrip("/").lower() in self.origins:
+            return True
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return False
+        return self._host_ok(parts.netloc)
+
+    def _token_ok(self, header: bytes | None) -> bool:
+        assert self.token is not None
+        if header is None or header[:7].lower() != b"bearer ":
+            return False
+        return hmac.compare_digest(header[7:].strip(), self.token)
+
+
+async def _refuse(
+    scope: Scope, send: Send, status: int, message: str, *, challenge: bool = False
+) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
+    ).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if challenge:
+        headers.append((b"www-authenticate", b'Bearer realm="orkestrel"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class _Endpoint:
+    """The ASGI endpoint handing every request at the MCP path to the session manager."""
+
+    def __init__(self, manager: Any) -> None:
+        self.manager = manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.manager.handle_request(scope, receive, send)
+
+
+def create_http_app(
+    server: Any,
+    *,
+    path: str,
+    token: str | None,
+    hosts: Sequence[str],
+    origins: Sequence[str] = (),
+    idle_timeout: float | None,
+    max_sessions: int | None,
+    routes: Iterable[BaseRoute] = (),
+) -> Starlette:
+    """Builds the Starlette app that serves `server` over streamable HTTP at `path`.
+
+    `routes` are mounted beside the MCP endpoint (a terminal's web page, a health check);
+    the guard (token, `Host`, `Origin`) runs in front of every route alike. Sessions idle for
+    `idle_timeout` seconds are closed, and at most `max_sessions` are open at once.
+    """
+    manager = sdk.session_manager(server, idle_timeout=idle_timeout, max_sessions=max_sessions)
+    mounted: list[BaseRoute] = [Route(path, endpoint=_Endpoint(manager)), *routes]
+    guard = Middleware(Guard, token=token, hosts=list(hosts), origins=list(origins))
+
+    def lifespan(app: Starlette) -> Any:
+        return manager.run()
+
+    return Starlette(routes=mounted, middleware=[guard], lifespan=lifespan)
