@@ -10,11 +10,10 @@ from types import ModuleType
 from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
-from mcp.client import Client
 
 from orkestrel.cli.serve import register, run_serve
+from support.mcp_client import connect
 
 pytestmark = pytest.mark.anyio
 
@@ -48,16 +47,16 @@ async def test_serves_the_selected_plugin_over_http(
     async with anyio.create_task_group() as group:
         group.start_soon(serve)
         url = await listening(app, err)
-        async with Client(url) as client:
-            names = [tool.name for tool in (await client.list_tools()).tools]
+        async with connect(url) as client:
+            names = [tool["name"] for tool in await client.list_tools()]
             hello = await client.call_tool("hello", {"who": "mcp"})
             refused = await client.call_tool("refuse", {"why": "because"})
         group.cancel_scope.cancel()
     assert names == ["hello", "where", "refuse"]
-    assert hello.content == [types.TextContent(text='"hello mcp"')]
-    assert (refused.is_error, refused.content) == (
+    assert hello["content"] == [{"type": "text", "text": '"hello mcp"'}]
+    assert (refused.get("isError", False), refused["content"]) == (
         True,
-        [types.TextContent(text="refused: because")],
+        [{"type": "text", "text": "refused: because"}],
     )
 
 

@@ -11,10 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
 import pytest
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
+
+from support.mcp_client import connect, stdio
 
 APP = Path(__file__).resolve().parent / "app.py"
 DEEP = 100_000
@@ -112,16 +111,16 @@ async def test_http_refuses_unparseable_bodies_and_keeps_serving(
     garbage = http_post(app_url, b"\xff\xfe")
     assert (deep[0], json.loads(deep[1])["error"]["code"]) == (400, -32700)
     assert (garbage[0], json.loads(garbage[1])["error"]["code"]) == (400, -32700)
-    async with Client(app_url) as client:
+    async with connect(app_url) as client:
         answer = await client.call_tool("add", {"left": 2, "right": 2})
-    assert answer.content == [types.TextContent(text="4")]
+    assert answer["content"] == [{"type": "text", "text": "4"}]
 
 
 @pytest.mark.anyio
 async def test_stray_prints_never_reach_the_stdio_stream() -> None:
-    parameters = StdioServerParameters(command=sys.executable, args=[str(APP)])
-    async with Client(parameters) as client:
+    parameters = stdio(sys.executable, [str(APP)])
+    async with connect(parameters) as client:
         noisy = await client.call_tool("noisy", {})
         after = await client.call_tool("add", {"left": 1, "right": 1})
-    assert noisy.content == [types.TextContent(text='"quiet"')]
-    assert after.content == [types.TextContent(text="2")]
+    assert noisy["content"] == [{"type": "text", "text": '"quiet"'}]
+    assert after["content"] == [{"type": "text", "text": "2"}]

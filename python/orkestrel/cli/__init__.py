@@ -7,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from orkestrel import __version__
 from orkestrel.cli import infer, serve, tools
 
 USAGE = 2
@@ -19,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="orkestrel",
         description="Tools for LLM agents and data, from the command line.",
     )
+    parser.add_argument("--version", action="version", version=f"orkestrel {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     infer.register(commands)
     serve.register(commands)

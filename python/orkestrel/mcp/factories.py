@@ -66,7 +66,9 @@ def create_server(
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
-    return sdk.build_server(name, version, instructions, list_tools, call_tool, input_schema)
+    server = sdk.build_server(name, version, instructions, list_tools, call_tool, input_schema)
+    listing.serve(server)
+    return server
 
 
 @asynccontextmanager
@@ -135,7 +137,7 @@ def _wrap(session: Any, remote: dict[str, Any], prefix: str) -> ToolInterface:
     remote_name: str = remote["name"]
 
     async def execute(args: Mapping[str, Any]) -> Any:
-        result = await session.call_tool(remote_name, dict(args))
+        result = await sdk.call_remote(session, remote_name, dict(args))
         return mcp_to_value(result, remote_name)
 
     return Tool(

@@ -21,6 +21,12 @@ from orkestrel.mcp.constants import LOOPBACK_HOSTS
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+MAX_CHECKED_BODY = 4 * 1024 * 1024
+"""Bodies up to this size are checked for JSON before the SDK reads them (its own limit)."""
+
 
 def is_loopback(host: str) -> bool:
     """Tells whether binding `host` serves this machine only."""
@@ -115,13 +121,19 @@ class Guard:
 
 
 async def _refuse(
-    scope: Scope, send: Send, status: int, message: str, *, challenge: bool = False
+    scope: Scope,
+    send: Send,
+    status: int,
+    message: str,
+    *,
+    challenge: bool = False,
+    code: int = INVALID_REQUEST,
 ) -> None:
     if scope["type"] == "websocket":
         await send({"type": "websocket.close", "code": 1008})
         return
     body = json.dumps(
-        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
+        {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
     ).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if challenge:
@@ -131,13 +143,59 @@ async def _refuse(
 
 
 class _Endpoint:
-    """The ASGI endpoint handing every request at the MCP path to the session manager."""
+    """The ASGI endpoint handing every request at the MCP path to the session manager, after
+    answering a POST whose body is not JSON at all (or nests past the parser) with a 400 parse
+    error, as SDK releases differ there (a 1.x server answers such a body with a 500)."""
 
     def __init__(self, manager: Any) -> None:
         self.manager = manager
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await self.manager.handle_request(scope, receive, send)
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.manager.handle_request(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size, more = 0, True
+        while more and size <= MAX_CHECKED_BODY:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.manager.handle_request(scope, _replay(chunks, message, receive), send)
+                return
+            chunk = message.get("body", b"")
+            chunks.append(chunk)
+            size += len(chunk)
+            more = message.get("more_body", False)
+        if not more:
+            reason = _unparseable(b"".join(chunks))
+            if reason is not None:
+                await _refuse(scope, send, 400, reason, code=PARSE_ERROR)
+                return
+        last = {"type": "http.request", "body": chunks.pop() if chunks else b"", "more_body": more}
+        await self.manager.handle_request(scope, _replay(chunks, last, receive), send)
+
+
+def _unparseable(body: bytes) -> str | None:
+    try:
+        json.loads(body)
+    except RecursionError:
+        return "parse error: the message nests deeper than the parser allows"
+    except ValueError as error:
+        return f"parse error: {error}"
+    return None
+
+
+def _replay(chunks: list[bytes], last: Any, receive: Receive) -> Receive:
+    pending: list[Any] = [
+        {"type": "http.request", "body": chunk, "more_body": True} for chunk in chunks
+    ]
+    pending.append(last)
+
+    async def replayed() -> Any:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replayed
 
 
 def create_http_app(

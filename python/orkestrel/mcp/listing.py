@@ -30,6 +30,12 @@ class ListingWatch:
     def __init__(self, manager: ToolManagerInterface) -> None:
         self._manager = manager
         self._seen: weakref.WeakKeyDictionary[Any, Fingerprint] = weakref.WeakKeyDictionary()
+        self._servers: list[Any] = []
+        self._published = fingerprint(manager)
+
+    def serve(self, server: Any) -> None:
+        """Adds an SDK server whose listen streams (2026 era) hear of changes too."""
+        self._servers.append(server)
 
     def listed(self, request: sdk.Request) -> None:
         """Records that the connection of `request` has just been shown the listing."""
@@ -54,6 +60,10 @@ class ListingWatch:
     async def check(self) -> None:
         """Announces a changed listing to every connection that has not seen it."""
         current = fingerprint(self._manager)
+        if current != self._published:
+            self._published = current
+            for server in self._servers:
+                await sdk.publish_tools_changed(server)
         stale = [link for link, seen in list(self._seen.items()) if seen != current]
         for link in stale:
             self._seen[link] = current

@@ -9,7 +9,9 @@ against 2.x.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -96,7 +98,26 @@ def _server_v2(
     )
     server.add_request_handler("tools/list", types.PaginatedRequestParams, on_list)
     server.add_request_handler("tools/call", types.CallToolRequestParams, on_call)
+    # The 2026 protocol era delivers list changes only on `subscriptions/listen` streams.
+    from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+
+    bus = InMemorySubscriptionBus()
+    server.add_request_handler(
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, ListenHandler(bus)
+    )
+    server.orkestrel_bus = bus  # type: ignore[attr-defined]
     return server
+
+
+async def publish_tools_changed(server: Any) -> None:
+    """Tells the `subscriptions/listen` streams of a 2.x server that the tool list changed
+    (the 1.x line has no such streams)."""
+    bus = getattr(server, "orkestrel_bus", None)
+    if bus is None:
+        return
+    from mcp.server.subscriptions import ToolsListChanged
+
+    await bus.publish(ToolsListChanged())
 
 
 def _server_v1(
@@ -272,11 +293,33 @@ async def list_page(session: Any, cursor: str | None) -> tuple[list[Any], str | 
     return list(page.tools), page.nextCursor
 
 
+async def call_remote(session: Any, name: str, arguments: dict[str, Any]) -> Any:
+    """Calls a remote tool; cancelling the caller cancels the remote call (the 1.x client
+    does not say so to the server by itself, so this sends `notifications/cancelled`)."""
+    if MAJOR >= 2:
+        return await session.call_tool(name, arguments)
+    import anyio
+
+    ident = session._request_id
+    try:
+        return await session.call_tool(name, arguments)
+    except anyio.get_cancelled_exc_class():
+        cancel = types.CancelledNotification(
+            params=types.CancelledNotificationParams(requestId=ident)
+        )
+        # A connection that is gone took the remote call with it.
+        gone = contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError)
+        with anyio.CancelScope(shield=True), anyio.move_on_after(5), gone:
+            await session.send_notification(types.ClientNotification(cancel))
+        raise
+
+
 def stdio_parameters(command: str, args: list[str]) -> Any:
-    """Builds stdio launch parameters for a server command."""
+    """Builds stdio launch parameters for a server command that inherits this process's
+    environment, as a subprocess does (the SDK's default passes only a few variables)."""
     from mcp.client.stdio import StdioServerParameters
 
-    return StdioServerParameters(command=command, args=args)
+    return StdioServerParameters(command=command, args=args, env=dict(os.environ))
 
 
 def is_stdio_parameters(source: Any) -> bool:
