@@ -146,13 +146,13 @@ async def _connect(
     async def on_message(message: Any) -> None:
         if isinstance(message, Exception):
             return
-        notification = getattr(message, "root", message)
-        session.notifications.append(wire(notification))
+        notification = wire(getattr(message, "root", message))
+        if notification.get("method") == "notifications/message":
+            return  # collected by `on_log`, which both lines call
+        session.notifications.append(notification)
 
     async def on_log(params: Any) -> None:
-        entry = {"method": "notifications/message", "params": wire(params)}
-        if entry not in session.notifications:
-            session.notifications.append(entry)
+        session.notifications.append({"method": "notifications/message", "params": wire(params)})
 
     async with AsyncExitStack() as stack:
         if MAJOR >= 2:
@@ -162,7 +162,12 @@ async def _connect(
             if isinstance(target, str) and headers:
                 http = await stack.enter_async_context(_http_client(headers))
                 target = streamable_http_client(target, http_client=http)
-            options: dict[str, Any] = {"message_handler": on_message, "logging_callback": on_log}
+            options: dict[str, Any] = {
+                "message_handler": on_message,
+                "logging_callback": on_log,
+                # The 2026 era sends log entries only to requests that ask for them.
+                "log_level": "debug",
+            }
             if mode is not None:
                 options["mode"] = mode
             session.client = await stack.enter_async_context(Client(target, **options))
@@ -208,6 +213,15 @@ async def _connect(
 def raw_session(session: Session) -> Any:
     """The SDK's `ClientSession` under a connected client (2.x wraps it in a `Client`)."""
     return session.client.session if MAJOR >= 2 else session.client
+
+
+async def until(check: Callable[[], bool], seconds: float = 30) -> None:
+    """Waits until `check()` is true, for at most `seconds`."""
+    with anyio.fail_after(seconds):
+        while True:
+            if check():
+                return
+            await anyio.sleep(0.02)
 
 
 def text(result: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
+from typing_extensions import is_typeddict
 
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import EMPTY_INPUT_SCHEMA
@@ -75,22 +76,21 @@ def tool_to_mcp(tool: ToolInterface) -> Any:
 
 def return_type(tool: ToolInterface) -> Any:
     """The structured return type a tool declares: the return annotation of a `@tool`
-    function when it is a pydantic model, a `TypedDict` or a dataclass; else `None`."""
+    function when it is a pydantic model, a `TypedDict` or a dataclass that pydantic can
+    describe as a JSON object; else `None`."""
     function = getattr(tool, "__wrapped__", None)
     if function is None:
         return None
     try:
-        hints = typing.get_type_hints(function)
+        returned = typing.get_type_hints(function).get("return")
     except Exception:
         return None
-    returned = hints.get("return")
-    if isinstance(returned, type) and (
+    structured = isinstance(returned, type) and (
         issubclass(returned, BaseModel)
-        or typing.is_typeddict(returned)
+        or is_typeddict(returned)
         or dataclasses.is_dataclass(returned)
-    ):
-        return returned
-    return None
+    )
+    return returned if structured and _schema(returned) is not None else None
 
 
 @lru_cache(maxsize=256)
@@ -98,14 +98,20 @@ def _adapter(kind: Any) -> TypeAdapter[Any]:
     return TypeAdapter(kind)
 
 
+@lru_cache(maxsize=256)
+def _schema(kind: Any) -> dict[str, Any] | None:
+    try:
+        schema: dict[str, Any] = _adapter(kind).json_schema(mode="serialization")
+    except Exception:  # a type pydantic cannot describe (`typing.TypedDict` before 3.12)
+        return None
+    return schema if schema.get("type") == "object" else None
+
+
 def output_schema(tool: ToolInterface) -> dict[str, Any] | None:
     """The JSON Schema (an object root) of the structured value a tool declares it returns,
     or `None` when it declares none."""
     kind = return_type(tool)
-    if kind is None:
-        return None
-    schema: dict[str, Any] = _adapter(kind).json_schema(mode="serialization")
-    return schema if schema.get("type") == "object" else None
+    return None if kind is None else copy.deepcopy(_schema(kind))
 
 
 def result_wire(result: ToolResult, returns: Any = None) -> dict[str, Any]:

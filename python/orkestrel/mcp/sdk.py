@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -170,14 +169,20 @@ async def report_progress(
 
 
 async def send_log(request: Request, level: str, data: Any, logger: str | None) -> None:
-    """Sends `notifications/message` on `request`'s stream (the 2026 protocol era delivers it
-    only to a request that opted in, as the SDK decides)."""
-    with warnings.catch_warnings():
-        # 2.x marks logging deprecated for the 2026 era; handshake-era clients still use it.
-        warnings.simplefilter("ignore", DeprecationWarning)
-        await request.session.send_log_message(
-            level, data, logger=logger, related_request_id=request.id
-        )
+    """Sends `notifications/message` on `request`'s stream. On the 2026 protocol era a
+    request receives only the levels it opted in to, as the 2.x session records them."""
+    params = {"level": level, "data": data, **({"logger": logger} if logger else {})}
+    if MAJOR >= 2:
+        # `send_log_message` warns that logging is deprecated for the 2026 era; this is the
+        # same delivery, through the public notification path, under the session's own gate.
+        allowed = getattr(request.session, "_allowed_log_levels", None)
+        if allowed is not None and level not in allowed:
+            return
+        notification = model("LoggingMessageNotification", {"params": params})
+        await request.session.send_notification(notification, related_request_id=request.id)
+        return
+    notification = types.ServerNotification(model("LoggingMessageNotification", {"params": params}))
+    await request.session.send_notification(notification, related_request_id=request.id)
 
 
 def connection(request: Request) -> Any:
