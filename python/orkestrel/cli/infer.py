@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
-from orkestrel.cli.helpers import Layout, Prefixed, detect, first_line
+from orkestrel.cli.helpers import Layout, Peek, Prefixed, peek
 from orkestrel.cli.progress import ProgressBar
 from orkestrel.contract import (
     INFER_BREADTH_LIMIT,
@@ -26,7 +29,8 @@ PROG = "orkestrel infer"
 DESCRIPTION = """\
 Infer one JSON Schema that every sample validates against. Each line of a JSON Lines file and
 each JSON document is a sample; all FILEs feed the same schema. The layout is detected from the
-content unless --jsonl or --json is given. Exit status: 0 ok, 1 bad input, 2 usage."""
+content unless --jsonl or --json is given. Exit status: 0 ok, 1 bad input (an input with no
+samples at all included), 2 usage."""
 
 
 def _count(text: str) -> int:
@@ -106,22 +110,38 @@ def _read_lines(
 def _read_one(
     builder: SchemaBuilder, name: str, args: argparse.Namespace, bar: ProgressBar | None
 ) -> LinesReport | None:
-    layout: Layout | None = args.layout
+    """Reads one input, opened once: its layout comes from a bounded peek of the same stream,
+    so a pipe, a FIFO or a process substitution reads like a file."""
     if name == "-":
-        stdin: BinaryIO = sys.stdin.buffer
-        head = first_line(stdin) if layout is None else b""
-        if (layout or detect(head)) == "json":
-            builder.add_json(head + stdin.read())
-            return None
-        return _read_lines(builder, Prefixed(head, stdin), args, bar)
-    path = Path(name)
-    if layout is None:
-        with path.open("rb") as stream:
-            layout = detect(first_line(stream))
-    if layout == "json":
-        builder.add_json(path.read_bytes())
+        return _read_stream(builder, sys.stdin.buffer, None, args, bar)
+    with open(name, "rb") as stream:
+        regular = stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+        return _read_stream(builder, stream, Path(name) if regular else None, args, bar)
+
+
+def _read_stream(
+    builder: SchemaBuilder,
+    stream: BinaryIO,
+    path: Path | None,
+    args: argparse.Namespace,
+    bar: ProgressBar | None,
+) -> LinesReport | None:
+    layout: Layout | None = args.layout
+    found = Peek(b"", layout, True) if layout is not None else peek(stream)
+    if found.layout == "json":
+        document = found.head + stream.read()
+        try:
+            builder.add_json(document)
+        except JSONInputError as error:
+            # A first line longer than the peek may still be JSON Lines: read it so.
+            if found.certain or error.reason != "unexpected content after the value":
+                raise
+            return _read_lines(builder, Prefixed(document, io.BytesIO()), args, bar)
         return None
-    return _read_lines(builder, path, args, bar)
+    if path is not None:
+        # A regular file is read again from its start by the core, on every core.
+        return _read_lines(builder, path, args, bar)
+    return _read_lines(builder, Prefixed(found.head, stream), args, bar)
 
 
 def _note_skipped(name: str, report: LinesReport) -> None:
@@ -139,7 +159,11 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.buffer.flush()
         return
     target = Path(output)
-    fd, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+    folder = target.parent
+    if not folder.is_dir():
+        # Named here, or the error would name the temporary file that could not be made.
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(folder))
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.")
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -174,25 +198,46 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror}")
     try:
+        failure = _read_all(builder, args, bar)
+    finally:
+        if bar:
+            bar.close()  # before any message, so it is not glued to the bar
+    if failure is not None:
+        return _fail(failure)
+    if builder.samples == 0:
+        inputs = ", ".join(args.files)
+        return _fail(f"{inputs}: no samples to infer a schema from (the input is empty)")
+    schema = builder.to_schema()
+    try:
+        _write(_render(schema, args.indent), args.output)
+    except OSError as error:
+        return _fail(f"{args.output}: {error.strerror}")
+    return OK
+
+
+def _read_all(
+    builder: SchemaBuilder, args: argparse.Namespace, bar: ProgressBar | None
+) -> str | None:
+    """Reads every input into `builder`; gives the failure message, if any."""
+    notes: list[tuple[str, LinesReport]] = []
+    name = args.files[0]
+    try:
         for name in args.files:
             report = _read_one(builder, name, args, bar)
             if bar and name != "-":
                 bar.advance(os.stat(name).st_size)
             if report and report.skipped and not args.quiet:
-                _note_skipped(name, report)
-        schema = builder.to_schema()
+                notes.append((name, report))
     except JSONInputError as error:
         where = "" if error.source else f"{name}: "
-        return _fail(f"{where}{error}")
+        return f"{where}{error}"
     except (OSError, ContractError) as error:
         if isinstance(error, OSError) and error.filename is not None:
-            return _fail(f"{error.filename}: {error.strerror}")
-        return _fail(str(error))
+            return f"{error.filename}: {error.strerror}"
+        return str(error)
     finally:
         if bar:
             bar.close()
-    try:
-        _write(_render(schema, args.indent), args.output)
-    except OSError as error:
-        return _fail(f"{error.filename or args.output}: {error.strerror}")
-    return OK
+        for noted, report in notes:
+            _note_skipped(noted, report)
+    return None

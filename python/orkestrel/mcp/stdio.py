@@ -10,17 +10,22 @@ error instead of passing it on.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import json.decoder
 import logging
 import os
 import re
 import sys
+import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from typing import Any, BinaryIO
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
+from anyio.streams.memory import MemoryObjectSendStream
 
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import MAX_LINE_BYTES
@@ -72,23 +77,41 @@ class FilteredLines:
         return self._lines()
 
     async def _lines(self) -> AsyncIterator[str]:
-        while True:
-            raw, whole = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
-            if not raw:
-                return
-            text = raw.decode("utf-8", "replace")
-            if not text.strip():
-                continue
-            if not whole:
-                await self._refuse(text, PARSE_ERROR, f"message longer than {self._limit} bytes")
-                continue
-            try:
-                sdk.parse_message(text)
-            except Exception as error:
-                code, reason = diagnose(text, error)
-                await self._refuse(text, code, reason)
-                continue
-            yield text
+        # A daemon thread reads the wire: a worker thread of the event loop would keep the
+        # process alive while it blocks on a read after serving has stopped.
+        send, receive = anyio.create_memory_object_stream[tuple[bytes, bool]](1)
+        token = anyio.lowlevel.current_token()
+        threading.Thread(target=self._pump, args=(send, token), daemon=True).start()
+        async with receive:
+            async for raw, whole in receive:
+                text = raw.decode("utf-8", "replace")
+                if not text.strip():
+                    continue
+                if not whole:
+                    await self._refuse(
+                        text, PARSE_ERROR, f"message longer than {self._limit} bytes"
+                    )
+                    continue
+                try:
+                    sdk.parse_message(text)
+                except Exception as error:
+                    code, reason = diagnose(text, error)
+                    await self._refuse(text, code, reason)
+                    continue
+                yield text
+
+    def _pump(self, send: MemoryObjectSendStream[tuple[bytes, bool]], token: Any) -> None:
+        try:
+            while True:
+                raw, whole = self._read_line()
+                if not raw:
+                    return
+                anyio.from_thread.run(send.send, (raw, whole), token=token)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError, RuntimeError, OSError):
+            return  # serving stopped, or the wire broke
+        finally:
+            with contextlib.suppress(RuntimeError):
+                anyio.from_thread.run_sync(send.close, token=token)
 
     def _read_line(self) -> tuple[bytes, bool]:
         line = self._stream.readline(self._limit + 1)
@@ -214,13 +237,15 @@ def claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
         os.dup2(2, 1)
     finally:
         os.close(null)
-    reader = os.fdopen(wire_in, "rb", buffering=1 << 16)
+    # A worker thread may still be blocked reading the wire when serving stops, holding the
+    # reader's lock, so it is not closed here: the blocked read keeps it alive, and it is
+    # released once that read returns. Its descriptor is left to the process.
+    reader = os.fdopen(wire_in, "rb", buffering=1 << 16, closefd=False)
     writer = os.fdopen(wire_out, "wb", buffering=1 << 16)
     try:
         yield reader, writer
     finally:
         sys.stdout.flush()
-        os.dup2(reader.fileno(), 0)
-        os.dup2(writer.fileno(), 1)
-        reader.close()
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
         writer.close()
