@@ -14,6 +14,7 @@ PEEK_BYTES = 1 << 20
 
 _BLANK = b" \t\r\n"
 _CHUNK = 1 << 16
+_STARTS = {bytes([byte]) for byte in b'{["-0123456789tfn'}
 
 
 class Peek(NamedTuple):
@@ -43,11 +44,9 @@ def peek(stream: BinaryIO, limit: int = PEEK_BYTES) -> Peek:
         end = text.find(b"\n")
         if end >= 0:
             return Peek(head, detect(text[:end]), True)
-    try:
-        infer_json(head)
-    except JSONInputError as error:
-        if "end of input" not in str(error):
-            raise
+    start = head.lstrip(b"\xef\xbb\xbf").lstrip(_BLANK)[:1]
+    if start not in _STARTS:
+        infer_json(head)  # raises the parser's own error, at the offending byte
     return Peek(head, "json", False)
 
 
