@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from support.mcp_client import wire
 
 pytestmark = pytest.mark.anyio
