@@ -69,8 +69,12 @@ def _annotations(name: str, annotations: Any) -> dict[str, Any]:
 
 
 def tool_to_mcp(tool: ToolInterface) -> Any:
-    """Projects a tool onto its MCP listing entry (the installed SDK's `Tool` model); see
-    `tool_wire`."""
+    """Projects a tool onto its MCP listing entry, as the installed SDK's `Tool` model: the
+    advertised definition, its annotations, and the output schema of its declared return type.
+
+    Raises `ValueError` naming the tool when its schema's root type is not an object, or its
+    annotations are not valid MCP tool annotations.
+    """
     return sdk.model("Tool", tool_wire(tool))
 
 
@@ -141,8 +145,9 @@ def result_wire(result: ToolResult, returns: Any = None) -> dict[str, Any]:
 
 
 def result_to_mcp(result: ToolResult) -> Any:
-    """Projects a tool result onto an MCP call result (the installed SDK's `CallToolResult`);
-    see `result_wire`."""
+    """Projects a tool result onto an MCP call result, as the installed SDK's `CallToolResult`:
+    a failure is `isError` with its message as the only text, a success is compact JSON text
+    plus structured content when the value encodes to a JSON object."""
     return sdk.model("CallToolResult", result_wire(result))
 
 
