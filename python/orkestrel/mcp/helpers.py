@@ -47,8 +47,9 @@ def tool_wire(tool: ToolInterface) -> dict[str, Any]:
             f"not type {parameters['type']!r}"
         )
     entry: dict[str, Any] = {"name": definition["name"], "inputSchema": schema}
-    if definition.get("description") is not None:
-        entry["description"] = definition["description"]
+    description = definition.get("description")
+    if description is not None:
+        entry["description"] = description
     annotations = getattr(tool, "annotations", None)
     if annotations is not None:
         entry["annotations"] = _annotations(tool.name, annotations)
@@ -129,12 +130,13 @@ def result_wire(result: ToolResult, returns: Any = None) -> dict[str, Any]:
     `isError` result that says so, since no faithful answer exists.
     """
     if not result["success"]:
-        return _error(result["error"])
+        return _error(str(result.get("error", "")))
+    raw = result.get("value")
     try:
         if returns is not None:
-            value = _adapter(returns).dump_python(result["value"], mode="json")
+            value = _adapter(returns).dump_python(raw, mode="json")
         else:
-            value = to_jsonable_python(result["value"], inf_nan_mode="null")
+            value = to_jsonable_python(raw, inf_nan_mode="null")
         text = to_json(value).decode()
     except (PydanticSerializationError, ValueError, TypeError) as error:
         return _error(f"tool result is not JSON-encodable: {_first_line(str(error))}")

@@ -42,7 +42,7 @@ def is_loopback(host: str) -> bool:
 def default_hosts(bind: str) -> list[str]:
     """The `Host` names a server bound to `bind` answers to unless told more: loopback names,
     and for another address that address (for a wildcard, this machine's host names)."""
-    hosts = list(LOOPBACK_HOSTS)
+    hosts: list[str] = list(LOOPBACK_HOSTS)
     if is_loopback(bind):
         return hosts
     if bind in WILDCARD_HOSTS:
