@@ -62,7 +62,8 @@ async def test_pydantic_ai_agent_calls_the_served_tools(tmp_path: Path) -> None:
         return ModelResponse(parts=[TextPart(json.dumps(inferred.model_response_object()))])
 
     transport = StdioTransport(sys.executable, serve_args(tmp_path), env=dict(os.environ))
-    agent = Agent(FunctionModel(script), toolsets=[MCPToolset(transport)])
+    toolset = MCPToolset(transport, init_timeout=60, read_timeout=120)
+    agent = Agent(FunctionModel(script), toolsets=[toolset])
     async with agent:
         result = await agent.run("Infer a schema and keep a note.")
     assert offered == ["infer", "describe", "database", "workspace"]
