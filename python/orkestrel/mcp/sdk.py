@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
+
+import anyio
 
 from orkestrel.mcp.requirements import installed_major
 
@@ -202,11 +205,28 @@ def session_manager(
     guard in front of it instead of the SDK's (see `orkestrel.mcp.http`)."""
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
+    if MAJOR < 2:
+        _quiet_closed_streams()
     return StreamableHTTPSessionManager(
         app=server,
         session_idle_timeout=idle_timeout,
         max_sessions=max_sessions,
     )
+
+
+class _ClosedStreamFilter(logging.Filter):
+    """Drops the 1.x SDK's error log of an event stream that ended because its session closed
+    (a `ClosedResourceError`, logged with a traceback on every client that disconnects)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, anyio.ClosedResourceError | anyio.BrokenResourceError)
+
+
+def _quiet_closed_streams() -> None:
+    target = logging.getLogger("mcp.server.streamable_http")
+    if not any(isinstance(item, _ClosedStreamFilter) for item in target.filters):
+        target.addFilter(_ClosedStreamFilter())
 
 
 def stdio(stdin: Any, stdout: Any) -> AbstractAsyncContextManager[tuple[Any, Any]]:
@@ -303,7 +323,6 @@ async def call_remote(session: Any, name: str, arguments: dict[str, Any]) -> Any
     does not say so to the server by itself, so this sends `notifications/cancelled`)."""
     if MAJOR >= 2:
         return await session.call_tool(name, arguments)
-    import anyio
 
     ident = session._request_id
     try:
