@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 CodeT = TypeVar("CodeT", bound=str)
 
@@ -35,3 +35,12 @@ class CodedError(Exception, Generic[CodeT]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.code, self.message, self.context))
+
+
+def raise_alone(group: BaseExceptionGroup[BaseException]) -> NoReturn:
+    """Re-raises the one exception a chain of single-member exception groups wraps, keeping its
+    own cause, or the group itself when it holds several."""
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    raise error from error.__cause__

@@ -139,3 +139,12 @@ def test_an_empty_selection_is_a_usage_error(capsys: pytest.CaptureFixture[str])
         parse("list", "--tools", " , ")
     assert caught.value.code == 2
     assert "expected one or more comma-separated names" in capsys.readouterr().err
+
+
+async def test_workflow_is_served_whatever_tools_selects(tmp_path: Path) -> None:
+    where = ["--root", str(tmp_path), "--data", str(tmp_path / "data")]
+    status, out, err = await run("list", "--tools", "infer", "--workflow", *where)
+    assert (status, err) == (0, "")
+    assert [tool["name"] for tool in json.loads(out)] == ["infer", "workflow"]
+    status, out, _ = await run("list", "--tools", "infer", *where)
+    assert [tool["name"] for tool in json.loads(out)] == ["infer"]

@@ -8,8 +8,10 @@ from orkestrel.toolbox import (
     create_describe_tool,
     create_endpoint_tool,
     create_infer_tool,
+    create_workflow_tool,
     create_workspace_tool,
 )
+from orkestrel.workflow import create_workflow_runner
 
 
 def test_pure_tools_are_read_only_and_idempotent() -> None:
@@ -36,6 +38,13 @@ def test_the_workspace_tool_may_destroy_what_it_edits() -> None:
     tool = create_workspace_tool()
     assert tool.annotations is not None
     assert tool.annotations["destructiveHint"] is True
+
+
+def test_the_workflow_tool_runs_arbitrary_code_in_an_open_world() -> None:
+    tool = create_workflow_tool({"id": "w", "name": "W", "phases": []}, create_workflow_runner())
+    assert tool.annotations is not None
+    assert tool.annotations["destructiveHint"] is True
+    assert tool.annotations["openWorldHint"] is True
 
 
 def test_annotations_are_per_tool_and_never_advertised() -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from orkestrel.agent import create_agent_registry
 from orkestrel.tool import Tool, ToolManager
 from orkestrel.toolbox import (
+    create_agent_tool,
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
+    create_workflow_tool,
     create_workspace_tool,
 )
+from orkestrel.workflow import create_workflow_runner
 
 
 def toolbox_tools() -> list[Tool]:
@@ -17,6 +21,11 @@ def toolbox_tools() -> list[Tool]:
         create_describe_tool(ToolManager()),
         create_database_tool(),
         create_workspace_tool(),
+        create_agent_tool(create_agent_registry(providers={})),
+        create_agent_tool(create_agent_registry(providers={}), name="delegate"),
+        create_workflow_tool(
+            {"id": "w", "name": "W", "phases": []}, create_workflow_runner(), functions={"f": print}
+        ),
     ]
 
 

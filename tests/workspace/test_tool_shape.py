@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from orkestrel.contract import ParseError, create_contract, schema_to_parameters
+from orkestrel.contract import ParseError, create_contract
 from orkestrel.tool import ToolManager
+from orkestrel.tool.flatten import flatten_parameters
 from orkestrel.toolbox import (
     WORKSPACE_TOOL_DESCRIPTION,
     WORKSPACE_TOOL_EXAMPLE,
@@ -52,7 +53,8 @@ VALID: list[dict[str, Any]] = [
 def test_parameters_are_the_compiled_shape() -> None:
     tool = create_workspace_tool()
     schema = create_contract(workspace_tool_shape).schema
-    assert tool.parameters == schema_to_parameters(schema)
+    assert tool.parameters == flatten_parameters(schema)
+    assert tool.parameters["properties"]["operation"]["enum"] == list(OPERATIONS)
     arms = schema["anyOf"]
     assert [arm["properties"]["operation"]["enum"] for arm in arms] == [[op] for op in OPERATIONS]
     for arm in arms:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from orkestrel import __version__
 from orkestrel.cli import infer, serve, tools
@@ -14,9 +15,22 @@ USAGE = 2
 """Exit status for a command line that could not be understood."""
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser that names unrecognized options without echoing their values, so a
+    secret pasted after a wrong option never reaches a log."""
+
+    def error(self, message: str) -> NoReturn:
+        prefix = "unrecognized arguments: "
+        if message.startswith(prefix):
+            names = [word.split("=", 1)[0] for word in message[len(prefix) :].split()]
+            options = [name for name in names if name.startswith("-")]
+            message = prefix + (" ".join(options) if options else "(values not shown)")
+        super().error(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Builds the argument parser with one subparser per command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="orkestrel",
         description="Tools for LLM agents and data, from the command line.",
     )

@@ -10,6 +10,7 @@ import anyio
 
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
+from orkestrel.cli.workflow import workflow as served_workflow
 from orkestrel.cli.workspace import open_workspace_tool
 from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
 from orkestrel.tool import ToolInterface
@@ -31,9 +32,18 @@ DATABASES_DIRECTORY = "databases"
 """The folder under `--data` that keeps one SQLite file per database the tool creates."""
 
 
-def builtin_factories() -> dict[str, ToolFactory]:
-    """Lists the built-in tool factories by name, in the order the toolbox lists them."""
-    return {"infer": infer, "describe": describe, "database": database, "workspace": workspace}
+def builtin_factories(*, workflow: bool = False) -> dict[str, ToolFactory]:
+    """Lists the built-in tool factories by name, in the order the toolbox lists them; the
+    workflow tool comes last, and only when asked for."""
+    factories: dict[str, ToolFactory] = {
+        "infer": infer,
+        "describe": describe,
+        "database": database,
+        "workspace": workspace,
+    }
+    if workflow:
+        factories["workflow"] = served_workflow
+    return factories
 
 
 def infer(context: ToolboxContext) -> ToolInterface:

@@ -7,16 +7,19 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TextIO
 
+from orkestrel.cli.agent import agent_factory
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.toolbox import open_toolbox
 from orkestrel.tool import ToolManager
+from orkestrel.toolbox import AGENT_TOOL_NAME
 
 DEFAULT_DATA = Path(".orkestrel")
 """Where the toolbox keeps its state (databases and their definitions) unless `--data` says."""
 
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--root`, `--data`, `--readonly` and `--tools` to a toolbox command's parser."""
+    """Adds `--root`, `--data`, `--readonly`, `--workflow` and `--tools` to a toolbox command's
+    parser."""
     parser.add_argument(
         "--root",
         type=Path,
@@ -37,6 +40,11 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         help="refuse every write, at the tools and at the storage engines",
     )
     parser.add_argument(
+        "--workflow",
+        action="store_true",
+        help="add the workflow tool, whose steps call the other tools (runs kept under --data)",
+    )
+    parser.add_argument(
         "--tools",
         type=_names,
         default=None,
@@ -55,12 +63,26 @@ def _names(text: str) -> list[str]:
 def toolbox_of(
     options: argparse.Namespace, stderr: TextIO
 ) -> AbstractAsyncContextManager[ToolManager]:
-    """Opens the toolbox a command's toolbox options describe, warning on `stderr`."""
+    """Opens the toolbox a command's toolbox options describe, warning on `stderr`.
+
+    With `--agent`, the agent tool is one of the built-in tools, and selected whatever `--tools`
+    says.
+    """
+    workflow = bool(getattr(options, "workflow", False))
+    builtins = builtin_factories(workflow=workflow)
+    select = options.tools
+    if workflow and select is not None and "workflow" not in select:
+        select = [*select, "workflow"]
+    spec = getattr(options, "agent", None)
+    if spec is not None:
+        builtins[AGENT_TOOL_NAME] = agent_factory(spec, getattr(options, "base_url", None))
+        if select is not None and AGENT_TOOL_NAME not in select:
+            select = [*select, AGENT_TOOL_NAME]
     return open_toolbox(
         root=options.root,
         data=options.data,
         readonly=options.readonly,
-        select=options.tools,
-        builtins=builtin_factories(),
+        select=select,
+        builtins=builtins,
         warn=lambda message: print(f"orkestrel: {message}", file=stderr),
     )

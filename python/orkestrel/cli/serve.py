@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 import anyio
 
+from orkestrel.cli.agent import add_agent_arguments
 from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
 from orkestrel.cli.toolbox import ToolboxSetupError
 from orkestrel.tool import ToolManager
@@ -39,6 +40,7 @@ def register(commands: Any) -> argparse.ArgumentParser:
         "this command) or over streamable HTTP on loopback.",
     )
     add_toolbox_arguments(parser)
+    add_agent_arguments(parser)
     parser.add_argument(
         "--transport",
         choices=["stdio", "http"],
@@ -147,6 +149,9 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
     Over HTTP it prints `listening on <url>` to stderr once it accepts connections.
     """
     err = stderr or sys.stderr
+    if getattr(options, "base_url", None) is not None and getattr(options, "agent", None) is None:
+        print("orkestrel serve: --base-url needs --agent", file=err)
+        return USAGE
     interactive = options.transport == "stdio" and sys.stdin.isatty()
     try:
         import orkestrel.mcp  # noqa: F401

@@ -12,12 +12,13 @@ import json
 import typing
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, NoReturn
+from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 from typing_extensions import is_typeddict
 
+from orkestrel._errors import raise_alone as raise_alone
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import EMPTY_INPUT_SCHEMA
 from orkestrel.mcp.errors import RemoteToolError
@@ -181,12 +182,3 @@ def _error(message: str) -> dict[str, Any]:
 
 def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else text
-
-
-def raise_alone(group: BaseExceptionGroup[BaseException]) -> NoReturn:
-    """Re-raises the one exception a chain of single-member exception groups wraps, keeping its
-    own cause, or the group itself when it holds several."""
-    error: BaseException = group
-    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-        error = error.exceptions[0]
-    raise error from error.__cause__

@@ -7,6 +7,7 @@ from orkestrel.tool.decorator import FunctionTool, tool
 from orkestrel.tool.errors import ArgumentFault, ArgumentsError, DocstringWarning, ExportError
 from orkestrel.tool.export import PROVIDERS, ExportResult, Provider, export
 from orkestrel.tool.factories import create_tool, create_tool_manager
+from orkestrel.tool.flatten import flatten_parameters
 from orkestrel.tool.helpers import tool_to_definition
 from orkestrel.tool.manager import ToolManager
 from orkestrel.tool.schemas import ExportAction, ExportChange
@@ -57,6 +58,7 @@ __all__ = [
     "definitions_cost",
     "estimate_tokens",
     "export",
+    "flatten_parameters",
     "is_tool_call",
     "tool",
     "tool_to_definition",

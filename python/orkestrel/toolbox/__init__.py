@@ -1,10 +1,12 @@
 """Ready-made tools for a `ToolManager`, each advertising a schema compiled from a contract."""
 
-from orkestrel.toolbox import database, describe, errors, inference, workspace
+from orkestrel.toolbox import agent, database, describe, errors, inference, workflow, workspace
+from orkestrel.toolbox.agent import *  # noqa: F403
 from orkestrel.toolbox.database import *  # noqa: F403
 from orkestrel.toolbox.describe import *  # noqa: F403
 from orkestrel.toolbox.errors import *  # noqa: F403
 from orkestrel.toolbox.inference import *  # noqa: F403
+from orkestrel.toolbox.workflow import *  # noqa: F403
 from orkestrel.toolbox.workspace import *  # noqa: F403
 
 __all__: list[str] = []
@@ -13,3 +15,5 @@ __all__ += describe.__all__
 __all__ += inference.__all__
 __all__ += database.__all__
 __all__ += workspace.__all__
+__all__ += agent.__all__
+__all__ += workflow.__all__

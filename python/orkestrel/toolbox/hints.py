@@ -26,3 +26,24 @@ WRITES: Final[Mapping[str, Any]] = MappingProxyType(
     }
 )
 """The hints of a tool that may overwrite or delete the state it manages."""
+
+DELEGATES: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+)
+"""The hints of a tool that hands work to a model: it may act through the tools it passes on,
+gives a different answer each time, and reaches outside the process."""
+
+RUNS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "readOnlyHint": False,
+        "destructiveHint": True,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+)
+"""The hints of a tool that runs arbitrary registered code: it may change anything, anywhere."""

@@ -10,6 +10,7 @@ import pytest
 from orkestrel.contract import create_contract
 from orkestrel.database import create_database, create_sqlite_driver
 from orkestrel.tool import create_tool_manager
+from orkestrel.tool.flatten import flatten_parameters
 from orkestrel.toolbox import (
     DATABASE_TOOL_DESCRIPTION,
     DATABASE_TOOL_LIMIT,
@@ -71,7 +72,7 @@ def test_the_tool_advertises_its_contract() -> None:
     assert tool.name == DATABASE_TOOL_NAME == "database"
     assert tool.summary == DATABASE_TOOL_SUMMARY
     assert tool.description == DATABASE_TOOL_DESCRIPTION
-    assert tool.parameters == create_contract(database_tool_shape).schema
+    assert tool.parameters == flatten_parameters(create_contract(database_tool_shape).schema)
     assert DATABASE_TOOL_LIMIT == 1000
     renamed = create_database_tool(name="db", description="short")
     assert (renamed.name, renamed.description, renamed.summary) == (

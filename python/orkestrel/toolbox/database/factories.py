@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import anyio.to_thread
 
-from orkestrel.contract import (
-    Contract,
-    ContractError,
-    ParseError,
-    UnionShape,
-    create_contract,
-    preview,
-    schema_to_parameters,
-)
 from orkestrel.database import (
     DatabaseInterface,
     DriverFactory,
@@ -44,11 +35,11 @@ from orkestrel.toolbox.database.shapes import database_tool_shape
 from orkestrel.toolbox.database.types import DefinitionStoreInterface
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import READS_STATE, WRITES
+from orkestrel.toolbox.operation_contract import OperationContract
 
 MAX_SAFE_INTEGER: Final = 2**53 - 1
 MIN_SIZE: Final = 256
 BULKY_ROWS: Final = 256
-_PARSE_PREFIX = "parse: the value does not satisfy the contract: "
 
 
 def create_memory_definition_store() -> DefinitionStoreInterface:
@@ -76,36 +67,6 @@ def _refuse_option(name: str, value: Any, rule: str) -> ToolboxError:
 def _check_count(name: str, value: Any, least: int, most: int, rule: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
         raise _refuse_option(name, value, rule)
-
-
-def _arms(shape: UnionShape) -> dict[str, Contract]:
-    arms: dict[str, Contract] = {}
-    for variant in shape["variants"]:
-        operation: Any = cast(Any, variant)["properties"]["operation"]["values"][0]
-        arms[str(operation)] = create_contract(variant)
-    return arms
-
-
-def _malformed(arms: Mapping[str, Contract], args: Any, error: Exception) -> ToolboxError:
-    operation = args.get("operation") if isinstance(args, Mapping) else None
-    arm = arms.get(operation) if isinstance(operation, str) else None
-    if arm is None:
-        names = ", ".join(arms)
-        return ToolboxError(
-            "TOOL",
-            f"malformed database call: operation must be one of {names}",
-            {"operation": preview(operation)},
-        )
-    try:
-        faults = arm.explain(args)
-    except Exception:
-        faults = list(getattr(error, "faults", []))
-    detail = str(ParseError(faults)).removeprefix(_PARSE_PREFIX) if faults else str(error)
-    return ToolboxError(
-        "TOOL",
-        f"malformed database call: {detail}",
-        {"operation": operation, "faults": faults[:10]},
-    )
 
 
 def create_database_tool(
@@ -139,8 +100,8 @@ def create_database_tool(
     _check_count("limit", cap, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
     budget = DATABASE_TOOL_SIZE if size is None else size
     _check_count("size", budget, MIN_SIZE, MAX_SAFE_INTEGER, f"an integer of at least {MIN_SIZE}")
-    contract = create_contract(database_tool_shape)
-    arms = _arms(database_tool_shape)
+    label = DATABASE_TOOL_NAME if name is None else name
+    contract = OperationContract(database_tool_shape, label=label)
     if resolver is None:
         resolver = DatabaseResolver(
             databases,
@@ -160,20 +121,17 @@ def create_database_tool(
     )
 
     async def execute(args: Mapping[str, Any]) -> dict[str, Any]:
-        try:
-            if _is_bulky(args):
-                call = await anyio.to_thread.run_sync(contract.parse, args)
-            else:
-                call = contract.parse(args)
-        except (ParseError, ContractError) as error:
-            raise _malformed(arms, args, error) from None
+        if _is_bulky(args):
+            call = await anyio.to_thread.run_sync(contract.parse, args)
+        else:
+            call = contract.parse(args)
         return await handler.run(call)
 
     return create_tool(
-        name=DATABASE_TOOL_NAME if name is None else name,
+        name=label,
         description=DATABASE_TOOL_DESCRIPTION if description is None else description,
         summary=DATABASE_TOOL_SUMMARY,
-        parameters=schema_to_parameters(contract.schema),
+        parameters=contract.parameters,
         annotations=dict(READS_STATE if readonly else WRITES),
         execute=execute,
     )

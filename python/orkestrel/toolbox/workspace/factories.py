@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from orkestrel.contract import ParseError, create_contract, schema_to_parameters
 from orkestrel.tool import ToolInterface, create_tool
-from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import WRITES
+from orkestrel.toolbox.operation_contract import OperationContract
 from orkestrel.toolbox.workspace.constants import (
     WORKSPACE_TOOL_DESCRIPTION,
     WORKSPACE_TOOL_NAME,
-    WORKSPACE_TOOL_OPERATIONS,
     WORKSPACE_TOOL_SUMMARY,
 )
 from orkestrel.toolbox.workspace.shapes import workspace_tool_shape
@@ -155,47 +153,18 @@ def create_workspace_tool(
     (`TOOL`); a refused edit raises the workspace's own `WorkspaceError`.
     """
     target = manager if manager is not None else WorkspaceManager(store or MemoryWorkspaceStore())
-    contract = create_contract(workspace_tool_shape)
-    parameters = schema_to_parameters(contract.schema)
+    label = name if name is not None else WORKSPACE_TOOL_NAME
+    contract = OperationContract(workspace_tool_shape, label=label)
 
     async def execute(args: Mapping[str, Any]) -> Any:
-        try:
-            call: Call = contract.parse(args)
-        except ParseError:
-            raise ToolboxError("TOOL", _malformed(args), {"args": args}) from None
+        call: Call = contract.parse(args)
         return _HANDLERS[call["operation"]](target, call)
 
     return create_tool(
-        name=name if name is not None else WORKSPACE_TOOL_NAME,
+        name=label,
         description=description if description is not None else WORKSPACE_TOOL_DESCRIPTION,
         summary=WORKSPACE_TOOL_SUMMARY,
-        parameters=parameters,
+        parameters=contract.parameters,
         annotations=dict(WRITES),
         execute=execute,
     )
-
-
-_PREFIX = "parse: the value does not satisfy the contract: "
-
-
-def _malformed(args: object) -> str:
-    """Says what is wrong with a call, judged against the one operation it names, if any."""
-    operation = args.get("operation") if isinstance(args, Mapping) else None
-    arm = next(
-        (
-            variant
-            for variant in workspace_tool_shape["variants"]
-            if variant["properties"]["operation"]["values"] == [operation]  # type: ignore[typeddict-item]
-        ),
-        None,
-    )
-    if arm is None:
-        names = ", ".join(WORKSPACE_TOOL_OPERATIONS)
-        return f"unknown or malformed operation {operation!r}: expected one of {names}"
-    try:
-        create_contract(arm).parse(args)
-    except ParseError as error:
-        return (
-            f"unknown or malformed operation: {operation} call: {str(error).removeprefix(_PREFIX)}"
-        )
-    return "unknown or malformed operation"

@@ -15,8 +15,8 @@ from orkestrel.contract import (
 )
 
 
-def _operation(name: str, **fields: ContractShape) -> ContractShape:
-    tag = literal_shape([name], description=f"The action: {name}.")
+def _operation(name: str, what: str, **fields: ContractShape) -> ContractShape:
+    tag = literal_shape([name], description=what)
     return object_shape({"operation": tag, **fields})
 
 
@@ -49,19 +49,26 @@ def _matching() -> dict[str, ContractShape]:
 _QUERY = string_shape(description="The text, or with regex the pattern, to look for.")
 
 workspace_tool_shape: UnionShape = union_shape(
-    _operation("read", path=_path()),
-    _operation("list"),
-    _operation("has", path=_path()),
-    _operation("search", query=_QUERY, **_matching()),
+    _operation("read", "Read one file's text.", path=_path()),
+    _operation("list", "List the files."),
+    _operation("has", "Tell whether a file exists.", path=_path()),
+    _operation("search", "Find matches in every file.", query=_QUERY, **_matching()),
     _operation(
         "replace",
+        "Replace matches in every file.",
         query=_QUERY,
         replacement=_content("The text put in place of each match, inserted as is."),
         **_matching(),
     ),
-    _operation("write", path=_path(), content=_content("The file's whole new text.")),
+    _operation(
+        "write",
+        "Create or overwrite a file.",
+        path=_path(),
+        content=_content("The file's whole new text."),
+    ),
     _operation(
         "splice",
+        "Replace a span of a text file.",
         path=_path("The path of an existing text file."),
         content=_content("The text put in place of the span; empty deletes it."),
         fromLine=_position("The line where the span starts, from 1."),
@@ -70,16 +77,29 @@ workspace_tool_shape: UnionShape = union_shape(
         toColumn=_position("The column just past the span's last character."),
     ),
     _operation(
-        "prepend", path=_path(), content=_content("The text to put before the file's text.")
+        "prepend",
+        "Add text at a file's start.",
+        path=_path(),
+        content=_content("The text to put before the file's text."),
     ),
-    _operation("append", path=_path(), content=_content("The text to put after the file's text.")),
+    _operation(
+        "append",
+        "Add text at a file's end.",
+        path=_path(),
+        content=_content("The text to put after the file's text."),
+    ),
     _operation(
         "move",
+        "Rename a file.",
         **{"from": _path("The file's current path."), "to": _path("The file's new path.")},
     ),
-    _operation("remove", path=_path("The path of the file to delete.")),
-    _operation("workspaces"),
-    _operation("switch", id=string_shape(description="The id of the workspace to make active.")),
+    _operation("remove", "Delete a file.", path=_path("The path of the file to delete.")),
+    _operation("workspaces", "List the open workspaces."),
+    _operation(
+        "switch",
+        "Make another workspace active.",
+        id=string_shape(description="The id of the workspace to make active."),
+    ),
 )
 """Describes one workspace operation: a union of thirteen closed objects, each led by its
 `operation` literal and carrying its own described fields.

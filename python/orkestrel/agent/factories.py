@@ -1,0 +1,206 @@
+"""The constructor-free way to build agents, registries, conversations, stores and providers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from orkestrel.abort import AbortSignal
+from orkestrel.agent.constants import (
+    ANTHROPIC_BASE_URL,
+    ANTHROPIC_MAX_TOKENS,
+    ANTHROPIC_VERSION,
+    DEFAULT_AGENT_LIMIT,
+    OPENAI_BASE_URL,
+    PROVIDER_RESPONSE_LIMIT,
+    PROVIDER_RETRIES,
+    PROVIDER_RETRY_WAIT,
+    PROVIDER_TIMEOUT,
+)
+from orkestrel.agent.types import (
+    AgentContextInterface,
+    AgentInterface,
+    ConversationInterface,
+    ConversationManagerInterface,
+    ConversationStoreInterface,
+    ProviderInterface,
+)
+from orkestrel.tool import ToolInterface, ToolManagerInterface
+
+if TYPE_CHECKING:
+    import httpx
+
+    from orkestrel.agent.providers.anthropic import AnthropicProvider
+    from orkestrel.agent.providers.openai import OpenAICompatibleProvider
+    from orkestrel.agent.registry import AgentRegistry
+    from orkestrel.agent.stores.database import DatabaseConversationStore
+    from orkestrel.database import DriverInterface
+
+
+def create_agent(
+    provider: ProviderInterface,
+    *,
+    id: str | None = None,
+    context: AgentContextInterface | None = None,
+    system: str | None = None,
+    tools: ToolManagerInterface | None = None,
+    conversations: ConversationManagerInterface | None = None,
+    limit: int = DEFAULT_AGENT_LIMIT,
+    timeout: int | float | None = None,
+    signal: AbortSignal | None = None,
+) -> AgentInterface:
+    """Creates a live agent over a provider, returned as an `AgentInterface`: a `context`, or the
+    `system`, `tools` and `conversations` to build one from, a turn `limit`, a `timeout` in
+    milliseconds per run and a `signal` that stops every run.
+    """
+    from orkestrel.agent.agent import Agent
+
+    return Agent(
+        provider,
+        id=id,
+        context=context,
+        system=system,
+        tools=tools,
+        conversations=conversations,
+        limit=limit,
+        timeout=timeout,
+        signal=signal,
+    )
+
+
+def create_agent_registry(
+    *,
+    providers: Mapping[str, ProviderInterface],
+    tools: Mapping[str, ToolInterface] | None = None,
+    store: ConversationStoreInterface | None = None,
+) -> AgentRegistry:
+    """Creates a registry that builds a fresh agent per job from named providers and tools,
+    backing every built agent's conversations with `store` when one is given.
+    """
+    from orkestrel.agent.registry import AgentRegistry
+
+    return AgentRegistry(providers=providers, tools=tools, store=store)
+
+
+def create_conversation(id: str | None = None) -> ConversationInterface:
+    """Creates an empty conversation, its id a random hex UUID unless given."""
+    from orkestrel.agent.conversation import Conversation
+
+    return Conversation(id)
+
+
+def create_conversation_manager(
+    store: ConversationStoreInterface | None = None,
+) -> ConversationManagerInterface:
+    """Creates an empty conversation registry, durable through `store` when one is given."""
+    from orkestrel.agent.manager import ConversationManager
+
+    return ConversationManager(store)
+
+
+def create_memory_conversation_store() -> ConversationStoreInterface:
+    """Creates a conversation snapshot store that lives as long as the process."""
+    from orkestrel.agent.stores.memory import MemoryConversationStore
+
+    return MemoryConversationStore()
+
+
+def create_database_conversation_store(
+    driver: DriverInterface | None = None,
+) -> DatabaseConversationStore:
+    """Creates a conversation snapshot store over one table of the database layer, in memory
+    unless a driver (a SQLite file, PostgreSQL) is given.
+    """
+    from orkestrel.agent.stores.database import (
+        CONVERSATIONS_COLUMNS,
+        CONVERSATIONS_TABLE,
+        DatabaseConversationStore,
+    )
+    from orkestrel.database import create_database
+
+    database = create_database(tables={CONVERSATIONS_TABLE: CONVERSATIONS_COLUMNS}, driver=driver)
+    return DatabaseConversationStore(database.table(CONVERSATIONS_TABLE), database)
+
+
+def create_openai_provider(
+    *,
+    model: str,
+    base_url: str = OPENAI_BASE_URL,
+    api_key: str | None = None,
+    client: httpx.AsyncClient | None = None,
+    name: str = "openai",
+    id: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    body: Mapping[str, Any] | None = None,
+    think_body: Mapping[str, Any] | None = None,
+    streaming: bool = True,
+    retries: int = PROVIDER_RETRIES,
+    wait: float = PROVIDER_RETRY_WAIT,
+    limit: int = PROVIDER_RESPONSE_LIMIT,
+    timeout: float = PROVIDER_TIMEOUT,
+) -> OpenAICompatibleProvider:
+    """Creates a provider for an OpenAI-compatible Chat Completions API (OpenAI, vLLM, llama.cpp,
+    Ollama, LM Studio); it needs `httpx` (the `openai` extra).
+    """
+    from orkestrel.agent.providers.openai import OpenAICompatibleProvider
+
+    return OpenAICompatibleProvider(
+        model=model,
+        base_url=base_url,
+        api_key=api_key,
+        client=client,
+        name=name,
+        id=id,
+        headers=headers,
+        body=body,
+        think_body=think_body,
+        streaming=streaming,
+        retries=retries,
+        wait=wait,
+        limit=limit,
+        timeout=timeout,
+    )
+
+
+def create_anthropic_provider(
+    *,
+    model: str,
+    api_key: str | None = None,
+    base_url: str = ANTHROPIC_BASE_URL,
+    client: httpx.AsyncClient | None = None,
+    name: str = "anthropic",
+    id: str | None = None,
+    version: str = ANTHROPIC_VERSION,
+    max_tokens: int = ANTHROPIC_MAX_TOKENS,
+    thinking: int | None = None,
+    headers: Mapping[str, str] | None = None,
+    body: Mapping[str, Any] | None = None,
+    streaming: bool = True,
+    retries: int = PROVIDER_RETRIES,
+    wait: float = PROVIDER_RETRY_WAIT,
+    limit: int = PROVIDER_RESPONSE_LIMIT,
+    timeout: float = PROVIDER_TIMEOUT,
+) -> AnthropicProvider:
+    """Creates a provider for the Anthropic Messages API; it needs `httpx` (the `anthropic`
+    extra).
+    """
+    from orkestrel.agent.providers.anthropic import AnthropicProvider
+
+    return AnthropicProvider(
+        model=model,
+        api_key=api_key,
+        base_url=base_url,
+        client=client,
+        name=name,
+        id=id,
+        version=version,
+        max_tokens=max_tokens,
+        thinking=thinking,
+        headers=headers,
+        body=body,
+        streaming=streaming,
+        retries=retries,
+        wait=wait,
+        limit=limit,
+        timeout=timeout,
+    )

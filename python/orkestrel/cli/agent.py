@@ -1,0 +1,121 @@
+"""The served agent tool: `orkestrel serve --agent openai:MODEL | anthropic:MODEL` hands tasks to
+a sub-agent that runs on that model with the other served tools."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from orkestrel.cli.toolbox import ToolboxContext, ToolboxSetupError, ToolFactory
+from orkestrel.tool import ToolInterface, ToolManagerInterface
+from orkestrel.toolbox import AGENT_TOOL_NAME, create_agent_tool
+
+if TYPE_CHECKING:
+    from orkestrel.abort import AbortSignal
+    from orkestrel.agent import AgentInterface, AgentJobInput, ProviderInterface
+
+PROVIDER_KEYS: Mapping[str, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+"""The environment variable each provider's API key is read from; keys are never taken from the
+command line."""
+
+
+def agent_spec(text: str) -> tuple[str, str]:
+    """Parses `PROVIDER:MODEL`, the value of `--agent`."""
+    kind, _, model = text.partition(":")
+    if kind not in PROVIDER_KEYS or not model:
+        raise argparse.ArgumentTypeError(f"expected openai:MODEL or anthropic:MODEL, got {text!r}")
+    return kind, model
+
+
+def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds `--agent` and `--base-url` to a command's parser."""
+    parser.add_argument(
+        "--agent",
+        type=agent_spec,
+        default=None,
+        metavar="PROVIDER:MODEL",
+        help="also serve the agent tool, delegating to this model (openai:MODEL or "
+        "anthropic:MODEL) with the other served tools; the key comes from OPENAI_API_KEY or "
+        "ANTHROPIC_API_KEY",
+    )
+    parser.add_argument(
+        "--base-url",
+        default=None,
+        metavar="URL",
+        help="the model API's base URL, for an OpenAI-compatible server such as vLLM, "
+        "llama.cpp, Ollama or LM Studio (default: the provider's own)",
+    )
+
+
+class ServedAgents:
+    """Builds each delegated agent over the served model, with the tools served next to the
+    agent tool (read when the call comes, so plugins loaded later count) as its default tools.
+    """
+
+    __slots__ = ("_key", "_manager", "_own", "_provider")
+
+    def __init__(
+        self, manager: ToolManagerInterface, key: str, provider: ProviderInterface, own: str
+    ) -> None:
+        self._manager = manager
+        self._key = key
+        self._provider = provider
+        self._own = own
+
+    def build(self, job: AgentJobInput, *, signal: AbortSignal | None = None) -> AgentInterface:
+        """Builds one agent for a job; a job without `tools` gets every other served tool."""
+        from orkestrel.agent import AgentRegistry
+
+        tools = {tool.name: tool for tool in self._manager.tools() if tool.name != self._own}
+        registry = AgentRegistry(providers={self._key: self._provider}, tools=tools)
+        if "tools" not in job:
+            job = {**job, "tools": list(tools)}
+        return registry.build(job, signal=signal)
+
+
+def open_provider(kind: str, model: str, base_url: str | None, env: Mapping[str, str]) -> Any:
+    """Builds the served provider, its key read from the environment only."""
+    variable = PROVIDER_KEYS[kind]
+    key = env.get(variable) or None
+    options: dict[str, Any] = {"model": model, "api_key": key}
+    if base_url is not None:
+        options["base_url"] = base_url
+    if kind == "anthropic":
+        from orkestrel.agent import create_anthropic_provider
+
+        if key is None and base_url is None:
+            raise ToolboxSetupError(f"--agent anthropic:{model} needs {variable} to be set")
+        return create_anthropic_provider(**options)
+    from orkestrel.agent import create_openai_provider
+
+    if key is None and base_url is None:
+        raise ToolboxSetupError(
+            f"--agent openai:{model} needs {variable} to be set, or --base-url for a server "
+            "that takes no key"
+        )
+    return create_openai_provider(**options)
+
+
+def agent_factory(
+    spec: tuple[str, str], base_url: str | None, env: Mapping[str, str] | None = None
+) -> ToolFactory:
+    """Makes the tool factory of the served agent tool."""
+    kind, model = spec
+    environment = os.environ if env is None else env
+
+    def build(context: ToolboxContext) -> ToolInterface:
+        try:
+            provider = open_provider(kind, model, base_url, environment)
+        except ImportError as error:
+            raise ToolboxSetupError(
+                f"--agent needs httpx (pip install 'orkestrel[{kind}]'): {error}"
+            ) from None
+        except ValueError as error:
+            raise ToolboxSetupError(f"--agent: {error}") from None
+        context.stack.push_async_callback(provider.aclose)
+        registry = ServedAgents(context.manager, kind, provider, AGENT_TOOL_NAME)
+        return create_agent_tool(registry, provider=kind)
+
+    return build

@@ -1,0 +1,163 @@
+"""One object schema for a union of object schemas, the only root every provider accepts."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+_UNIONS = ("anyOf", "oneOf")
+
+
+def flatten_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """Flattens a root `anyOf` or `oneOf` of object schemas into one object schema.
+
+    The result accepts every value some arm accepts. Its properties are the union of the arms'
+    properties; a property whose schemas differ between arms (descriptions aside) gets a nested
+    `anyOf` of them; only a property every arm requires stays required; extra keys are refused
+    only when every arm refuses them. When one property, required by every arm, holds a single
+    different constant in each (a discriminator such as `operation`), it becomes an `enum` of all
+    of them, and each other property's description says which of those values use it and which
+    require it. A schema that is not such a union comes back as an unchanged copy.
+    """
+    arms = _arms(schema)
+    if arms is None:
+        return copy.deepcopy(dict(schema))
+    names = _property_names(arms)
+    key = _discriminator(arms)
+    values = [_constant(arm["properties"][key]) for arm in arms] if key is not None else []
+    properties: dict[str, Any] = {}
+    for name in names:
+        users = [index for index, arm in enumerate(arms) if name in arm.get("properties", {})]
+        if name == key:
+            properties[name] = _tag(arms, key, values)
+        else:
+            properties[name] = _merged(arms, name, users, values)
+    required = [name for name in names if all(name in arm.get("required", ()) for arm in arms)]
+    flat: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        flat["required"] = required
+    if all(arm.get("additionalProperties") is False for arm in arms):
+        flat["additionalProperties"] = False
+    for keyword, value in schema.items():
+        if keyword not in (*_UNIONS, "type"):
+            flat[keyword] = copy.deepcopy(value)
+    return flat
+
+
+def _arms(schema: Mapping[str, Any]) -> list[Mapping[str, Any]] | None:
+    present = [keyword for keyword in _UNIONS if keyword in schema]
+    if len(present) != 1 or schema.get("type", "object") != "object":
+        return None
+    if any(keyword in schema for keyword in ("properties", "allOf", "not", "$ref")):
+        return None
+    arms = schema[present[0]]
+    if not isinstance(arms, Sequence) or isinstance(arms, str) or not arms:
+        return None
+    for arm in arms:
+        if not isinstance(arm, Mapping) or arm.get("type") != "object":
+            return None
+        if any(keyword in arm for keyword in (*_UNIONS, "allOf", "not", "$ref")):
+            return None
+        if not isinstance(arm.get("properties", {}), Mapping):
+            return None
+    return list(arms)
+
+
+def _property_names(arms: Sequence[Mapping[str, Any]]) -> list[str]:
+    names: dict[str, None] = {}
+    for arm in arms:
+        names.update(dict.fromkeys(arm.get("properties", {})))
+    return list(names)
+
+
+def _constant(schema: Any) -> Any:
+    if not isinstance(schema, Mapping):
+        return None
+    if "const" in schema:
+        return schema["const"]
+    values = schema.get("enum")
+    if isinstance(values, list) and len(values) == 1:
+        return values[0]
+    return None
+
+
+def _discriminator(arms: Sequence[Mapping[str, Any]]) -> str | None:
+    for name in arms[0].get("properties", {}):
+        values = []
+        for arm in arms:
+            if name not in arm.get("required", ()) or name not in arm.get("properties", {}):
+                break
+            value = _constant(arm["properties"][name])
+            if not isinstance(value, str):
+                break
+            values.append(value)
+        else:
+            if len(set(values)) == len(values):
+                return str(name)
+    return None
+
+
+def _tag(arms: Sequence[Mapping[str, Any]], key: str, values: list[str]) -> dict[str, Any]:
+    notes = []
+    for value, arm in zip(values, arms, strict=True):
+        text = arm["properties"][key].get("description")
+        if isinstance(text, str) and text:
+            notes.append(f"{value}: {text}")
+    description = "One of " + ", ".join(values) + "."
+    if notes:
+        description += " " + " ".join(notes)
+    return {"type": "string", "enum": list(values), "description": description}
+
+
+def _bare(schema: Any) -> Any:
+    if isinstance(schema, Mapping):
+        return {keyword: value for keyword, value in schema.items() if keyword != "description"}
+    return schema
+
+
+def _merged(
+    arms: Sequence[Mapping[str, Any]], name: str, users: list[int], values: list[str]
+) -> dict[str, Any]:
+    kinds: dict[str, Any] = {}
+    descriptions: dict[str, int] = {}
+    for index in users:
+        field = arms[index]["properties"][name]
+        kinds.setdefault(json.dumps(_bare(field), sort_keys=True), _bare(field))
+        text = field.get("description") if isinstance(field, Mapping) else None
+        if isinstance(text, str) and text:
+            descriptions[text] = descriptions.get(text, 0) + 1
+    merged: dict[str, Any]
+    if len(kinds) == 1:
+        merged = copy.deepcopy(next(iter(kinds.values())))
+        if not isinstance(merged, dict):
+            merged = {"anyOf": [merged]}
+    else:
+        merged = {"anyOf": copy.deepcopy(list(kinds.values()))}
+    # The most common wording speaks for the field; per-operation nuances stay in the tool's
+    # full description, where a model that needs them can read them.
+    text = max(descriptions, key=descriptions.__getitem__, default="")
+    usage = _usage(arms, name, users, values)
+    if usage:
+        text = f"{text} {usage}" if text else usage
+    if text:
+        merged["description"] = text
+    return merged
+
+
+def _usage(
+    arms: Sequence[Mapping[str, Any]], name: str, users: list[int], values: list[str]
+) -> str:
+    if not values:
+        return ""
+    needs = [values[index] for index in users if name in arms[index].get("required", ())]
+    takes = [values[index] for index in users if name not in arms[index].get("required", ())]
+    if len(needs) == len(arms):
+        return ""
+    parts = []
+    if needs:
+        parts.append("Required by " + ", ".join(needs))
+    if takes:
+        parts.append(("optional for " if needs else "Optional for ") + ", ".join(takes))
+    return "; ".join(parts) + "."

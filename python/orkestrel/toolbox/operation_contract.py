@@ -1,0 +1,115 @@
+"""`OperationContract`: one `operation`-discriminated tool's advertised schema and its parse."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any, cast
+
+from orkestrel.contract import (
+    Contract,
+    ContractError,
+    ParseError,
+    UnionShape,
+    create_contract,
+    preview,
+)
+from orkestrel.tool.flatten import flatten_parameters
+from orkestrel.toolbox.errors import ToolboxError
+
+_PARSE_PREFIX = "parse: the value does not satisfy the contract: "
+_FAULTS_KEPT = 10
+
+
+class OperationContract:
+    """Compiles a union of closed object shapes, each led by its own `operation` literal, into
+    what one tool advertises and enforces.
+
+    `parameters` is the flat object schema derived from the compiled union (see
+    `flatten_parameters`), so what is advertised cannot drift from what is enforced; `parse`
+    checks each call against the union, and a refusal names what the call's own operation is
+    missing.
+    """
+
+    __slots__ = ("_arms", "_contract", "_label", "_parameters")
+
+    def __init__(self, shape: UnionShape, *, label: str) -> None:
+        self._contract = create_contract(shape)
+        self._arms: dict[str, Contract] = {}
+        for variant in shape["variants"]:
+            tag: Any = cast(Any, variant)["properties"]["operation"]
+            if tag.get("type") != "literal" or len(tag["values"]) != 1:
+                raise ToolboxError(
+                    "TOOL", "every operation arm needs a one-value operation literal"
+                )
+            self._arms[str(tag["values"][0])] = create_contract(variant)
+        flat = flatten_parameters(self._contract.schema)
+        if len(self._arms) != len(shape["variants"]):
+            raise ToolboxError("TOOL", "the operation arms must carry distinct operation names")
+        self._parameters = flat
+        self._label = label
+
+    @property
+    def operations(self) -> tuple[str, ...]:
+        """The operation names, in the order the union declares them."""
+        return tuple(self._arms)
+
+    @property
+    def contract(self) -> Contract:
+        """The compiled union contract every call is parsed through."""
+        return self._contract
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """A fresh copy of the flat object schema the tool advertises."""
+        return copy.deepcopy(self._parameters)
+
+    def arm(self, operation: str) -> Contract | None:
+        """The compiled contract of one operation's arm, or `None` for an unknown name."""
+        return self._arms.get(operation)
+
+    def parse(self, args: Any) -> dict[str, Any]:
+        """Parses a model's arguments, or raises a `TOOL` `ToolboxError` that names the
+        operation's own faults (or the operations there are, when none is named)."""
+        try:
+            call = self._contract.parse(args)
+        except (ParseError, ContractError) as error:
+            raise self._malformed(args, error) from None
+        if not isinstance(call, dict):
+            raise self._malformed(args, None)
+        return call
+
+    def _malformed(self, args: Any, error: Exception | None) -> ToolboxError:
+        operation = _operation(args)
+        arm = self._arms.get(operation) if isinstance(operation, str) else None
+        if arm is None:
+            return ToolboxError(
+                "TOOL",
+                f"malformed {self._label} call: operation must be one of " + ", ".join(self._arms),
+                {"operation": preview(operation)},
+            )
+        try:
+            faults = arm.explain(args)
+        except Exception:
+            faults = list(getattr(error, "faults", []))
+        if faults:
+            detail = str(ParseError(faults)).removeprefix(_PARSE_PREFIX)
+        else:
+            detail = "the arguments are not a plain JSON object"
+        return ToolboxError(
+            "TOOL",
+            f"malformed {self._label} call: {operation}: {detail}",
+            {"operation": operation, "faults": faults[:_FAULTS_KEPT]},
+        )
+
+
+def _operation(args: Any) -> Any:
+    # Read through `dict` itself so a subclass's own `get` cannot lie about the operation.
+    if isinstance(args, dict):
+        return dict.get(args, "operation")
+    if isinstance(args, Mapping):
+        try:
+            return args.get("operation")
+        except Exception:
+            return None
+    return None

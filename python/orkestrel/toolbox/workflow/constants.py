@@ -1,0 +1,94 @@
+"""The name, bounds, examples and teaching texts of the workflow tool."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+WORKFLOW_TOOL_NAME: Final = "workflow"
+"""Holds the name `create_workflow_tool` advertises, `'workflow'`: the key a model calls, and
+the name the agent adapter binds its nested workflow tool under."""
+
+MAX_WORKFLOW_CHAIN: Final = 8
+"""Holds the deepest a workflow → agent → workflow chain may nest, `8`: the root plus eight
+nested workflows run, a ninth is refused with `DEPTH`."""
+
+MAX_WORKFLOW_TASKS: Final = 1000
+"""Holds the most tasks (or steps) one authored workflow may hold, `1000`, so a call cannot make
+the tool run or checkpoint an unbounded tree."""
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return MappingProxyType({key: _freeze(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(item) for item in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _thaw(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(item) for item in value]
+    return value
+
+
+WORKFLOW_TOOL_FLAT_EXAMPLE: Final[Mapping[str, Any]] = _freeze(
+    {"name": "release", "steps": [{"name": "compile"}, {"name": "publish"}]}
+)
+"""Holds a complete flat authoring example, `{name, steps: [{name}]}`: the way a small model
+authors a workflow through `create_workflow_tool`."""
+
+WORKFLOW_TOOL_NESTED_EXAMPLE: Final[Mapping[str, Any]] = _freeze(
+    {
+        "id": "release",
+        "name": "Release",
+        "phases": [
+            {
+                "id": "build",
+                "name": "Build",
+                "tasks": [{"id": "compile", "name": "Compile", "behavior": "compile"}],
+            }
+        ],
+    }
+)
+"""Holds a minimal nested authoring example: a full `WorkflowDefinition`, the escape hatch a
+model can use instead of the flat form."""
+
+WORKFLOW_TOOL_SUMMARY: Final = (
+    "Author and run a multi-step workflow in one call: a list of steps, each a registered "
+    "behavior run with its input, one after another. Call describe('workflow') for the nested "
+    "form with concurrent tasks, retries and timeouts."
+)
+"""Holds the one-sentence summary the workflow tool advertises in place of its description,
+pointing at `describe('workflow')`."""
+
+
+def _json(value: Mapping[str, Any]) -> str:
+    return json.dumps(_thaw(value), separators=(",", ":"))
+
+
+WORKFLOW_TOOL_DESCRIPTION: Final = f"""Author a workflow and run it in one call.
+
+Flat form: {{name?, steps: [{{name, input?}}]}}. Steps run one after another; each step's name \
+is a registered behavior, and input is the JSON object that behavior receives. name, when \
+given, is the workflow's id: running the same name again replaces its stored run.
+Example: {_json(WORKFLOW_TOOL_FLAT_EXAMPLE)}
+
+Nested form, for more control: {{id?, name?, bail?, phases: [{{id?, name?, concurrency?, \
+bail?, tasks: [{{id?, name?, behavior?, input?, retries?, timeout?}}]}}]}}. Phases run in order; \
+the tasks of a phase run at the same time, at most concurrency at once. retries is how many \
+extra attempts a failed task gets; timeout is each attempt's limit in milliseconds; bail: true \
+stops the run at the first failed task. A task without behavior does nothing. Ids and names \
+may be left out; they are filled in by position. A workflow holds at most \
+{MAX_WORKFLOW_TASKS} tasks.
+Example: {_json(WORKFLOW_TOOL_NESTED_EXAMPLE)}
+
+The answer is {{status, count}}: status is completed, failed or stopped, and count is how many \
+tasks ran to an outcome. With a store it also has durable (whether the run was saved) and, when \
+a save failed, fault."""
+"""Holds the full teaching text of the workflow tool: the flat form and its example, the nested
+form and its example, and the answer."""

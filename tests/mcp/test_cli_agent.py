@@ -1,0 +1,211 @@
+"""`orkestrel serve --agent PROVIDER:MODEL`: the agent tool served next to the toolbox, its
+sub-agent running on a loopback model server with the other served tools, keys taken from the
+environment only and never written anywhere."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import anyio
+import pytest
+
+from agent.conftest import backend, loopback
+from agent.servers import (
+    Backend,
+    anthropic_stream,
+    openai_error,
+    openai_stream,
+    stream_reply,
+)
+from orkestrel.cli import main
+from orkestrel.cli.serve import register, run_serve
+from support.mcp_client import connect, text
+
+pytestmark = pytest.mark.anyio
+
+KEY = "sk-served-secret-0123456789"
+ORKESTREL = [sys.executable, "-m", "orkestrel"]
+
+__all__ = ["backend", "loopback"]
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="orkestrel")
+    register(parser.add_subparsers(dest="command"))
+    return parser.parse_args(["serve", *argv])
+
+
+async def served(app: ModuleType, options: argparse.Namespace, calls: list[Any]) -> list[Any]:
+    """Serves in process, runs the MCP calls, and returns their results after the tool list."""
+    err = io.StringIO()
+    answers: list[Any] = []
+
+    async def serve() -> None:
+        await run_serve(options, stderr=err)
+
+    async def printed() -> bool:
+        return "listening on " in err.getvalue()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(serve)
+        await app.poll(printed)
+        url = err.getvalue().split("listening on ", 1)[1].split()[0]
+        async with connect(url) as client:
+            answers.append([tool["name"] for tool in await client.list_tools()])
+            for name, arguments in calls:
+                answers.append(await client.call_tool(name, arguments))
+        group.cancel_scope.cancel()
+    assert KEY not in err.getvalue()
+    return answers
+
+
+async def test_an_openai_compatible_sub_agent_uses_the_other_served_tools(
+    app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    samples = '{"samples": [{"id": 1}, {"id": 2}]}'
+    backend.push(
+        stream_reply(openai_stream([], [("call_1", "infer", samples)])),
+        stream_reply(openai_stream(["The records have an integer id."])),
+    )
+    options = parse(
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--root",
+        str(tmp_path),
+        "--tools",
+        "infer,describe",
+        "--agent",
+        "openai:small-model",
+        "--base-url",
+        f"{backend.url}/v1",
+    )
+    names, described, delegated = await served(
+        app,
+        options,
+        [
+            ("describe", {"name": "agent"}),
+            ("agent", {"task": "What fields do these records have?"}),
+        ],
+    )
+    assert names == ["infer", "describe", "agent"]
+    assert "task (required)" in text(described)
+    assert text(delegated) == '"The records have an integer id."'
+    first, second = backend.requests
+    assert first.headers["authorization"] == f"Bearer {KEY}"
+    assert first.body["model"] == "small-model"
+    assert [tool["function"]["name"] for tool in first.body["tools"]] == ["infer", "describe"]
+    assert first.body["messages"] == [
+        {"role": "user", "content": "What fields do these records have?"}
+    ]
+    answer = second.body["messages"][-1]
+    assert answer["role"] == "tool"
+    assert answer["tool_call_id"] == "call_1"
+    assert json.loads(answer["content"])["properties"] == {"id": {"type": "integer"}}
+
+
+async def test_an_anthropic_sub_agent_reads_its_key_from_the_environment(
+    app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    backend.push(stream_reply(anthropic_stream([{"type": "text", "text": "Delegated."}])))
+    options = parse(
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--root",
+        str(tmp_path),
+        "--tools",
+        "infer",
+        "--agent",
+        "anthropic:claude-small",
+        "--base-url",
+        backend.url,
+    )
+    names, delegated = await served(app, options, [("agent", {"task": "Say hi", "tools": []})])
+    assert names == ["infer", "agent"]
+    assert text(delegated) == '"Delegated."'
+    [request] = backend.requests
+    assert request.path == "/v1/messages"
+    assert request.headers["x-api-key"] == KEY
+    assert request.body["model"] == "claude-small"
+    assert "tools" not in request.body
+
+
+async def test_the_key_never_reaches_an_answer_or_the_log(
+    spawn_http: Any, backend: Backend, tmp_path: Path
+) -> None:
+    backend.push(openai_error(401, f"Incorrect API key provided: {KEY}", "invalid_request_error"))
+    log = tmp_path / "serve.log"
+    command = [
+        *ORKESTREL,
+        "serve",
+        "--transport",
+        "http",
+        "--port",
+        "0",
+        "--root",
+        str(tmp_path),
+        "--tools",
+        "infer",
+        "--agent",
+        "openai:m",
+        "--base-url",
+        f"{backend.url}/v1",
+    ]
+    env = {"OPENAI_API_KEY": KEY, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
+    with spawn_http(command, log, env) as url:
+        async with connect(url) as client:
+            result = await client.call_tool("agent", {"task": "hello"})
+    assert result.get("isError") is True
+    assert text(result).startswith("provider returned 401: Incorrect API key provided: ")
+    assert KEY not in text(result)
+    assert backend.requests[0].headers["authorization"] == f"Bearer {KEY}"
+    assert KEY not in log.read_text()
+    assert KEY not in " ".join(command)
+
+
+@pytest.mark.parametrize(
+    ("argv", "env", "status", "message"),
+    [
+        (["--agent", "openai:m", "--api-key", KEY], {}, 2, "unrecognized arguments: --api-key"),
+        (["--agent", "gemini:m"], {}, 2, "expected openai:MODEL or anthropic:MODEL"),
+        (["--agent", "openai:"], {}, 2, "expected openai:MODEL or anthropic:MODEL"),
+        (["--base-url", "http://127.0.0.1:9/v1"], {}, 2, "--base-url needs --agent"),
+        (
+            ["--agent", "anthropic:claude"],
+            {"ANTHROPIC_API_KEY": ""},
+            1,
+            "needs ANTHROPIC_API_KEY to be set",
+        ),
+        (["--agent", "openai:gpt"], {"OPENAI_API_KEY": ""}, 1, "needs OPENAI_API_KEY to be set"),
+        (["--agent", "openai:gpt", "--base-url", "ftp://x"], {}, 1, "base_url must be an http"),
+    ],
+)
+def test_bad_agent_options_exit_before_serving(
+    argv: list[str],
+    env: dict[str, str],
+    status: int,
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    code = main(["serve", "--transport", "http", "--port", "0", "--root", str(tmp_path), *argv])
+    captured = capsys.readouterr()
+    assert code == status
+    assert message in captured.err
+    assert "listening on" not in captured.err
+    assert KEY not in captured.err

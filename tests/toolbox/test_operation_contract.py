@@ -1,0 +1,125 @@
+"""Tools with operations advertise one flat object and judge each call by its own operation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from orkestrel.agent import create_agent_registry
+from orkestrel.contract import (
+    create_contract,
+    literal_shape,
+    object_shape,
+    string_shape,
+    union_shape,
+)
+from orkestrel.tool import ToolManager, export, flatten_parameters
+from orkestrel.toolbox import (
+    ToolboxError,
+    create_agent_tool,
+    create_database_tool,
+    create_describe_tool,
+    create_endpoint_tool,
+    create_infer_tool,
+    create_workflow_tool,
+    create_workspace_tool,
+    database_tool_shape,
+    workspace_tool_shape,
+)
+from orkestrel.toolbox.operation_contract import OperationContract
+from orkestrel.workflow import create_workflow_runner
+
+pytestmark = pytest.mark.anyio
+
+TOP_LEVEL_REFUSED = ("anyOf", "oneOf", "allOf", "enum", "not", "const", "$ref")
+
+
+def shipped_tools() -> list[Any]:
+    return [
+        create_infer_tool(),
+        create_describe_tool(ToolManager()),
+        create_database_tool(),
+        create_database_tool(readonly=True),
+        create_workspace_tool(),
+        create_endpoint_tool(
+            {"name": "lookup", "description": "Look up.", "samples": [{"id": "1"}], "execute": str}
+        ),
+        create_agent_tool(create_agent_registry(providers={})),
+        create_workflow_tool({"id": "w", "name": "W", "phases": []}, create_workflow_runner()),
+    ]
+
+
+def test_every_shipped_tool_advertises_an_object_root_with_nothing_a_provider_refuses() -> None:
+    for tool in shipped_tools():
+        parameters = tool.parameters
+        assert parameters["type"] == "object", tool.name
+        assert not any(keyword in parameters for keyword in TOP_LEVEL_REFUSED), tool.name
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "gemini", "mcp"])
+def test_the_shipped_toolbox_exports_whole_for_every_provider(provider: str) -> None:
+    tools = ToolManager()
+    for tool in shipped_tools():
+        if tool.name not in {entry["name"] for entry in tools.definitions()}:
+            tools.add(tool)
+    rendered = export(tools.definitions(), provider)  # type: ignore[arg-type]
+    assert len(rendered.tools) == len(tools.definitions())
+
+
+def test_the_advertised_schema_is_derived_from_the_enforced_union() -> None:
+    for shape in (database_tool_shape, workspace_tool_shape):
+        contract = OperationContract(shape, label="x")
+        assert contract.parameters == flatten_parameters(create_contract(shape).schema)
+        assert contract.parameters is not contract.parameters
+        assert contract.operations == tuple(contract.parameters["properties"]["operation"]["enum"])
+
+
+async def test_a_fault_names_what_the_calls_own_operation_is_missing() -> None:
+    tool = create_workspace_tool()
+    with pytest.raises(ToolboxError) as caught:
+        await tool.execute({"operation": "move", "from": "a"})
+    assert caught.value.code == "TOOL"
+    assert str(caught.value) == "malformed workspace call: move: to: missing string"
+    assert caught.value.context is not None
+    assert caught.value.context["operation"] == "move"
+    # a field another operation requires is no fault of this one
+    with pytest.raises(ToolboxError) as caught:
+        await create_database_tool().execute({"operation": "tables"})
+    assert str(caught.value) == "malformed database call: tables: id: missing string"
+
+
+async def test_a_renamed_tool_names_itself_in_its_faults() -> None:
+    tool = create_database_tool(name="db")
+    with pytest.raises(ToolboxError, match=r"^malformed db call: operation must be one of create"):
+        await tool.execute({"operation": "explode"})
+
+
+class Lying(dict):  # type: ignore[type-arg]
+    def get(self, key: Any, default: Any = None) -> Any:
+        raise RuntimeError("lying get")
+
+    def __getitem__(self, key: Any) -> Any:
+        raise RuntimeError("lying getitem")
+
+
+async def test_a_lying_mapping_gets_a_typed_refusal_not_a_raw_error() -> None:
+    tool = create_workspace_tool()
+    with pytest.raises(ToolboxError) as caught:
+        await tool.execute(Lying(operation="move", to=1))
+    assert caught.value.code == "TOOL"
+
+
+def test_an_arm_without_a_one_value_operation_literal_is_refused_when_built() -> None:
+    bad = union_shape(
+        object_shape({"operation": literal_shape(["a", "b"]), "x": string_shape()}),
+        object_shape({"operation": literal_shape(["c"])}),
+    )
+    with pytest.raises(ToolboxError, match="one-value operation literal"):
+        OperationContract(bad, label="x")
+    twice = union_shape(
+        object_shape({"operation": literal_shape(["a"])}),
+        object_shape({"operation": literal_shape(["a"]), "x": string_shape()}),
+    )
+    with pytest.raises(ToolboxError, match="distinct operation names"):
+        OperationContract(twice, label="x")
