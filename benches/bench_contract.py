@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal, NotRequired
 import fastjsonschema
 import jsonschema
 import jsonschema_rs
+import msgspec
 import pytest
 from pydantic import ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
@@ -168,6 +169,74 @@ class Event(TypedDict):
     payload: Payload
     meta: NotRequired[dict[str, str]]
 
+
+# msgspec's fastest door: `msgspec.convert(value, Struct, strict=False)` (lax: numeric and
+# boolean strings coerce, unknown keys are dropped, as `parse` does).
+_M = msgspec.Meta
+
+
+class MFilters(msgspec.Struct):
+    owner: str
+    created_after: str
+    min_score: Annotated[float, _M(ge=0, le=1)]
+
+
+class MToolArgs(msgspec.Struct):
+    query: Annotated[str, _M(min_length=1, max_length=200)]
+    limit: Annotated[int, _M(ge=1, le=100)]
+    offset: Annotated[int, _M(ge=0)]
+    mode: Literal["fast", "exact", "fuzzy"]
+    tags: Annotated[list[str], _M(max_length=10)]
+    include_archived: bool
+    filters: MFilters
+    cursor: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class MActor(msgspec.Struct):
+    id: int
+    name: str
+    roles: list[Literal["admin", "user", "guest"]]
+
+
+class MChange(msgspec.Struct):
+    path: str
+    op: Literal["add", "remove", "replace"]
+    value: Any = msgspec.UNSET
+
+
+class MPayload(msgspec.Struct):
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    changes: list[MChange]
+
+
+class MEvent(msgspec.Struct):
+    id: Annotated[str, _M(pattern="^[0-9a-f-]{36}$")]
+    type: Literal["created", "updated", "deleted"]
+    timestamp: Annotated[float, _M(ge=0)]
+    actor: MActor
+    payload: MPayload
+    meta: dict[str, str] | msgspec.UnsetType = msgspec.UNSET
+
+
+MSGSPEC: dict[str, type[msgspec.Struct]] = {"tool": MToolArgs, "event": MEvent}
+"""The msgspec Struct of each input, for `msgspec.convert`."""
+
+# Valid only after coercion: numbers and booleans sent as strings, as models often send them.
+COERCIBLE: dict[str, Any] = {
+    "tool": {
+        **TOOL_VALID,
+        "limit": "20",
+        "offset": "0",
+        "include_archived": "false",
+        "filters": {**TOOL_VALID["filters"], "min_score": "0.5"},  # type: ignore[dict-item]
+    },
+    "event": {
+        **EVENT_VALID,
+        "timestamp": "1718000000.25",
+        "actor": {**EVENT_VALID["actor"], "id": "7"},  # type: ignore[dict-item]
+    },
+}
 
 INPUTS = {
     "tool": (TOOL, ToolArgs, TOOL_VALID, TOOL_INVALID),

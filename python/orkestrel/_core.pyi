@@ -74,6 +74,10 @@ def number_to_string(value: float) -> str:
     `5.0` is `"5"`, `1e21` is `"1e+21"`, `-0.0` is `"0"`.
     """
 
+def coerce_number(value: object) -> float | None:
+    """Reads a value as a number shape's coercing parser does: a finite number as is, a string by
+    ECMAScript `Number()` over its trimmed text (blank and non-finite refused); `None` otherwise."""
+
 def is_json_value(value: Any) -> bool:
     """Whether a value is JSON data: finite numbers, lists, str-keyed dicts, no cycles."""
 
@@ -84,6 +88,9 @@ def clone_json_record(value: Any) -> dict[str, Any]:
     """A deep copy of a JSON record; `ContractError` (`clone`) for anything else."""
 
 # query: row caps, connector normalisation, like/glob matchers and the row-encoding fast path
+
+def json_size(value: Any) -> int | None:
+    """`len(json.dumps(value))` with its default options, or `None` for `json.dumps` to judge."""
 
 def resolve_limit(requested: int | float | None, cap: int | float) -> int:
     """The request inside the cap, the cap above it or when absent, and 0 below zero."""
@@ -245,15 +252,25 @@ class SchemaBuilder:
 class PatternError(ValueError):
     """Raised when a search pattern cannot be compiled or run by the linear-time engine."""
 
+class ResultSizeError(PatternError):
+    """Raised when a search's matches or a replaced text would pass the size bound it was given."""
+
 @final
 class SearchPattern:
     """A compiled search query, literal or regular expression, run in time linear in the text."""
 
     def __new__(cls, query: str, *, regex: bool, sensitive: bool, lines: bool) -> SearchPattern: ...
     def search(self, path: str, text: str, limit: int | None = None) -> list[SearchMatch]: ...
+    def search_within(
+        self, path: str, text: str, limit: int | None, size: int
+    ) -> tuple[list[SearchMatch], int]:
+        """The matches whose serialized size (line, path and framing each) fits in `size` bytes,
+        and the bytes they cost; `ResultSizeError` once they would cost more."""
     def replace(
-        self, text: str, replacement: str, limit: int | None = None
-    ) -> tuple[str, int, int, int] | None: ...
+        self, text: str, replacement: str, limit: int | None = None, size: int | None = None
+    ) -> tuple[str, int, int, int] | None:
+        """The new text, the count, its UTF-8 size and its line breaks, or `None` when nothing
+        matched; with `size`, `ResultSizeError` before the new text would pass that many bytes."""
 
 @final
 class SearchMatch:

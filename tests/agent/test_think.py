@@ -36,6 +36,8 @@ def cuts(text: str, points: list[int]) -> list[str]:
         ("a < b and c </ d", "a < b and c </ d", ""),
         ("<think>x</think>a stray </think> stays", "a stray </think> stays", "x"),
         ("", "", ""),
+        # the text around an empty span can join into a tag again; it stays content
+        ("<think<think></think>>", "<think>", ""),
     ],
 )
 def test_known_texts(text: str, content: str, thinking: str) -> None:
@@ -72,4 +74,5 @@ def test_splitting_never_changes_the_result(text: str, points: list[int]) -> Non
     assert split[:2] == whole[:2]
     if THINK_CLOSE not in text.split(THINK_OPEN, 1)[0]:
         assert split[2] == split[0], "without a leading close, the deltas are the content"
-    assert THINK_OPEN not in whole[0]
+    if THINK_OPEN[:-1] not in text.replace(THINK_OPEN, ""):
+        assert THINK_OPEN not in whole[0]

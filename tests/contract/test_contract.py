@@ -199,8 +199,11 @@ def test_parse_reuses_valid_leaves_and_builds_fresh_containers() -> None:
     big = 10**30
     assert create_contract(number_shape()).parse(big) is big
     raw = {"any": [1]}
-    assert create_contract(raw_shape({})).parse(raw) is raw
-    assert create_contract(json_shape()).parse(raw) is raw
+    for shape in (raw_shape({}), json_shape()):
+        copied = create_contract(shape).parse(raw)
+        assert copied == raw
+        assert copied is not raw
+        assert copied["any"] is not raw["any"]
 
 
 def test_fault_lists_are_capped_at_every_level() -> None:

@@ -23,6 +23,7 @@ from orkestrel.contract import (
     number_shape,
     object_shape,
     optional_shape,
+    raw_shape,
     record_shape,
     schema_to_shape,
     string_shape,
@@ -201,6 +202,91 @@ def test_dict_subclasses_are_read_from_storage() -> None:
     hostile = HostileDict(a=HostileDict(a="x"))
     assert contract.is_valid(hostile)
     assert contract.parse(hostile) == {"a": {"a": "x"}}
+
+
+class LyingDict(dict[str, Any]):
+    """Stores one thing and answers another through every method a reader would call."""
+
+    def __getitem__(self, key: str) -> Any:
+        return "destroy" if key == "operation" else super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key]
+
+    def items(self) -> Any:
+        return [(key, self[key]) for key in self]
+
+
+def _no_shared_container(out: Any, value: Any) -> None:
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict | list):
+            seen.add(id(node))
+            stack.extend(node.values() if isinstance(node, dict) else node)
+    stack = [out]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict | list):
+            assert type(node) in (dict, list)
+            assert id(node) not in seen
+            stack.extend(dict.values(node) if isinstance(node, dict) else node)
+
+
+def test_union_parse_returns_fresh_plain_containers() -> None:
+    arms = union_shape(
+        object_shape({"operation": literal_shape(["tables"]), "id": string_shape()}),
+        object_shape({"operation": literal_shape(["destroy"]), "id": string_shape()}),
+    )
+    contract = create_contract(arms)
+    lying = LyingDict(operation="tables", id="db")
+    out = contract.parse(lying)
+    assert type(out) is dict
+    assert out["operation"] == "tables"
+    assert out == {"operation": "tables", "id": "db"}
+    listed = create_contract(union_shape(array_shape(string_shape()), string_shape()))
+    items = ["a", "b"]
+    assert listed.parse(items) == items
+    assert listed.parse(items) is not items
+
+
+def test_json_raw_and_open_values_come_back_in_fresh_containers() -> None:
+    shared = {"k": [1, 2]}
+    inner = LyingDict(operation="x", deep=[shared, shared])
+    value = {"json": inner, "raw": [inner], "extra": {"x": [inner]}}
+    contract = create_contract(
+        object_shape(
+            {"json": json_shape(), "raw": raw_shape({})},
+            additional_properties=True,
+        )
+    )
+    out = contract.parse(value)
+    _no_shared_container(out, value)
+    assert out == {
+        "json": {"operation": "x", "deep": [shared, shared]},
+        "raw": [{"operation": "x", "deep": [shared, shared]}],
+        "extra": {"x": [{"operation": "x", "deep": [shared, shared]}]},
+    }
+    assert dict.__getitem__(out["json"], "operation") == "x"
+    copied = out["json"]["deep"]
+    assert copied[0] is copied[1]
+    not_json = {"raw": [object()]}
+    assert (
+        create_contract(object_shape({"raw": raw_shape({})})).parse(not_json)["raw"]
+        is (not_json["raw"])
+    )
+
+
+def test_a_shared_json_value_is_copied_once_not_expanded() -> None:
+    node: Any = [1]
+    for _ in range(12):
+        node = [node, node]
+    out = create_contract(json_shape()).parse(node)
+    assert out == node
+    assert out is not node
+    assert out[0] is out[1]
+    assert out[0][0] is out[1][1]
 
 
 def test_hostile_leaves_are_read_without_running_user_code() -> None:

@@ -146,6 +146,28 @@ def test_valid_values_parse_to_themselves(shape: Any, value: Any) -> None:
         assert contract.explain(value) == []
 
 
+def _containers(value: Any) -> set[int]:
+    found: set[int] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found.add(id(node))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            found.add(id(node))
+            stack.extend(node)
+    return found
+
+
+@given(SHAPES, VALUES)
+def test_parse_output_shares_no_container_with_its_input(shape: Any, value: Any) -> None:
+    contract = create_contract(shape)
+    out = parse(contract, value)
+    if out is not MISSING:
+        assert not _containers(out) & _containers(value)
+
+
 BMP_TEXT = st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=["Cs"]), max_size=5)
 LENGTH = st.none() | st.integers(0, 4)
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import pytest
 
 from orkestrel.abort import AbortController
-from orkestrel.database import DatabaseError, create_database
+from orkestrel.database import DatabaseError, create_database, database_thread_limiter
 from orkestrel.timeout import create_timeout
+from support.bounded import bounded, watchdogs_left
 
 from .conftest import MakeDriver
 
@@ -91,6 +94,10 @@ async def test_an_abort_while_queued_does_not_interrupt_the_running_call(databas
         results["long"] = rows[0][0]
 
     async def queued_call() -> None:
+        # Queue behind the long call only once it holds the connection, however loaded the
+        # machine is, so the order of the two is certain.
+        while not database.driver._lock.locked():  # noqa: ASYNC110 (a thread holds it)
+            await anyio.sleep(0.005)
         await anyio.sleep(0.05)
         timeout = create_timeout(ms=50)
         timeout.start()
@@ -115,3 +122,36 @@ async def test_aborts_work_under_trio(database: Any) -> None:
     with pytest.raises(DatabaseError) as caught:
         await database.driver.run(lambda s: s.rows(ENDLESS), write=False, signal=timeout.signal)
     assert caught.value.code == "ABORTED"
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_a_thousand_cancellations_at_random_moments_release_everything(
+    make_driver: MakeDriver, backend: str
+) -> None:
+    chance = random.Random(7)
+    delays = (0.0, 0.0, 0.00002, 0.0001, 0.0005, 0.002)
+
+    async def storm() -> tuple[int, int]:
+        database = create_database(tables=TABLES, driver=make_driver())
+        log = database.table("log")
+        await log.add({"id": "seed", "line": "kept"})
+        for index in range(1000):
+            with anyio.move_on_after(chance.choice(delays)):
+                if index % 3:
+                    await log.count()
+                else:
+                    await log.set({"id": f"r{index}", "line": "maybe"})
+        with anyio.fail_after(30):
+            counted = await log.count()
+            await log.set({"id": "after", "line": "the connection still works"})
+        borrowed = (
+            anyio.to_thread.current_default_thread_limiter().borrowed_tokens
+            + database_thread_limiter().borrowed_tokens
+        )
+        await database.close()
+        return counted, borrowed
+
+    counted, borrowed = bounded(storm, 120, backend)
+    assert counted >= 1
+    assert borrowed == 0
+    assert watchdogs_left() == []

@@ -103,3 +103,11 @@ def test_readme_and_index_share_the_tagline() -> None:
     readme = tagline((ROOT / "README.md").read_text(encoding="utf-8"))
     assert readme
     assert readme == tagline((GUIDES / "README.md").read_text(encoding="utf-8"))
+
+
+def test_a_comment_in_a_fence_does_not_end_a_section() -> None:
+    text = (
+        "## Patterns\n\n```python\n# a comment\nx = 1\n```\n\n```python\ny = 2\n```\n\n## Tests\n"
+    )
+    assert fences(sections(text, 2)["Patterns"]) == ["# a comment\nx = 1\n", "y = 2\n"]
+    assert list(sections(text, 1)) == []

@@ -189,7 +189,12 @@ def test_interrupt_exits_130() -> None:
         stderr=subprocess.PIPE,
     )
     try:
-        time.sleep(1.0)
+        # Interrupt only once the command is blocked reading its input (read(2) on fd 0), so a
+        # slow start on a loaded machine cannot make the signal land before the handler exists.
+        deadline = time.monotonic() + 120
+        syscall = Path(f"/proc/{process.pid}/syscall")
+        while not syscall.read_text().startswith("0 0x0 ") and time.monotonic() < deadline:
+            time.sleep(0.01)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
     finally:

@@ -1,6 +1,7 @@
 """`orkestrel serve --agent PROVIDER:MODEL`: the agent tool served next to the toolbox, its
 sub-agent running on a loopback model server with the other served tools, keys taken from the
-environment only and never written anywhere."""
+environment only and never written anywhere; with `--workflow` too, workflow steps that delegate
+to it, in one lineage bounded at eight nested workflows."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ from agent.servers import (
 )
 from orkestrel.cli import main
 from orkestrel.cli.serve import register, run_serve
+from orkestrel.cli.workflow import open_workflow_store
+from orkestrel.toolbox import MAX_WORKFLOW_CHAIN
 from support.mcp_client import connect, text
 
 pytestmark = pytest.mark.anyio
@@ -209,3 +212,95 @@ def test_bad_agent_options_exit_before_serving(
     assert message in captured.err
     assert "listening on" not in captured.err
     assert KEY not in captured.err
+
+
+def workflow_call(name: str, task: str) -> str:
+    """The arguments of a `workflow` call whose one step delegates `task` to the served agent."""
+    return json.dumps({"name": name, "steps": [{"name": "agent", "input": {"task": task}}]})
+
+
+async def stored(data: Path, id: str) -> Any:
+    store = open_workflow_store(data)
+    try:
+        return await store.get(id)
+    finally:
+        await store.close()
+
+
+async def test_a_served_workflow_step_delegates_to_the_served_agent(
+    app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    samples = '{"samples": [{"id": 1}, {"id": 2}]}'
+    backend.push(
+        stream_reply(openai_stream([], [("call_1", "workflow", '{"name": "plan", "steps": []}')])),
+        stream_reply(openai_stream([], [("call_2", "infer", samples)])),
+        stream_reply(openai_stream(["The records have an integer id."])),
+    )
+    data = tmp_path / "data"
+    options = parse(
+        *("--transport", "http", "--port", "0", "--root", str(tmp_path), "--data", str(data)),
+        *("--tools", "infer", "--workflow", "--agent", "openai:small-model"),
+        *("--base-url", f"{backend.url}/v1"),
+    )
+    steps = [{"name": "agent", "input": {"task": "What fields do these records have?"}}]
+    names, ran = await served(app, options, [("workflow", {"name": "plan", "steps": steps})])
+    assert names == ["infer", "workflow", "agent"]
+    assert (ran.get("isError", False), ran["structuredContent"]) == (
+        False,
+        {"status": "completed", "count": 1, "durable": True},
+    )
+    first, second, third = backend.requests
+    assert [tool["function"]["name"] for tool in first.body["tools"]] == ["infer", "workflow"]
+    assert first.body["messages"] == [
+        {"role": "user", "content": "What fields do these records have?"}
+    ]
+    refused = second.body["messages"][-1]
+    assert (refused["role"], refused["content"]) == (
+        "tool",
+        "workflow 'plan' is already an ancestor (cycle)",
+    )
+    assert json.loads(third.body["messages"][-1]["content"])["properties"] == {
+        "id": {"type": "integer"}
+    }
+    plan = await stored(data, "plan")
+    assert plan["phases"][0]["tasks"][0]["result"] == {
+        "success": True,
+        "value": "The records have an integer id.",
+    }
+
+
+async def test_served_workflows_and_sub_agents_nest_eight_deep_and_no_deeper(
+    app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    depth = MAX_WORKFLOW_CHAIN
+    for level in range(depth + 1):
+        nested = workflow_call(f"w{level + 1}", f"level {level + 1}")
+        backend.push(stream_reply(openai_stream([], [(f"call_{level}", "workflow", nested)])))
+    for level in reversed(range(depth + 1)):
+        backend.push(stream_reply(openai_stream([f"level {level} done"])))
+    data = tmp_path / "data"
+    options = parse(
+        *("--transport", "http", "--port", "0", "--root", str(tmp_path), "--data", str(data)),
+        *("--tools", "describe", "--workflow", "--agent", "openai:small-model"),
+        *("--base-url", f"{backend.url}/v1"),
+    )
+    root = json.loads(workflow_call("w0", "level 0"))
+    _, ran = await served(app, options, [("workflow", root)])
+    assert ran["structuredContent"] == {"status": "completed", "count": 1, "durable": True}
+    requests = backend.requests
+    assert len(requests) == 2 * (depth + 1)
+    asked = [request.body["messages"][0]["content"] for request in requests[: depth + 1]]
+    assert asked == [f"level {level}" for level in range(depth + 1)]
+    answers = [request.body["messages"][-1]["content"] for request in requests[depth + 1 :]]
+    assert answers[0] == "nested workflow exceeds max depth 8"
+    assert answers[1:] == ['{"status":"completed","count":1,"durable":true}'] * depth
+    for level in range(depth + 1):
+        snapshot = await stored(data, f"w{level}")
+        assert snapshot["status"] == "completed"
+        assert snapshot["phases"][0]["tasks"][0]["result"] == {
+            "success": True,
+            "value": f"level {level} done",
+        }
+    assert await stored(data, f"w{depth + 1}") is None

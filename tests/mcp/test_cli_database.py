@@ -3,10 +3,14 @@ process, and `--readonly` enforced at the tool and at the engine."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from orkestrel.cli.builtins import builtin_factories, open_definitions, open_resolver
@@ -15,6 +19,7 @@ from orkestrel.database import DatabaseError
 from orkestrel.mcp import create_server
 from orkestrel.tool import ToolManager
 from support.mcp_client import connect, text
+from support.readonly import readonly_folder
 
 pytestmark = pytest.mark.anyio
 
@@ -142,3 +147,31 @@ async def test_over_mcp_a_malformed_call_is_a_one_line_error(tmp_path: Path) -> 
         assert text(result).startswith("malformed database call: ")
         assert "\n" not in text(result)
     assert os.listdir(tmp_path) == []
+
+
+def _files(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        path.relative_to(folder).as_posix(): (path.read_bytes(), path.stat().st_mtime_ns)
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_readonly_serves_sqlite_from_a_readonly_directory_and_changes_no_file(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    anyio.run(fill, data)
+    before = _files(data)
+    assert sorted(before) == ["databases/shop.sqlite3", "definitions.sqlite3"]
+    records = json.dumps({"operation": "records", "id": "shop", "table": "products"})
+    command = [sys.executable, "-m", "orkestrel", "tools", "call", "database", "--readonly"]
+    command += ["--tools", "database", "--root", str(data), "--data", str(data), "--args", records]
+    with readonly_folder(data) as prefix:
+        if prefix is None:
+            pytest.skip("no way to make a folder read-only here (no unshare, running as root)")
+        done = subprocess.run([*prefix, *command], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["value"]["rows"]
+    assert [row["name"] for row in rows] == ["Cake", "Tea"]
+    assert _files(data) == before

@@ -78,7 +78,7 @@ async def test_a_client_session_is_wrapped(app: ModuleType) -> None:
         connect(create_server(app.build())) as client,
         from_mcp(raw_session(client), prefix="s.") as tools,
     ):
-        await check_wrapped(tools, app, "s.")
+        await check_wrapped(tools, app, "s_")
 
 
 @needs_v2
@@ -199,14 +199,14 @@ async def test_cancelling_a_wrapped_call_cancels_the_remote_call(
 
 async def test_a_wrapped_registry_serves_again_without_loss(app: ModuleType) -> None:
     async with (
-        from_mcp([sys.executable, str(APP)], prefix="up.") as tools,
+        from_mcp([sys.executable, str(APP)], prefix="up_") as tools,
         connect(create_server(tools)) as client,
     ):
         listed = {tool["name"]: tool for tool in await client.list_tools()}
-        echoed = await client.call_tool("up.echo", {"a": [1, {"b": True}]})
-        failed = await client.call_tool("up.add", {"left": None, "right": 1})
-    assert listed["up.add"]["annotations"]["readOnlyHint"] is True
-    assert listed["up.add"]["inputSchema"] == app.NUMBERS
+        echoed = await client.call_tool("up_echo", {"a": [1, {"b": True}]})
+        failed = await client.call_tool("up_add", {"left": None, "right": 1})
+    assert listed["up_add"]["annotations"]["readOnlyHint"] is True
+    assert listed["up_add"]["inputSchema"] == app.NUMBERS
     assert echoed.get("structuredContent") == {"a": [1, {"b": True}]}
     assert (failed.get("isError"), text(failed)) == (
         True,

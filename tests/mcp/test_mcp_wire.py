@@ -96,7 +96,10 @@ async def test_failures_are_is_error_results_with_the_message(
     )
     assert "\n" not in text(invalid)
     assert (missing.get("isError", False), text(missing)) == (True, "tool not found: ghost")
-    assert (crashed.get("isError", False), text(crashed)) == (True, "'text'")
+    assert (crashed.get("isError", False), text(crashed)) == (
+        True,
+        "KeyError: missing argument 'text'",
+    )
     assert (two_lines.get("isError", False), text(two_lines)) == (True, "first line\nsecond line")
     assert cyclic.get("isError", False) is True
     assert text(cyclic).startswith("tool result is not JSON-encodable: ")

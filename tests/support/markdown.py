@@ -7,11 +7,19 @@ import re
 HEADING = re.compile(r"^(#{1,6}) (.+)$", re.MULTILINE)
 
 
+FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
+
+
 def sections(text: str, level: int) -> dict[str, str]:
     """Maps each heading of exactly `level` hashes to the text under it, up to the next such
-    heading or a shallower one."""
+    heading or a shallower one; a `#` line inside a code fence (a comment) is not a heading."""
     found: dict[str, str] = {}
-    matches = [m for m in HEADING.finditer(text) if len(m.group(1)) <= level]
+    fenced = [match.span() for match in FENCE.finditer(text)]
+    matches = [
+        m
+        for m in HEADING.finditer(text)
+        if len(m.group(1)) <= level and not any(start < m.start() < end for start, end in fenced)
+    ]
     for index, match in enumerate(matches):
         if len(match.group(1)) != level:
             continue

@@ -26,6 +26,16 @@ MODES = ["auto", "legacy"] if MAJOR >= 2 else ["legacy"]
 """The protocol eras the installed client can speak: 2.x also speaks the 2026 one."""
 
 
+Elicitation = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+"""Answers an `elicitation/create` request: given its wire params (`message`,
+`requestedSchema`), gives the wire result (`action`, and `content` on accept)."""
+
+
+def types_module() -> Any:
+    """The installed line's protocol types module (`mcp_types` on 2.x, `mcp.types` on 1.x)."""
+    return importlib.import_module("mcp_types" if MAJOR >= 2 else "mcp.types")
+
+
 def wire(value: Any) -> Any:
     """An SDK model (or a list of them) as wire JSON."""
     if isinstance(value, list):
@@ -118,14 +128,20 @@ def _http_client(headers: dict[str, str] | None) -> Any:
 
 @asynccontextmanager
 async def connect(
-    target: Any, *, mode: str | None = None, headers: dict[str, str] | None = None
+    target: Any,
+    *,
+    mode: str | None = None,
+    headers: dict[str, str] | None = None,
+    elicitation: Elicitation | None = None,
 ) -> AsyncIterator[Session]:
     """Connects the installed SDK's client to `target`: an in-process server, stdio launch
     parameters, or an `http(s)://` URL (sent with `headers`). Notifications the server sends
-    (log entries, list changes) are collected on the session. A lone error crossing the SDK's
-    task groups is re-raised as itself."""
+    (log entries, list changes) are collected on the session. With `elicitation`, the client
+    declares that it renders form elicitations and answers them with it (on the 2026 era the
+    2.x client does so for a call's `InputRequiredResult` and retries the call). A lone error
+    crossing the SDK's task groups is re-raised as itself."""
     try:
-        async with _connect(target, mode=mode, headers=headers) as session:
+        async with _connect(target, mode=mode, headers=headers, elicitation=elicitation) as session:
             yield session
     except BaseExceptionGroup as group:
         error: BaseException = group
@@ -136,12 +152,21 @@ async def connect(
 
 @asynccontextmanager
 async def _connect(
-    target: Any, *, mode: str | None = None, headers: dict[str, str] | None = None
+    target: Any,
+    *,
+    mode: str | None = None,
+    headers: dict[str, str] | None = None,
+    elicitation: Elicitation | None = None,
 ) -> AsyncIterator[Session]:
-    """Connects the installed SDK's client to `target`: an in-process server, stdio launch
-    parameters, or an `http(s)://` URL (sent with `headers`). Notifications the server sends
-    (log entries, list changes) are collected on the session."""
     session = Session(None)
+    answers: dict[str, Any] = {}
+    if elicitation is not None:
+
+        async def on_elicit(context: Any, params: Any) -> Any:
+            answer = await elicitation(wire(params))
+            return types_module().ElicitResult.model_validate(answer)
+
+        answers["elicitation_callback"] = on_elicit
 
     async def on_message(message: Any) -> None:
         if isinstance(message, Exception):
@@ -167,6 +192,7 @@ async def _connect(
                 "logging_callback": on_log,
                 # The 2026 era sends log entries only to requests that ask for them.
                 "log_level": "debug",
+                **answers,
             }
             if mode is not None:
                 options["mode"] = mode
@@ -204,6 +230,7 @@ async def _connect(
                         streams[1],
                         message_handler=on_message,
                         logging_callback=on_log,
+                        **answers,
                     )
                 )
                 session.initialized = wire(await session.client.initialize())

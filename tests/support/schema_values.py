@@ -28,8 +28,11 @@ KEYWORDS = frozenset(
         "properties",
         "required",
         "additionalProperties",
+        "default",
+        "title",
     }
 )
+"""The keywords `values` understands; `default` and `title` only annotate, so they are passed by."""
 
 _LEAF = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=5))
 _ANY = st.recursive(

@@ -96,6 +96,41 @@ async def test_async_callable_object_is_awaited() -> None:
     assert await Tool(name="obj", execute=Handler()).execute({}, "ctx") == "ctx"
 
 
+def test_the_name_is_read_only() -> None:
+    from orkestrel.tool import ToolManager, tool
+
+    plain = Tool(name="a", execute=lambda args: 1)
+
+    @tool
+    def decorated() -> int:
+        """One."""
+        return 1
+
+    tools = ToolManager()
+    tools.add([plain, decorated])
+    for item in (plain, decorated):
+        with pytest.raises(AttributeError):
+            item.name = "renamed"  # type: ignore[misc]
+    assert [d["name"] for d in tools.definitions()] == ["a", "decorated"]
+    assert tools.tool("a") is plain
+
+
+async def test_handlers_take_zero_one_or_two_parameters() -> None:
+    def two(args: dict[str, Any], caller: Any) -> Any:
+        return (args, caller)
+
+    caller = {"subject": "u"}
+    assert await Tool(name="zero", execute=lambda: 0).execute({"x": 1}) == 0
+    assert await Tool(name="zero", execute=lambda: 0).execute({}, caller) == 0
+    assert await Tool(name="one", execute=lambda args: args).execute({"x": 1}, caller) == {"x": 1}
+    assert await Tool(name="two", execute=two).execute({}, caller) == ({}, caller)
+
+    async def none() -> str:
+        return "async"
+
+    assert await Tool(name="async", execute=none).execute({}) == "async"
+
+
 def test_execute_must_be_callable() -> None:
     with pytest.raises(TypeError, match="must be callable"):
         Tool(name="bad", execute="not a function")  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 from pydantic import BaseModel, Field
 
-from orkestrel.tool import ToolDefinition, ToolManager, export, tool
+from orkestrel.tool import ExportError, ToolDefinition, ToolManager, export, tool
 from support.providers import ANTHROPIC, MCP, check_envelope, check_gemini, check_openai_strict
 
 
@@ -113,16 +113,18 @@ def test_strict_openai_requires_everything_and_makes_optional_nullable() -> None
         "anyOf": [{"enum": ["a", "b"], "type": "string"}, {"type": "null"}],
         "description": 'Default: "a".',
     }
-    assert properties["tags"]["anyOf"][0] == {
-        "additionalProperties": False,
-        "properties": {},
-        "required": [],
-        "type": "object",
-    }
+    assert properties["tags"]["anyOf"] == [
+        {
+            "type": "string",
+            "description": "Send JSON text: a string holding an object of this JSON Schema: "
+            '{"additionalProperties":{"type":"integer"},"type":"object"}',
+        },
+        {"type": "null"},
+    ]
     changes = {(c["path"], c["keyword"], c["action"]) for c in result.changes}
     assert ("/properties/limit", "default", "dropped") in changes
     assert ("/properties/limit", "required", "changed") in changes
-    assert ("/properties/tags/anyOf/0", "additionalProperties", "changed") in changes
+    assert ("/properties/tags/anyOf/0", "type", "changed") in changes
     assert ("/$defs/Address/properties/country", "format", "dropped") in changes
     assert all(c["reason"] for c in result.changes)
 
@@ -249,3 +251,118 @@ def test_gemini_enums_consts_and_type_lists() -> None:
 def test_gemini_leaves_out_parameters_of_a_tool_without_arguments() -> None:
     result = export([{"name": "ping", "parameters": ping.parameters}], "gemini")  # type: ignore[list-item]
     assert result.tools == [{"name": "ping"}]
+
+
+def test_openai_responses_is_flat_and_always_says_strict() -> None:
+    defs = [{"name": "bare"}, {"name": "full", "description": "d", "parameters": lookup.parameters}]
+    plain = export(defs, "openai-responses")  # type: ignore[arg-type]
+    assert plain.tools[0] == {
+        "type": "function",
+        "name": "bare",
+        "parameters": {"type": "object", "properties": {}},
+        "strict": False,
+    }
+    assert plain.tools[1] == {
+        "type": "function",
+        "name": "full",
+        "description": "d",
+        "parameters": lookup.parameters,
+        "strict": False,
+    }
+    strict = export(defs, "openai-responses", strict=True)  # type: ignore[arg-type]
+    chat = export(defs, "openai", strict=True)  # type: ignore[arg-type]
+    assert strict.tools[1]["strict"] is True
+    assert strict.tools[1]["parameters"] == chat.tools[1]["function"]["parameters"]
+    with pytest.raises(ExportError, match="'openai' and 'openai-responses' only"):
+        export(defs, "anthropic", strict=True)  # type: ignore[arg-type]
+
+
+UNION = {
+    "anyOf": [
+        {
+            "type": "object",
+            "properties": {"operation": {"const": "read"}, "path": {"type": "string"}},
+            "required": ["operation", "path"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"operation": {"const": "list"}},
+            "required": ["operation"],
+            "additionalProperties": False,
+        },
+    ]
+}
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "gemini", "mcp"])
+def test_a_root_union_of_objects_is_exported_as_one_object(provider: Any) -> None:
+    result = export([{"name": "files", "parameters": UNION}], provider)
+    text = str(result.tools[0])
+    assert "'anyOf'" not in text
+    assert "'enum': ['read', 'list']" in text
+    assert any(c["path"] == "" and c["keyword"] == "anyOf" for c in result.changes)
+
+
+@pytest.mark.parametrize(
+    "root",
+    [
+        {"type": "object", "allOf": [{"type": "object"}, {"required": ["a"]}]},
+        {"type": "object", "not": {"required": ["a"]}},
+        {"anyOf": [{"type": "object"}, {"type": "string"}]},
+    ],
+)
+def test_a_root_providers_refuse_raises(root: dict[str, Any]) -> None:
+    with pytest.raises(ExportError, match=r"root|an object"):
+        export([{"name": "odd", "parameters": root}], "mcp")
+
+
+class Bag(BaseModel):
+    """A model holding a free-form map."""
+
+    name: str
+    extra: dict[str, Any] = {}
+
+
+class Empty(BaseModel):
+    """A model with no field."""
+
+
+@tool
+def keeps(bag: Bag, empty: Empty, labels: dict[str, str]) -> None:
+    """Keep a bag."""
+
+
+def test_strict_encodes_free_maps_inside_definitions_and_keeps_models_closed() -> None:
+    result = export([{"name": "keeps", "parameters": keeps.parameters}], "openai", strict=True)
+    schema = result.tools[0]["function"]["parameters"]
+    bag = schema["$defs"]["Bag"]
+    assert bag["properties"]["name"] == {"type": "string"}
+    assert bag["properties"]["extra"]["type"] == ["string", "null"]
+    assert "Send JSON text" in bag["properties"]["extra"]["description"]
+    assert schema["$defs"]["Empty"]["properties"] == {}
+    assert schema["$defs"]["Empty"]["additionalProperties"] is False
+    assert schema["properties"]["labels"]["type"] == "string"
+    assert (
+        '"additionalProperties":{"type":"string"}' in schema["properties"]["labels"]["description"]
+    )
+
+
+def test_a_free_definition_is_sent_as_text_at_its_uses_and_then_dropped() -> None:
+    parameters = {
+        "type": "object",
+        "properties": {
+            "meta": {"$ref": "#/$defs/Meta"},
+            "many": {"type": "array", "items": {"$ref": "#/$defs/Meta"}},
+        },
+        "required": ["meta"],
+        "$defs": {"Meta": {"type": "object", "additionalProperties": True}},
+    }
+    result = export([{"name": "meta", "parameters": parameters}], "openai", strict=True)
+    schema = result.tools[0]["function"]["parameters"]
+    assert "$defs" not in schema
+    assert schema["properties"]["meta"]["type"] == "string"
+    assert schema["properties"]["many"]["items"]["type"] == "string"
+    assert ("/$defs/Meta", "$defs", "dropped") in {
+        (c["path"], c["keyword"], c["action"]) for c in result.changes
+    }

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from orkestrel.contract import create_contract
 from orkestrel.tool import flatten_parameters
-from orkestrel.toolbox import database_tool_shape, workspace_tool_shape
+from orkestrel.toolbox import database_tool_shape, relation_tool_shape, workspace_tool_shape
 from support.schema_values import values
 
 TOP_LEVEL_REFUSED = ("anyOf", "oneOf", "allOf", "enum", "not", "const")
@@ -123,7 +123,8 @@ def test_the_input_is_never_changed_and_root_keywords_are_kept() -> None:
 
 
 def toolbox_unions() -> list[dict[str, Any]]:
-    return [create_contract(shape).schema for shape in (database_tool_shape, workspace_tool_shape)]
+    shapes = (database_tool_shape, workspace_tool_shape, relation_tool_shape)
+    return [create_contract(shape).schema for shape in shapes]
 
 
 @settings(

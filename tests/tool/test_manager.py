@@ -171,9 +171,8 @@ async def test_failures_are_isolated_into_results() -> None:
     ("error", "message"),
     [
         (ValueError(42), "42"),
-        (RuntimeError(), ""),
-        (KeyError("k"), "'k'"),
         (OSError(2, "gone"), "[Errno 2] gone"),
+        (RuntimeError("two\nlines"), "two\nlines"),
     ],
 )
 async def test_exception_text_is_str_of_the_exception(error: Exception, message: str) -> None:
@@ -183,6 +182,38 @@ async def test_exception_text_is_str_of_the_exception(error: Exception, message:
     tools = ToolManager()
     tools.add(make("fail", fail))
     assert (await tools.execute(call("1", "fail")))["error"] == message  # type: ignore[typeddict-item]
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (KeyError("right"), "KeyError: missing argument 'right'"),
+        (KeyError("left"), "KeyError: 'left'"),
+        (KeyError(3), "KeyError: 3"),
+        (RuntimeError(), "RuntimeError"),
+        (ValueError("  "), "ValueError"),
+        (AssertionError(), "AssertionError"),
+    ],
+)
+async def test_an_exception_without_a_useful_text_gets_one_line_naming_its_type(
+    error: Exception, message: str
+) -> None:
+    def fail(args: dict[str, Any]) -> None:
+        raise error
+
+    tools = ToolManager()
+    tools.add(make("fail", fail))
+    result = await tools.execute(call("1", "fail", {"left": 1}))
+    assert result == {"id": "1", "name": "fail", "success": False, "error": message}
+    with pytest.raises(type(error)):
+        await make("fail", fail).execute({})
+
+
+async def test_a_handler_reading_a_missing_argument_is_told_which() -> None:
+    tools = ToolManager()
+    tools.add(make("add", lambda args: args["left"] + args["right"]))
+    result = await tools.execute(call("1", "add", {"left": 1}))
+    assert result["error"] == "KeyError: missing argument 'right'"  # type: ignore[typeddict-item]
 
 
 class RaisingStr(Exception):

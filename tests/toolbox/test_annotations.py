@@ -8,6 +8,7 @@ from orkestrel.toolbox import (
     create_describe_tool,
     create_endpoint_tool,
     create_infer_tool,
+    create_relation_tool,
     create_workflow_tool,
     create_workspace_tool,
 )
@@ -38,6 +39,14 @@ def test_the_workspace_tool_may_destroy_what_it_edits() -> None:
     tool = create_workspace_tool()
     assert tool.annotations is not None
     assert tool.annotations["destructiveHint"] is True
+
+
+def test_the_relation_tool_writes_but_repeats_safely() -> None:
+    tool = create_relation_tool(managers={})
+    assert tool.annotations is not None
+    assert tool.annotations["readOnlyHint"] is False
+    assert tool.annotations["destructiveHint"] is True
+    assert tool.annotations["idempotentHint"] is True
 
 
 def test_the_workflow_tool_runs_arbitrary_code_in_an_open_world() -> None:

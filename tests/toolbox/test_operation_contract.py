@@ -14,17 +14,23 @@ from orkestrel.contract import (
     string_shape,
     union_shape,
 )
+from orkestrel.terminal import create_terminal_manager
 from orkestrel.tool import ToolManager, export, flatten_parameters
 from orkestrel.toolbox import (
     ToolboxError,
+    answer_tool_shape,
     create_agent_tool,
+    create_answer_tool,
     create_database_tool,
     create_describe_tool,
     create_endpoint_tool,
     create_infer_tool,
+    create_prompt_tool,
+    create_relation_tool,
     create_workflow_tool,
     create_workspace_tool,
     database_tool_shape,
+    relation_tool_shape,
     workspace_tool_shape,
 )
 from orkestrel.toolbox.operation_contract import OperationContract
@@ -42,9 +48,12 @@ def shipped_tools() -> list[Any]:
         create_database_tool(),
         create_database_tool(readonly=True),
         create_workspace_tool(),
+        create_relation_tool(managers={}),
         create_endpoint_tool(
             {"name": "lookup", "description": "Look up.", "samples": [{"id": "1"}], "execute": str}
         ),
+        create_prompt_tool(manager=create_terminal_manager(), from_="agent"),
+        create_answer_tool(manager=create_terminal_manager(), to="reviewer"),
         create_agent_tool(create_agent_registry(providers={})),
         create_workflow_tool({"id": "w", "name": "W", "phases": []}, create_workflow_runner()),
     ]
@@ -68,7 +77,12 @@ def test_the_shipped_toolbox_exports_whole_for_every_provider(provider: str) -> 
 
 
 def test_the_advertised_schema_is_derived_from_the_enforced_union() -> None:
-    for shape in (database_tool_shape, workspace_tool_shape):
+    for shape in (
+        database_tool_shape,
+        workspace_tool_shape,
+        answer_tool_shape,
+        relation_tool_shape,
+    ):
         contract = OperationContract(shape, label="x")
         assert contract.parameters == flatten_parameters(create_contract(shape).schema)
         assert contract.parameters is not contract.parameters

@@ -194,7 +194,7 @@ async def test_inherited_names_are_transition_and_registered_ones_run(name: str)
         ),
         (
             {"agents": {"b": object()}},
-            "workflow agent 'b' cannot run: the agent adapter is not available yet",
+            "workflow agent 'b' is not an agent (it needs an id, a status, a context and generate)",
         ),
         (
             {"lineage": ["agent:a"]},

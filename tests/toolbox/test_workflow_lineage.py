@@ -13,6 +13,7 @@ from orkestrel.toolbox import (
     ToolboxError,
     derive_workflow_depth,
     extend_lineage,
+    is_agent_function,
     is_workflow_lineage,
     normalize_lineage,
     tag_agent,
@@ -29,6 +30,7 @@ def test_the_lenient_authoring_helpers_standalone() -> None:
     assert agent == ("workflow:release", "agent:reviewer")
     assert is_workflow_lineage(agent)
     assert derive_workflow_depth(root) == 0
+    assert is_agent_function(lambda: "opaque") is False
     assert MAX_WORKFLOW_CHAIN == 8
 
 

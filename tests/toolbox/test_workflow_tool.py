@@ -540,7 +540,7 @@ async def test_a_failing_store_reaches_the_summary_as_data() -> None:
     }
 
 
-async def test_agents_reach_the_agent_seam_only_after_every_other_check() -> None:
+async def test_agents_are_adapted_only_after_every_other_check() -> None:
     runner = SpyRunner()
     tool = create_workflow_tool(RELEASE, runner, agents={"review": object()})  # type: ignore[dict-item]
     with pytest.raises(ToolboxError) as caught:

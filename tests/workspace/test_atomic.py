@@ -11,9 +11,11 @@ import textwrap
 import time
 from pathlib import Path
 
+import anyio
 import pytest
 
 from orkestrel.workspace import DirectoryWorkspaceStore, WorkspaceManager
+from orkestrel.workspace.stores.temporary import LOCKS, create_temporary
 from workspace.samples import tree
 
 pytestmark = pytest.mark.anyio
@@ -105,3 +107,45 @@ def test_a_killed_writer_leaves_the_old_or_the_new_file_never_a_mix(tmp_path: Pa
         assert (tmp_path / "w" / "big.txt").read_text() in whole
     leftovers = [path for path in os.listdir(tmp_path / "w") if path != "big.txt"]
     assert all(name.endswith(".orkestrel-tmp") for name in leftovers)
+
+
+def test_temporary_files_left_by_killed_writers_are_cleaned_when_the_folder_is_opened(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "w" / "src").mkdir(parents=True)
+    (tmp_path / "w" / "big.txt").write_text("old " * 1_000_000)
+    chance = random.Random(3)
+    for _ in range(5):
+        writer = subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True
+        )
+        assert writer.stdout is not None
+        writer.stdout.readline()
+        time.sleep(chance.uniform(0.0, 0.05))
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+        writer.stdout.close()
+    left = tmp_path / "w" / "src" / ".orkestrel-0123456789abcdef.orkestrel-tmp"
+    left.write_text("half a write, as a writer killed before its rename leaves it")
+    snapshot = anyio.run(DirectoryWorkspaceStore(tmp_path).get, "w")
+    assert snapshot is not None
+    assert [file.path for file in snapshot.files] == ["big.txt"]
+    assert sorted(tree(tmp_path)) == ["w", "w/big.txt", "w/src"]
+
+
+@pytest.mark.skipif(not LOCKS, reason="live writers are told apart by their locks")
+async def test_a_temporary_file_a_live_writer_holds_is_left_alone(tmp_path: Path) -> None:
+    (tmp_path / "w").mkdir()
+    temporary, descriptor = create_temporary(str(tmp_path / "w"))
+    try:
+        (tmp_path / "w" / "kept.orkestrel-tmp").write_text("not one of ours: no prefix")
+        (tmp_path / "w" / ".orkestrel-link.orkestrel-tmp").symlink_to("kept.orkestrel-tmp")
+        before = tree(tmp_path)
+        await DirectoryWorkspaceStore(tmp_path).get("w")
+        assert tree(tmp_path) == before
+    finally:
+        os.close(descriptor)
+    await DirectoryWorkspaceStore(tmp_path, clean=False).get("w")
+    assert Path(temporary).exists()  # noqa: ASYNC240
+    await DirectoryWorkspaceStore(tmp_path).get("w")
+    assert not Path(temporary).exists()  # noqa: ASYNC240

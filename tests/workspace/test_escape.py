@@ -213,3 +213,119 @@ async def test_symlink_loops_are_skipped_and_never_written_through(tmp_path: Pat
         await manager.save("w")
     assert error.value.code == "CONFLICT"
     assert tree(tmp_path) == before
+
+
+IGNORED = [".git", ".hg", ".svn", ".orkestrel"]
+"""Every name the stores below ignore: the default three, and a data folder the caller hides."""
+
+
+def ignored_layout(tmp_path: Path, name: str) -> tuple[Path, DirectoryWorkspaceStore]:
+    """A workspace holding the ignored folder `name` and symlinks into it from everywhere: a
+    file link, a folder link, a link from a sub-folder, a dangling link, and a second workspace
+    folder that is itself a link to `name`."""
+    root, _ = layout(tmp_path)
+    folder = root / "w" / name
+    (folder / "hooks").mkdir(parents=True)
+    (folder / "config").write_text("[core]\n")
+    (root / "w" / "settings.ini").symlink_to(f"{name}/config")
+    (root / "w" / "meta").symlink_to(name, target_is_directory=True)
+    (root / "w" / "src" / "up.ini").symlink_to(f"../{name}/config")
+    (root / "w" / "hook").symlink_to(f"{name}/hooks/post-checkout")
+    (root / "linked").symlink_to(f"w/{name}", target_is_directory=True)
+    return root, DirectoryWorkspaceStore(root, ignore={".git", ".hg", ".svn", ".orkestrel"})
+
+
+INTO_IGNORED = [
+    "settings.ini",
+    "src/up.ini",
+    "meta/config",
+    "meta/hooks/pre-commit",
+    "meta/new.txt",
+    "hook",
+]
+
+
+@pytest.mark.parametrize("name", IGNORED)
+async def test_symlinks_into_an_ignored_folder_are_never_listed_nor_read(
+    tmp_path: Path, name: str
+) -> None:
+    _, store = ignored_layout(tmp_path, name)
+    snapshot = await store.get("w")
+    assert snapshot is not None
+    assert [file.path for file in snapshot.files] == ["src/a.txt"]
+    for path in INTO_IGNORED[:3]:
+        with pytest.raises(WorkspaceStoreError, match="ignored name") as error:
+            await store.read("w", path)
+        assert error.value.code == "PATH"
+    with pytest.raises(WorkspaceStoreError, match="ignored name"):
+        await store.get("linked")
+
+
+@pytest.mark.parametrize("path", INTO_IGNORED)
+@pytest.mark.parametrize("name", IGNORED)
+async def test_writes_through_symlinks_into_an_ignored_folder_are_refused(
+    tmp_path: Path, name: str, path: str
+) -> None:
+    root, store = ignored_layout(tmp_path, name)
+    manager = WorkspaceManager(store)
+    workspace = await manager.open("w")
+    assert workspace is not None
+    workspace.write("src/new.txt", "written only if the whole save is safe")
+    workspace.write(path, "[core]\n\tfsmonitor = touch /tmp/pwned\n")
+    before = tree(tmp_path)
+    with pytest.raises(WorkspaceStoreError, match="ignored name") as error:
+        await manager.save("w")
+    assert error.value.code == "PATH"
+    assert tree(tmp_path) == before
+    assert (root / "w" / name / "config").read_text() == "[core]\n"
+
+
+@pytest.mark.parametrize("name", IGNORED)
+async def test_moves_and_removals_through_symlinks_into_an_ignored_folder_are_refused(
+    tmp_path: Path, name: str
+) -> None:
+    _, store = ignored_layout(tmp_path, name)
+    manager = WorkspaceManager(store)
+    workspace = await manager.open("w")
+    assert workspace is not None
+    workspace.move("src/a.txt", "meta/hooks/pre-commit")
+    before = tree(tmp_path)
+    with pytest.raises(WorkspaceStoreError, match="ignored name"):
+        await manager.save("w")
+    assert tree(tmp_path) == before
+    assert workspace.remove("settings.ini") is False
+    linked = manager.add("linked")
+    linked.write("planted.txt", "x")
+    with pytest.raises(WorkspaceStoreError, match="ignored name"):
+        await manager.save("linked")
+    with pytest.raises(WorkspaceStoreError, match="ignored name"):
+        await store.delete("linked")
+    await store.delete("w")
+    assert tree(tmp_path) == {
+        path: entry for path, entry in before.items() if path != "root/w/src/a.txt"
+    }
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [("a/" * 2100 + "x.txt", "4205 bytes long"), ("d/" * 300 + "x.txt", "301 levels deep")],
+    ids=["2100-levels", "300-levels"],
+)
+async def test_a_path_2100_levels_deep_is_a_typed_path_error(
+    tmp_path: Path, path: str, message: str
+) -> None:
+    root, _ = layout(tmp_path)
+    store = DirectoryWorkspaceStore(root)
+    with pytest.raises(WorkspaceStoreError, match=message) as read:
+        await store.read("w", path)
+    assert read.value.code == "PATH"
+    manager = WorkspaceManager(store)
+    workspace = await manager.open("w")
+    assert workspace is not None
+    workspace.write(path, "deep")
+    before = tree(tmp_path)
+    with pytest.raises(WorkspaceStoreError, match=message) as saved:
+        await manager.save("w")
+    assert saved.value.code == "PATH"
+    assert len(str(saved.value)) < 200
+    assert tree(tmp_path) == before

@@ -5,17 +5,21 @@ from __future__ import annotations
 import base64
 import pickle
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from orkestrel.workspace import (
+    DIRECTORY_FILE_LIMIT,
     BinaryContent,
     ReplaceResult,
     SearchMatch,
     Workspace,
     WorkspaceError,
+    WorkspaceManager,
+    create_directory_workspace_store,
     create_file,
     escape_reg_exp,
     is_file,
@@ -246,3 +250,69 @@ def test_replaced_files_carry_their_true_size_and_line_count(
     assert file is not None
     assert is_file(file)
     assert workspace.read("a.txt") == text.replace(query, replacement)
+
+
+@pytest.mark.parametrize("operation", ["search", "replace"])
+def test_an_empty_query_is_refused_with_a_clear_error(operation: str) -> None:
+    workspace = workspace_of(a_txt="a" * 1000)
+    before = workspace.snapshot()
+    call = workspace.search if operation == "search" else workspace.replace
+    arguments = ("",) if operation == "search" else ("", "x" * 600)
+    with pytest.raises(WorkspaceError, match="query is empty") as error:
+        call(*arguments)
+    assert error.value.code == "PATTERN"
+    assert workspace.snapshot() == before
+
+
+def test_a_replace_that_would_grow_a_file_past_the_limit_is_refused_before_it_is_built() -> None:
+    workspace = Workspace(limit=1 << 20)
+    workspace.write({"a.txt": "ok", "big.txt": "a" * (64 << 10)})
+    before = workspace.snapshot()
+    with pytest.raises(WorkspaceError, match="1048576-byte limit") as error:
+        workspace.replace("a", "x" * 600)
+    assert error.value.code == "LIMIT"
+    assert error.value.context == {"query": "a", "path": "big.txt", "limit": 1 << 20}
+    assert workspace.snapshot() == before
+    with pytest.raises(WorkspaceError) as pattern:
+        workspace.replace("(?:)", "x" * 600, regex=True)
+    assert pattern.value.code == "LIMIT"
+    assert workspace.replace("a", "b", limit=10) == ReplaceResult(10, 1)
+
+
+def test_a_replace_exactly_at_the_limit_is_kept() -> None:
+    workspace = Workspace(limit=8)
+    workspace.write("a.txt", "aaaa")
+    assert workspace.replace("a", "bb") == ReplaceResult(4, 1)
+    assert workspace.read("a.txt") == "bbbbbbbb"
+    with pytest.raises(WorkspaceError):
+        workspace.replace("b", "cc")
+
+
+def test_search_results_over_the_limit_are_refused_across_files() -> None:
+    workspace = Workspace(limit=1 << 20)
+    workspace.write({"one.txt": "a" * 20_000, "two.txt": "a" * 20_000})
+    with pytest.raises(WorkspaceError, match="search results") as error:
+        workspace.search("a")
+    assert error.value.code == "LIMIT"
+    assert len(workspace.search("a", limit=40)) == 40
+    small = Workspace(limit=200)
+    small.write({"x.txt": "hit", "y.txt": "hit"})
+    assert len(small.search("hit")) == 2
+    small.write("z.txt", "hit")
+    with pytest.raises(WorkspaceError) as across:
+        small.search("hit")
+    assert across.value.context == {"query": "hit", "path": "z.txt", "limit": 200}
+
+
+def test_a_manager_bounds_its_workspaces_by_the_store_limit(tmp_path: Path) -> None:
+    def limit(manager: WorkspaceManager) -> int | None:
+        workspace = manager.add("w")
+        assert isinstance(workspace, Workspace)
+        return workspace.limit
+
+    assert limit(WorkspaceManager(create_directory_workspace_store(tmp_path, limit=1000))) == 1000
+    assert limit(WorkspaceManager()) == DIRECTORY_FILE_LIMIT
+    assert limit(WorkspaceManager(limit=5)) == 5
+    assert Workspace().limit is None
+    with pytest.raises(ValueError, match="non-negative"):
+        Workspace(limit=-1)

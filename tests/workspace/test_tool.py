@@ -270,6 +270,37 @@ async def test_malformed_calls_are_tool_errors_that_name_the_problem() -> None:
     assert "operation must be one of read, list, has, search, replace, write, splice" in message
 
 
+class RaisingCall(dict[str, Any]):
+    """Stores a call and raises from every method a reader could use."""
+
+    def __getitem__(self, key: str) -> Any:
+        raise RuntimeError("getitem")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        raise RuntimeError("get")
+
+
+class LyingCall(dict[str, Any]):
+    """Stores one operation and names another to every read through its methods."""
+
+    def __getitem__(self, key: str) -> Any:
+        return "write" if key == "operation" else super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in self else default  # noqa: SIM401 (runs the lie)
+
+
+async def test_a_dict_subclass_is_read_from_its_storage_never_through_its_methods() -> None:
+    tool = create_workspace_tool()
+    await tool.execute({"operation": "write", "path": "a.txt", "content": "hi"})
+    plain = await tool.execute({"operation": "read", "path": "a.txt"})
+    assert await tool.execute(RaisingCall(operation="read", path="a.txt")) == plain
+    with pytest.raises(ToolboxError, match=r"^malformed workspace call: read: path"):
+        await tool.execute(RaisingCall(operation="read"))
+    assert await tool.execute(LyingCall(operation="read", path="a.txt", content="gone")) == plain
+    assert await tool.execute({"operation": "read", "path": "a.txt"}) == plain
+
+
 async def test_deeply_nested_and_huge_arguments_fail_or_succeed_without_harm() -> None:
     session = Session()
     deep: Any = "x"

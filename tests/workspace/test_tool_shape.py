@@ -136,10 +136,10 @@ def test_name_and_description_can_be_overridden_but_not_the_summary() -> None:
     assert (tool.name, tool.description, tool.summary) == (
         "files",
         "Edit files.",
-        WORKSPACE_TOOL_SUMMARY,
+        WORKSPACE_TOOL_SUMMARY.replace("describe('workspace')", "describe('files')"),
     )
     tools = ToolManager()
     tools.add(tool)
     assert tools.definitions() == [
-        {"name": "files", "description": WORKSPACE_TOOL_SUMMARY, "parameters": tool.parameters}
+        {"name": "files", "description": tool.summary, "parameters": tool.parameters}
     ]

@@ -3,52 +3,65 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
 
 from orkestrel import __version__
-from orkestrel.cli import infer, serve, tools
+from orkestrel.cli.constants import COMMANDS
+
+TYPE_CHECKING = False  # `typing`, like every module a command does not use, stays unimported
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from types import SimpleNamespace
 
 USAGE = 2
 """Exit status for a command line that could not be understood."""
 
 
-class Parser(argparse.ArgumentParser):
-    """An argument parser that names unrecognized options without echoing their values, so a
-    secret pasted after a wrong option never reaches a log."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Builds the argument parser with one subparser per command.
 
-    def error(self, message: str) -> NoReturn:
-        prefix = "unrecognized arguments: "
-        if message.startswith(prefix):
-            names = [word.split("=", 1)[0] for word in message[len(prefix) :].split()]
-            options = [name for name in names if name.startswith("-")]
-            message = prefix + (" ".join(options) if options else "(values not shown)")
-        super().error(message)
+    With `only`, the other commands are listed by name and summary without importing their
+    modules, so a command never pays for the code of the others (`serve` pulls in the MCP SDK).
+    """
+    import importlib
 
+    from orkestrel.cli.parser import Parser
 
-def build_parser() -> argparse.ArgumentParser:
-    """Builds the argument parser with one subparser per command."""
     parser = Parser(
         prog="orkestrel",
         description="Tools for LLM agents and data, from the command line.",
     )
     parser.add_argument("--version", action="version", version=f"orkestrel {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    infer.register(commands)
-    serve.register(commands)
-    tools.register(commands)
+    for name, (module, summary) in COMMANDS.items():
+        if only is None or only == name:
+            importlib.import_module(module).register(commands)
+        else:
+            commands.add_parser(name, help=summary)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command an argument list names, when its first word is one."""
+    first = next((word for word in argv if not word.startswith("-")), None)
+    return first if first in COMMANDS else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line and returns the exit status (0 ok, 1 bad input, 2 usage)."""
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as stop:
-        return stop.code if isinstance(stop.code, int) else USAGE
+    words = sys.argv[1:] if argv is None else list(argv)
+    args: argparse.Namespace | SimpleNamespace | None = None
+    if words[:1] == ["infer"]:
+        from orkestrel.cli.infer import quick_arguments
+
+        args = quick_arguments(words[1:])
+    if args is None:
+        parser = build_parser(_command(words) or "")
+        try:
+            args = parser.parse_args(words)
+        except SystemExit as stop:
+            return stop.code if isinstance(stop.code, int) else USAGE
     try:
         status: int = args.run(args)
     except KeyboardInterrupt:

@@ -8,9 +8,18 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from orkestrel.cli.hints import annotate
+from orkestrel.cli.lineage import lineage_of, under
 from orkestrel.cli.toolbox import ToolboxContext, ToolboxSetupError, ToolFactory
 from orkestrel.tool import ToolInterface, ToolManagerInterface
-from orkestrel.toolbox import AGENT_TOOL_NAME, create_agent_tool
+from orkestrel.toolbox import (
+    AGENT_TOOL_NAME,
+    WORKFLOW_TOOL_NAME,
+    WorkflowLineage,
+    create_agent_tool,
+    extend_lineage,
+    tag_agent,
+)
 
 if TYPE_CHECKING:
     from orkestrel.abort import AbortSignal
@@ -52,17 +61,31 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
 class ServedAgents:
     """Builds each delegated agent over the served model, with the tools served next to the
     agent tool (read when the call comes, so plugins loaded later count) as its default tools.
+
+    Under a workflow `lineage` (a delegation made by a served workflow's step), the agent's
+    `workflow` tool runs its workflows under that lineage extended by the agent's own tag, so
+    nested runs stay one chain that refuses cycles and depth past `MAX_WORKFLOW_CHAIN`.
     """
 
-    __slots__ = ("_key", "_manager", "_own", "_provider")
+    __slots__ = ("_key", "_lineage", "_manager", "_own", "_provider")
 
     def __init__(
-        self, manager: ToolManagerInterface, key: str, provider: ProviderInterface, own: str
+        self,
+        manager: ToolManagerInterface,
+        key: str,
+        provider: ProviderInterface,
+        own: str,
+        lineage: WorkflowLineage = (),
     ) -> None:
         self._manager = manager
         self._key = key
         self._provider = provider
         self._own = own
+        self._lineage = lineage
+
+    def under(self, lineage: WorkflowLineage) -> ServedAgents:
+        """The same agents, built for delegations made under a workflow `lineage`."""
+        return ServedAgents(self._manager, self._key, self._provider, self._own, lineage)
 
     def build(self, job: AgentJobInput, *, signal: AbortSignal | None = None) -> AgentInterface:
         """Builds one agent for a job; a job without `tools` gets every other served tool."""
@@ -72,7 +95,12 @@ class ServedAgents:
         registry = AgentRegistry(providers={self._key: self._provider}, tools=tools)
         if "tools" not in job:
             job = {**job, "tools": list(tools)}
-        return registry.build(job, signal=signal)
+        agent = registry.build(job, signal=signal)
+        workflow = agent.context.tools.tool(WORKFLOW_TOOL_NAME)
+        if self._lineage and workflow is not None:
+            nested = extend_lineage(self._lineage, tag_agent(agent.id))
+            agent.context.tools.add(under(workflow, nested))
+        return agent
 
 
 def open_provider(kind: str, model: str, base_url: str | None, env: Mapping[str, str]) -> Any:
@@ -115,7 +143,15 @@ def agent_factory(
         except ValueError as error:
             raise ToolboxSetupError(f"--agent: {error}") from None
         context.stack.push_async_callback(provider.aclose)
-        registry = ServedAgents(context.manager, kind, provider, AGENT_TOOL_NAME)
-        return create_agent_tool(registry, provider=kind)
+        agents = ServedAgents(context.manager, kind, provider, AGENT_TOOL_NAME)
+        tool = create_agent_tool(agents, provider=kind)
+
+        async def execute(args: Any, caller: Any = None) -> Any:
+            lineage = lineage_of(caller)
+            if not lineage:
+                return await tool.execute(args)
+            return await create_agent_tool(agents.under(lineage), provider=kind).execute(args)
+
+        return annotate(tool, execute=execute)
 
     return build

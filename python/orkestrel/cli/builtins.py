@@ -15,15 +15,19 @@ from orkestrel.cli.workspace import open_workspace_tool
 from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
 from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import (
+    RELATION_TOOL_MUTATIONS,
     DatabaseDefinitionStore,
     DatabaseResolver,
     DefinitionStoreInterface,
+    ToolboxError,
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
     create_memory_definition_store,
+    create_relation_tool,
 )
 from orkestrel.toolbox.database.database_store import DEFINITIONS_COLUMNS, DEFINITIONS_TABLE
+from orkestrel.toolbox.hints import READS_STATE
 
 DEFINITIONS_FILE = "definitions.sqlite3"
 """The SQLite file under `--data` that keeps the database tool's definitions."""
@@ -87,21 +91,50 @@ def open_resolver(store: DefinitionStoreInterface, data: Path, readonly: bool) -
     )
 
 
-def database(context: ToolboxContext) -> ToolInterface:
+def database(context: ToolboxContext) -> list[ToolInterface]:
     """Builds the database tool over SQLite files and a definition store under `--data`,
-    creating `--data` on the first call rather than when the toolbox is listed."""
+    creating `--data` on the first call rather than when the toolbox is listed; with
+    `--relations`, also the relation tool over the same databases."""
     store = open_definitions(context.data, context.readonly)
     resolver = open_resolver(store, context.data, context.readonly)
     closer = getattr(store, "close", None)
     if closer is not None:
         context.stack.push_async_callback(closer)
     context.stack.push_async_callback(resolver.close)
-    tool = create_database_tool(resolver=resolver, readonly=context.readonly)
-    data, readonly = context.data, context.readonly
+    tools = [create_database_tool(resolver=resolver, readonly=context.readonly)]
+    if context.relations is not None:
+        from orkestrel.cli.relations import read_relations
 
+        tools.append(relation(resolver, read_relations(context.relations), context.readonly))
+    return [_on_disk(tool, context.data, context.readonly) for tool in tools]
+
+
+def _on_disk(tool: ToolInterface, data: Path, readonly: bool) -> ToolInterface:
     async def execute(args: Mapping[str, Any]) -> Any:
         if not readonly:
             await anyio.Path(data).mkdir(parents=True, exist_ok=True)
         return await tool.execute(args)
 
     return annotate(tool, execute=execute)
+
+
+def relation(resolver: DatabaseResolver, maps: Any, readonly: bool) -> ToolInterface:
+    """Builds the relation tool over the databases `resolver` opens, one relation manager per
+    database id of the relations file; read-only, it refuses `link` and `unlink` up front."""
+    from orkestrel.cli.relations import served_managers
+
+    tool = create_relation_tool(managers=served_managers(maps, resolver))
+    if not readonly:
+        return tool
+
+    async def execute(args: Mapping[str, Any]) -> Any:
+        operation = args.get("operation") if isinstance(args, Mapping) else None
+        if operation in RELATION_TOOL_MUTATIONS:
+            raise ToolboxError(
+                "TOOL",
+                f"operation '{operation}' is disabled in readonly mode",
+                {"operation": operation},
+            )
+        return await tool.execute(args)
+
+    return annotate(tool, READS_STATE, execute)

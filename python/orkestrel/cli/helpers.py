@@ -3,11 +3,13 @@ a re-joined stream."""
 
 from __future__ import annotations
 
-from typing import BinaryIO, Literal, NamedTuple
+from orkestrel._core import infer_json
 
-from orkestrel.contract import JSONInputError, infer_json
+TYPE_CHECKING = False  # `typing` stays unimported at run time: it is start-up time for `infer`
+if TYPE_CHECKING:
+    from typing import BinaryIO, Literal
 
-Layout = Literal["json", "jsonl"]
+    Layout = Literal["json", "jsonl"]
 
 PEEK_BYTES = 1 << 20
 """How much of an input is read, at most, to tell JSON Lines from one JSON document."""
@@ -17,13 +19,16 @@ _CHUNK = 1 << 16
 _STARTS = {bytes([byte]) for byte in b'{["-0123456789tfn'}
 
 
-class Peek(NamedTuple):
+class Peek:
     """What a peek at the head of an input found: the bytes read (to be read again first),
     the layout, and whether the layout is certain (the first line ended within the peek)."""
 
-    head: bytes
-    layout: Layout
-    certain: bool
+    __slots__ = ("certain", "head", "layout")
+
+    def __init__(self, head: bytes, layout: Layout, certain: bool) -> None:
+        self.head = head
+        self.layout: Layout = layout
+        self.certain = certain
 
 
 def peek(stream: BinaryIO, limit: int = PEEK_BYTES) -> Peek:
@@ -57,7 +62,11 @@ def detect(head: bytes) -> Layout:
         return "jsonl"
     try:
         infer_json(line)
-    except JSONInputError:
+    except ValueError as error:
+        from orkestrel.contract import JSONInputError  # loaded only when a line fails
+
+        if not isinstance(error, JSONInputError):
+            raise
         return "json"
     return "jsonl"
 
@@ -78,3 +87,50 @@ class Prefixed:
             data, self.head = self.head[:size], self.head[size:]
             return data
         return self.stream.read(size)
+
+
+def render_json(value: object, indent: int, ascii: bool = False) -> str:
+    """What `json.dumps(value, indent=indent or None, ensure_ascii=ascii)` gives for plain data
+    (str-keyed dicts, lists, str, int, float, bool, None), without importing `json`, which
+    pulls in `re` and `enum`: a third of `orkestrel infer`'s start-up.
+    """
+    try:
+        from _json import encode_basestring, encode_basestring_ascii
+    except ImportError:  # an interpreter without CPython's accelerator
+        import json
+
+        return json.dumps(value, indent=indent or None, ensure_ascii=ascii)
+    quote = encode_basestring_ascii if ascii else encode_basestring
+    parts: list[str] = []
+
+    def emit(node: object, level: int) -> None:
+        if isinstance(node, str):
+            parts.append(quote(node))
+        elif node is None or isinstance(node, bool):
+            parts.append({None: "null", True: "true", False: "false"}[node])
+        elif isinstance(node, int):
+            parts.append(int.__repr__(node))
+        elif isinstance(node, float):
+            special = {float("inf"): "Infinity", float("-inf"): "-Infinity"}
+            parts.append("NaN" if node != node else special.get(node) or float.__repr__(node))
+        elif isinstance(node, dict | list):
+            if not node:
+                parts.append("{}" if isinstance(node, dict) else "[]")
+                return
+            inner = "\n" + " " * (indent * (level + 1)) if indent else ""
+            parts.append(("{" if isinstance(node, dict) else "[") + inner)
+            separator = "," + inner if indent else ", "
+            pairs = node.items() if isinstance(node, dict) else ((None, item) for item in node)
+            for at, (key, item) in enumerate(pairs):
+                if at:
+                    parts.append(separator)
+                if isinstance(node, dict):
+                    parts.append(quote(key) + ": ")
+                emit(item, level + 1)
+            outer = "\n" + " " * (indent * level) if indent else ""
+            parts.append(outer + ("}" if isinstance(node, dict) else "]"))
+        else:
+            raise TypeError(f"Object of type {type(node).__name__} is not JSON serializable")
+
+    emit(value, 0)
+    return "".join(parts)

@@ -2,49 +2,134 @@
 
 from __future__ import annotations
 
-import argparse
-import errno
-import io
-import json
+# Imports stay minimal: the command runs in a fresh process, where every module imported is
+# start-up time (`orkestrel.contract` and its error classes load only when something fails).
+# `argparse`, `typing` and `pathlib` are left out too: `quick_arguments` reads the usual command
+# lines itself, and argparse takes over for anything else.
 import os
 import stat
 import sys
-import tempfile
-from pathlib import Path
-from typing import Any, BinaryIO, Literal
+from types import SimpleNamespace
 
-from orkestrel.cli.helpers import Layout, Peek, Prefixed, peek
-from orkestrel.cli.progress import ProgressBar
-from orkestrel.contract import (
-    INFER_BREADTH_LIMIT,
-    INFER_DEPTH_LIMIT,
-    ContractError,
-    JSONInputError,
-    LinesReport,
-    SchemaBuilder,
-)
+from orkestrel._core import INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, SchemaBuilder
+from orkestrel.cli.constants import COMMANDS
+from orkestrel.cli.helpers import Peek, Prefixed, peek, render_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import Any, BinaryIO, Literal
+
+    from orkestrel.cli.helpers import Layout
+    from orkestrel.cli.progress import ProgressBar
+    from orkestrel.contract import LinesReport
+
+    Arguments = argparse.Namespace | SimpleNamespace
 
 OK, BAD_INPUT, USAGE = 0, 1, 2
 PROG = "orkestrel infer"
 DESCRIPTION = """\
 Infer one JSON Schema that every sample validates against. Each line of a JSON Lines file and
 each JSON document is a sample; all FILEs feed the same schema. The layout is detected from the
-content unless --jsonl or --json is given. Exit status: 0 ok, 1 bad input (an input with no
-samples at all included), 2 usage."""
+content unless --jsonl or --json is given. Exit status: 0 ok, 1 bad input, 2 usage."""
+
+
+_TRAILING = "unexpected content after the value"
+"""The reason a JSON document that is really JSON Lines fails with."""
 
 
 def _count(text: str) -> int:
     value = int(text)
     if value < 0:
+        import argparse
+
         raise argparse.ArgumentTypeError("must be a non-negative integer")
     return value
+
+
+_SWITCHES = {
+    "--format": "format",
+    "--enum": "enum",
+    "--open": "open",
+    "--skip-bad-lines": "skip_bad_lines",
+    "-q": "quiet",
+    "--quiet": "quiet",
+}
+_LAYOUTS = {"--jsonl": "jsonl", "--json": "json"}
+_VALUES = {
+    "-o": "output",
+    "--output": "output",
+    "--threads": "threads",
+    "--max-depth": "max_depth",
+    "--max-properties": "max_properties",
+    "--indent": "indent",
+}
+
+
+def quick_arguments(words: Sequence[str]) -> SimpleNamespace | None:
+    """Reads the words after `infer` as `register`'s parser would, without importing argparse;
+    `None` for anything but whole option names and files (help, abbreviations, bad values,
+    no file), which argparse then reads and reports.
+    """
+    values: dict[str, Any] = {
+        "command": "infer",
+        "files": [],
+        "format": False,
+        "enum": False,
+        "open": False,
+        "layout": None,
+        "output": None,
+        "skip_bad_lines": False,
+        "threads": None,
+        "max_depth": INFER_DEPTH_LIMIT,
+        "max_properties": INFER_BREADTH_LIMIT,
+        "indent": 2,
+        "quiet": False,
+        "run": run,
+    }
+    files: list[str] = values["files"]
+    closed = False
+    at = 0
+    while at < len(words):
+        word = words[at]
+        at += 1
+        if word == "-" or not word.startswith("-"):
+            if closed:
+                return None
+            files.append(word)
+            continue
+        closed = bool(files)
+        name, equals, inline = word.partition("=")
+        if name in _SWITCHES and not equals:
+            values[_SWITCHES[name]] = True
+        elif name in _LAYOUTS and not equals and values["layout"] is None:
+            values["layout"] = _LAYOUTS[name]
+        elif name in _VALUES:
+            if not equals:
+                if at == len(words) or words[at].startswith("-"):
+                    return None
+                inline, at = words[at], at + 1
+            dest = _VALUES[name]
+            if dest == "output":
+                values[dest] = inline
+                continue
+            try:
+                values[dest] = int(inline)
+            except ValueError:
+                return None
+            if values[dest] < 0:
+                return None
+        else:
+            return None
+    return SimpleNamespace(**values) if files else None
 
 
 def register(commands: Any) -> None:
     """Adds the `infer` subcommand to the `orkestrel` parser."""
     parser: argparse.ArgumentParser = commands.add_parser(
         "infer",
-        help="infer the JSON Schema of JSON or JSON Lines files",
+        help=COMMANDS["infer"][1],
         description=DESCRIPTION,
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="input file; - reads stdin")
@@ -85,9 +170,11 @@ def _fail(message: str, status: int = BAD_INPUT) -> int:
     return status
 
 
-def _progress(args: argparse.Namespace) -> ProgressBar | None:
+def _progress(args: Arguments) -> ProgressBar | None:
     if args.quiet or not sys.stderr.isatty():
         return None
+    from orkestrel.cli.progress import ProgressBar
+
     total = 0
     for name in args.files:
         if name == "-":
@@ -98,8 +185,8 @@ def _progress(args: argparse.Namespace) -> ProgressBar | None:
 
 def _read_lines(
     builder: SchemaBuilder,
-    source: Path | Prefixed,
-    args: argparse.Namespace,
+    source: str | Prefixed,
+    args: Arguments,
     bar: ProgressBar | None,
 ) -> LinesReport:
     errors: Literal["raise", "skip"] = "skip" if args.skip_bad_lines else "raise"
@@ -108,7 +195,7 @@ def _read_lines(
 
 
 def _read_one(
-    builder: SchemaBuilder, name: str, args: argparse.Namespace, bar: ProgressBar | None
+    builder: SchemaBuilder, name: str, args: Arguments, bar: ProgressBar | None
 ) -> LinesReport | None:
     """Reads one input, opened once: its layout comes from a bounded peek of the same stream,
     so a pipe, a FIFO or a process substitution reads like a file."""
@@ -116,14 +203,14 @@ def _read_one(
         return _read_stream(builder, sys.stdin.buffer, None, args, bar)
     with open(name, "rb") as stream:
         regular = stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-        return _read_stream(builder, stream, Path(name) if regular else None, args, bar)
+        return _read_stream(builder, stream, name if regular else None, args, bar)
 
 
 def _read_stream(
     builder: SchemaBuilder,
     stream: BinaryIO,
-    path: Path | None,
-    args: argparse.Namespace,
+    path: str | None,
+    args: Arguments,
     bar: ProgressBar | None,
 ) -> LinesReport | None:
     layout: Layout | None = args.layout
@@ -132,10 +219,12 @@ def _read_stream(
         document = found.head + stream.read()
         try:
             builder.add_json(document)
-        except JSONInputError as error:
+        except ValueError as error:
             # A first line longer than the peek may still be JSON Lines: read it so.
-            if found.certain or error.reason != "unexpected content after the value":
+            if found.certain or getattr(error, "reason", None) != _TRAILING:
                 raise
+            import io
+
             return _read_lines(builder, Prefixed(document, io.BytesIO()), args, bar)
         return None
     if path is not None:
@@ -158,31 +247,51 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    target = Path(output)
-    folder = target.parent
-    if not folder.is_dir():
+    import tempfile
+
+    folder, base = os.path.split(output)
+    folder = folder or "."
+    if not os.path.isdir(folder):
+        import errno
+
         # Named here, or the error would name the temporary file that could not be made.
-        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(folder))
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.")
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), folder)
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{base}.")
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
-        os.replace(temporary, target)
+        os.replace(temporary, output)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        if os.path.exists(temporary):
+            os.unlink(temporary)
         raise
 
 
 def _render(schema: dict[str, Any], indent: int) -> str:
     try:
-        text = json.dumps(schema, indent=indent or None, ensure_ascii=False)
+        text = render_json(schema, indent)
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = json.dumps(schema, indent=indent or None)
+        text = render_json(schema, indent, ascii=True)
     return text + "\n"
 
 
-def run(args: argparse.Namespace) -> int:
+def _failed(error: OSError | ValueError, name: str) -> str:
+    """Says what a failed read went wrong on; anything but a file, JSON or contract error is
+    raised again."""
+    from orkestrel.contract import ContractError, JSONInputError
+
+    if isinstance(error, JSONInputError):
+        where = "" if error.source else f"{name}: "
+        return f"{where}{error}"
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.filename}: {error.strerror}"
+    if isinstance(error, OSError | ContractError):
+        return str(error)
+    raise error
+
+
+def run(args: Arguments) -> int:
     """Runs `orkestrel infer` and returns the exit status."""
     if args.files.count("-") > 1:
         return _fail("stdin (-) can be read only once", USAGE)
@@ -215,10 +324,9 @@ def run(args: argparse.Namespace) -> int:
     return OK
 
 
-def _read_all(
-    builder: SchemaBuilder, args: argparse.Namespace, bar: ProgressBar | None
-) -> str | None:
-    """Reads every input into `builder`; gives the failure message, if any."""
+def _read_all(builder: SchemaBuilder, args: Arguments, bar: ProgressBar | None) -> str | None:
+    """Reads every input into `builder`; gives the failure message, if any. Notes of skipped
+    lines wait until the progress bar is cleared."""
     notes: list[tuple[str, LinesReport]] = []
     name = args.files[0]
     try:
@@ -228,13 +336,8 @@ def _read_all(
                 bar.advance(os.stat(name).st_size)
             if report and report.skipped and not args.quiet:
                 notes.append((name, report))
-    except JSONInputError as error:
-        where = "" if error.source else f"{name}: "
-        return f"{where}{error}"
-    except (OSError, ContractError) as error:
-        if isinstance(error, OSError) and error.filename is not None:
-            return f"{error.filename}: {error.strerror}"
-        return str(error)
+    except (OSError, ValueError) as error:
+        return _failed(error, name)
     finally:
         if bar:
             bar.close()

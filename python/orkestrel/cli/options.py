@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import functools
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TextIO
 
 from orkestrel.cli.agent import agent_factory
 from orkestrel.cli.builtins import builtin_factories
-from orkestrel.cli.toolbox import open_toolbox
+from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
+from orkestrel.cli.workflow import workflow as served_workflow
 from orkestrel.tool import ToolManager
 from orkestrel.toolbox import AGENT_TOOL_NAME
 
@@ -18,8 +20,8 @@ DEFAULT_DATA = Path(".orkestrel")
 
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--root`, `--data`, `--readonly`, `--workflow` and `--tools` to a toolbox command's
-    parser."""
+    """Adds `--root`, `--data`, `--readonly`, `--relations`, `--workflow` and `--tools` to a
+    toolbox command's parser."""
     parser.add_argument(
         "--root",
         type=Path,
@@ -38,6 +40,14 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         "--readonly",
         action="store_true",
         help="refuse every write, at the tools and at the storage engines",
+    )
+    parser.add_argument(
+        "--relations",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a TOML or JSON file of relation maps over the database tool's databases; "
+        "adds the relation tool",
     )
     parser.add_argument(
         "--workflow",
@@ -66,8 +76,14 @@ def toolbox_of(
     """Opens the toolbox a command's toolbox options describe, warning on `stderr`.
 
     With `--agent`, the agent tool is one of the built-in tools, and selected whatever `--tools`
-    says.
+    says; with `--workflow` too, a workflow step can delegate to it, and the workflows its
+    sub-agent runs stay in the step's lineage. `--relations` needs the database tool, whose
+    databases the relation tool reads, so a selection without `database` raises
+    `ToolboxSetupError`.
     """
+    relations = getattr(options, "relations", None)
+    if relations is not None and options.tools is not None and "database" not in options.tools:
+        raise ToolboxSetupError("--relations needs the database tool in --tools", usage=True)
     workflow = bool(getattr(options, "workflow", False))
     builtins = builtin_factories(workflow=workflow)
     select = options.tools
@@ -76,6 +92,8 @@ def toolbox_of(
     spec = getattr(options, "agent", None)
     if spec is not None:
         builtins[AGENT_TOOL_NAME] = agent_factory(spec, getattr(options, "base_url", None))
+        if workflow:
+            builtins["workflow"] = functools.partial(served_workflow, delegate=AGENT_TOOL_NAME)
         if select is not None and AGENT_TOOL_NAME not in select:
             select = [*select, AGENT_TOOL_NAME]
     return open_toolbox(
@@ -85,4 +103,5 @@ def toolbox_of(
         select=select,
         builtins=builtins,
         warn=lambda message: print(f"orkestrel: {message}", file=stderr),
+        relations=relations,
     )

@@ -15,6 +15,8 @@ from typing import Any, TextIO
 import anyio
 
 from orkestrel.cli.agent import add_agent_arguments
+from orkestrel.cli.ask import Ask, AskSetupError, add_ask_arguments, open_ask, page_url
+from orkestrel.cli.constants import COMMANDS
 from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
 from orkestrel.cli.toolbox import ToolboxSetupError
 from orkestrel.tool import ToolManager
@@ -35,12 +37,13 @@ def register(commands: Any) -> argparse.ArgumentParser:
     """Adds the `serve` command and its options to the `orkestrel` parser."""
     parser: argparse.ArgumentParser = commands.add_parser(
         "serve",
-        help="serve the toolbox to MCP clients",
+        help=COMMANDS["serve"][1],
         description="Serve the toolbox to MCP clients: over stdio (for a client that starts "
         "this command) or over streamable HTTP on loopback.",
     )
     add_toolbox_arguments(parser)
     add_agent_arguments(parser)
+    add_ask_arguments(parser)
     parser.add_argument(
         "--transport",
         choices=["stdio", "http"],
@@ -168,8 +171,15 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         )
         return USAGE
     try:
+        ask = open_ask(options, token) if getattr(options, "ask", False) else None
+    except AskSetupError as error:
+        print(f"orkestrel serve: {error}", file=err)
+        return USAGE
+    try:
         async with toolbox_of(options, err) as manager:
-            await _until_stopped(_serve, manager, options, token, interactive, err)
+            if ask is not None:
+                manager.add(ask.tool)
+            await _until_stopped(_serve, manager, options, token, interactive, err, ask)
     except ToolboxSetupError as error:
         print(f"orkestrel serve: {error}", file=err)
         return USAGE if error.usage else FAILURE
@@ -217,31 +227,43 @@ async def _serve(
     token: str | None,
     interactive: bool,
     err: TextIO,
+    ask: Ask | None = None,
 ) -> None:
     from orkestrel.mcp import serve
     from orkestrel.mcp.helpers import raise_alone
 
-    routes = [route for make in route_factories() for route in make(options, manager)]
+    routes = [*(ask.routes if ask is not None else ())]
+    routes += [route for make in route_factories() for route in make(options, manager)]
     try:
         async with anyio.create_task_group() as group:
+            closing = anyio.CancelScope()
+            if ask is not None:
+                group.start_soon(_close_on_exit, ask, closing)
             where = await group.start(
                 functools.partial(
-                    serve,
-                    manager,
-                    options.transport,
-                    host=options.host,
-                    port=options.port,
-                    timeout=options.timeout,
-                    token=token,
-                    allowed_hosts=options.allow_host,
-                    allowed_origins=options.allow_origin,
-                    session_idle=options.session_idle,
-                    max_sessions=options.max_sessions,
-                    routes=routes,
+                    _until_closed,
+                    closing,
+                    functools.partial(
+                        serve,
+                        manager,
+                        options.transport,
+                        host=options.host,
+                        port=options.port,
+                        timeout=options.timeout,
+                        token=token,
+                        allowed_hosts=options.allow_host,
+                        allowed_origins=options.allow_origin,
+                        session_idle=options.session_idle,
+                        max_sessions=options.max_sessions,
+                        routes=routes,
+                        access=ask.access if ask is not None else (),
+                    ),
                 )
             )
             if options.transport == "http":
                 print(f"listening on {where}", file=err, flush=True)
+                if ask is not None:
+                    print(f"answer forms at {page_url(where, ask.terminal)}", file=err, flush=True)
             elif interactive:
                 print(
                     f"orkestrel: serving {manager.count} tools over stdio to the MCP client "
@@ -251,3 +273,22 @@ async def _serve(
                 )
     except BaseExceptionGroup as group:
         raise_alone(group)
+
+
+async def _close_on_exit(ask: Ask, closing: anyio.CancelScope) -> None:
+    # Destroying the terminals as the server stops ends their open streams, which would
+    # otherwise hold the HTTP shutdown for its whole grace period.
+    with closing:
+        try:
+            await anyio.sleep_forever()
+        finally:
+            ask.manager.destroy()
+
+
+async def _until_closed(
+    closing: anyio.CancelScope, run: Any, *, task_status: Any = anyio.TASK_STATUS_IGNORED
+) -> None:
+    try:
+        await run(task_status=task_status)
+    finally:
+        closing.cancel()

@@ -29,13 +29,15 @@ PLUGIN_GROUP = "orkestrel.tools"
 @dataclass(frozen=True)
 class ToolboxContext:
     """Represents what a tool factory is given: the workspace root, the data directory, the
-    read-only flag, the registry being assembled, and an exit stack for cleanup at shutdown."""
+    read-only flag, the registry being assembled, an exit stack for cleanup at shutdown, and the
+    relations file, if any."""
 
     root: Path
     data: Path
     readonly: bool
     manager: ToolManagerInterface
     stack: AsyncExitStack
+    relations: Path | None = None
 
 
 ToolFactory = Callable[[ToolboxContext], Any]
@@ -75,6 +77,7 @@ async def open_toolbox(
     builtins: Mapping[str, ToolFactory] | None = None,
     group: str = PLUGIN_GROUP,
     warn: Callable[[str], None] = lambda message: None,
+    relations: Path | None = None,
 ) -> AsyncIterator[ToolManager]:
     """Builds the toolbox, built-in factories first and plugins after, and closes what the
     factories opened when the context ends.
@@ -82,7 +85,8 @@ async def open_toolbox(
     `select` keeps only the named factories; an unknown name raises `ToolboxSetupError`. A
     selected factory that fails to load, fails to build, or brings a name already taken raises
     `ToolboxSetupError`; without a selection, a failing plugin is reported through `warn` and
-    skipped so one broken package cannot take the built-in tools down with it.
+    skipped so one broken package cannot take the built-in tools down with it. `relations`
+    reaches the factories as `ToolboxContext.relations`.
     """
     known: dict[str, ToolFactory | EntryPoint] = dict(builtins or {})
     for name, entry in plugin_entries(group).items():
@@ -97,7 +101,7 @@ async def open_toolbox(
     chosen = list(known) if select is None else list(dict.fromkeys(select))
     manager = ToolManager()
     async with AsyncExitStack() as stack:
-        context = ToolboxContext(root, data, readonly, manager, stack)
+        context = ToolboxContext(root, data, readonly, manager, stack, relations)
         for name in chosen:
             strict = select is not None or not isinstance(known[name], EntryPoint)
             try:

@@ -10,6 +10,7 @@ from typing import Any, TextIO
 import anyio
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
 
+from orkestrel.cli.constants import COMMANDS
 from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
 from orkestrel.cli.toolbox import ToolboxSetupError
 from orkestrel.tool import ToolCall, ToolInterface, ToolManager
@@ -21,9 +22,7 @@ FAILURE = 1
 def register(commands: Any) -> argparse.ArgumentParser:
     """Adds the `tools` command and its `list`, `describe` and `call` subcommands to the
     `orkestrel` parser."""
-    parser: argparse.ArgumentParser = commands.add_parser(
-        "tools", help="list, describe and call the toolbox's tools from a terminal"
-    )
+    parser: argparse.ArgumentParser = commands.add_parser("tools", help=COMMANDS["tools"][1])
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     listing = actions.add_parser("list", help="list the tools and what they do")
     describe = actions.add_parser("describe", help="show one tool in full")

@@ -1,5 +1,5 @@
 """The served workflow tool: workflows whose steps are the other tools of the toolbox, with
-their snapshots under `--data`."""
+their snapshots under `--data`, and whose steps may delegate to the served agent."""
 
 from __future__ import annotations
 
@@ -9,19 +9,24 @@ from typing import Any
 
 import anyio
 
+from orkestrel.cli.lineage import lineage_of, under
 from orkestrel.cli.toolbox import ToolboxContext
 from orkestrel.database import create_database, create_sqlite_driver
-from orkestrel.tool import Tool, ToolInterface, ToolManagerInterface
+from orkestrel.tool import Tool, ToolInterface, ToolManager, ToolManagerInterface
 from orkestrel.toolbox import (
     WORKFLOW_TOOL_DESCRIPTION,
     WORKFLOW_TOOL_NAME,
+    WorkflowLineage,
     create_tool_function,
     create_workflow_tool,
+    extend_lineage,
+    tag_workflow,
 )
 from orkestrel.workflow import (
     WORKFLOWS_COLUMNS,
     WORKFLOWS_TABLE,
     DatabaseWorkflowStore,
+    TaskControllerInterface,
     WorkflowDefinition,
     WorkflowFunction,
     create_workflow_runner,
@@ -51,18 +56,47 @@ def open_workflow_store(data: Path) -> DatabaseWorkflowStore:
     return DatabaseWorkflowStore(engine.table(WORKFLOWS_TABLE), engine)
 
 
-def served_functions(manager: ToolManagerInterface) -> dict[str, WorkflowFunction]:
-    """Every tool of the toolbox but the workflow tool itself, as a workflow function."""
+def delegation(
+    manager: ToolManagerInterface, name: str, lineage: WorkflowLineage
+) -> WorkflowFunction:
+    """The workflow function of the served agent tool `name`: it calls the tool under the lineage
+    of the run the step is in, so that the workflows the sub-agent runs continue that chain (and
+    are refused past its depth or on a cycle)."""
+
+    async def run(controller: TaskControllerInterface) -> Any:
+        target = extend_lineage(lineage, tag_workflow(controller.task.phase.workflow.id))
+        view = ToolManager()
+        tool = manager.tool(name)
+        if tool is not None:
+            view.add(under(tool, target))
+        return await create_tool_function(view, name)(controller)
+
+    return run
+
+
+def served_functions(
+    manager: ToolManagerInterface, lineage: WorkflowLineage = (), delegate: str | None = None
+) -> dict[str, WorkflowFunction]:
+    """Every tool of the toolbox but the workflow tool itself, as a workflow function; the
+    `delegate` tool (the served agent) is called under the run's lineage."""
     return {
-        tool.name: create_tool_function(manager, tool.name)
+        tool.name: (
+            delegation(manager, tool.name, lineage)
+            if tool.name == delegate
+            else create_tool_function(manager, tool.name)
+        )
         for tool in manager.tools()
         if tool.name != WORKFLOW_TOOL_NAME
     }
 
 
-def workflow(context: ToolboxContext) -> ToolInterface:
+def workflow(context: ToolboxContext, *, delegate: str | None = None) -> ToolInterface:
     """Builds the workflow tool over the toolbox's other tools, read when each call runs, with
-    its snapshots in `--data`; under `--readonly` nothing is stored."""
+    its snapshots in `--data`; under `--readonly` nothing is stored.
+
+    `delegate` names the served agent tool: a step that calls it runs its sub-agent under the
+    step's lineage, and a call that the sub-agent makes back to this tool continues it.
+    """
     store = None if context.readonly else open_workflow_store(context.data)
     if store is not None:
         context.stack.push_async_callback(store.close)
@@ -70,11 +104,16 @@ def workflow(context: ToolboxContext) -> ToolInterface:
     manager, data = context.manager, context.data
     advertised = create_workflow_tool(SERVED_WORKFLOW, runner)
 
-    async def execute(args: Mapping[str, Any]) -> Any:
+    async def execute(args: Mapping[str, Any], caller: Any = None) -> Any:
+        lineage = lineage_of(caller)
         if store is not None:
             await anyio.Path(data).mkdir(parents=True, exist_ok=True)
         tool = create_workflow_tool(
-            SERVED_WORKFLOW, runner, functions=served_functions(manager), store=store
+            SERVED_WORKFLOW,
+            runner,
+            lineage=lineage,
+            functions=served_functions(manager, lineage, delegate),
+            store=store,
         )
         return await tool.execute(args)
 

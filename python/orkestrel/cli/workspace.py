@@ -15,6 +15,7 @@ from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import ToolboxError, create_workspace_tool
 from orkestrel.toolbox.hints import READS_STATE, WRITES
 from orkestrel.workspace import (
+    DIRECTORY_FILE_LIMIT,
     DIRECTORY_IGNORE,
     WorkspaceManager,
     WorkspaceStoreInterface,
@@ -43,10 +44,13 @@ def open_workspace_tool(root: Path, readonly: bool, data: Path | None = None) ->
     if real.parent == real:
         raise ValueError("--root cannot be the filesystem root")
     directory = create_directory_workspace_store(
-        real.parent, ignore=DIRECTORY_IGNORE | _hidden(real, data)
+        real.parent,
+        limit=DIRECTORY_FILE_LIMIT,
+        ignore=DIRECTORY_IGNORE | _hidden(real, data),
+        clean=not readonly,
     )
     store: WorkspaceStoreInterface = ReadonlyWorkspaceStore(directory) if readonly else directory
-    manager = WorkspaceManager(store)
+    manager = WorkspaceManager(store, limit=DIRECTORY_FILE_LIMIT)
     inner = create_workspace_tool(manager=manager)
     lock = anyio.Lock()
 

@@ -27,9 +27,11 @@ from orkestrel.database.constants import (
     MAX_PATTERN_LENGTH,
     MAX_VALUES,
     OPERATORS,
+    POSTGRES_SCHEMA_PREFIX,
 )
 from orkestrel.database.database import Database
 from orkestrel.database.drivers import PostgresDriver, SQLiteDriver, ThreadedDriver
+from orkestrel.database.drivers.threads import DATABASE_THREAD_LIMIT, database_thread_limiter
 from orkestrel.database.errors import (
     DATABASE_ERROR_CODES,
     DatabaseError,
@@ -45,6 +47,7 @@ from orkestrel.database.factories import (
     create_sqlite_factory,
 )
 from orkestrel.database.table import Table
+from orkestrel.database.transaction import Transaction, TransactionTable
 from orkestrel.database.types import (
     AggregateFunction,
     ColumnExport,
@@ -74,11 +77,13 @@ __all__ = [
     "AGGREGATES",
     "COLUMN_TYPES",
     "DATABASE_ERROR_CODES",
+    "DATABASE_THREAD_LIMIT",
     "DEFAULT_PRIMARY",
     "MAX_CONDITIONS",
     "MAX_PATTERN_LENGTH",
     "MAX_VALUES",
     "OPERATORS",
+    "POSTGRES_SCHEMA_PREFIX",
     "AggregateFunction",
     "Column",
     "ColumnExport",
@@ -109,11 +114,14 @@ __all__ = [
     "TableInterface",
     "TableMap",
     "ThreadedDriver",
+    "Transaction",
+    "TransactionTable",
     "create_database",
     "create_memory_driver",
     "create_postgres_driver",
     "create_postgres_factory",
     "create_sqlite_driver",
     "create_sqlite_factory",
+    "database_thread_limiter",
     "is_database_error",
 ]

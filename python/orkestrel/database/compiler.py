@@ -111,6 +111,31 @@ def _operand(column: ColumnSchema, value: Any, dialect: Dialect, where: str) -> 
     return dialect.encoder(column.type)(parsed)
 
 
+def _operands(
+    column: ColumnSchema, values: Sequence[Any], dialect: Dialect, where: str
+) -> list[Any]:
+    """The present values of a membership list, coerced like `_operand`; plain strings for a
+    string column and plain in-range integers for a numeric one bind as they are, which is what
+    `_operand` would give them, without its per-value calls."""
+    kind = column.type
+    present: list[Any] = []
+    if kind == "string":
+        for value in values:
+            if type(value) is str and "\x00" not in value:
+                present.append(value)
+            elif value is not None:
+                present.append(_operand(column, value, dialect, where))
+    elif kind in _NUMERIC:
+        for value in values:
+            if type(value) is int and -MAX_INTEGER <= value <= MAX_INTEGER:
+                present.append(value)
+            elif value is not None:
+                present.append(_operand(column, value, dialect, where))
+    else:
+        present = [_operand(column, v, dialect, where) for v in values if v is not None]
+    return present
+
+
 def _membership(
     column: ColumnSchema,
     quoted: str,
@@ -121,7 +146,7 @@ def _membership(
 ) -> tuple[str, list[Any]]:
     if len(values) > MAX_VALUES:
         raise _refuse(f"{where}: at most {MAX_VALUES} values are allowed")
-    present = [_operand(column, v, dialect, where) for v in values if v is not None]
+    present = _operands(column, values, dialect, where)
     has_null = len(present) < len(values)
     marks = ", ".join(dialect.param(column.type) for _ in present)
     if not negate:

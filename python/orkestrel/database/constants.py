@@ -42,6 +42,14 @@ METADATA_TABLE: Final = "_orkestrel_metadata"
 RESERVED_PREFIXES: Final = ("sqlite_", "pg_", "_orkestrel")
 """Lists the name prefixes (compared case-insensitively) no table may use."""
 
+POSTGRES_SCHEMA_PREFIX: Final = "orkestrel_"
+"""Starts the name of every schema `create_postgres_factory` keeps a database in, unless told
+otherwise, so a database id never names a schema the factory did not create."""
+
+RESERVED_SCHEMAS: Final = ("public", "information_schema")
+"""Lists the PostgreSQL schema names (compared case-insensitively, with every `pg_` name) that
+no database id may name."""
+
 KEY_BATCH: Final = 500
 """Holds how many keys one lookup statement binds; longer key lists run in several statements
 inside the same transaction."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from typing import TypeVar
@@ -9,10 +10,12 @@ from typing import TypeVar
 from orkestrel.abort import AbortSignal
 from orkestrel.contract.helpers import preview
 from orkestrel.database.dialect import Dialect
+from orkestrel.database.drivers.base import translate_error
 from orkestrel.database.drivers.sqlite import SQLiteDriver
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.schema import TableSchema, build_schemas
 from orkestrel.database.table import Table
+from orkestrel.database.transaction import Transaction
 from orkestrel.database.types import (
     DatabaseStatus,
     DriverInterface,
@@ -27,7 +30,16 @@ from orkestrel.database.types import (
 T = TypeVar("T")
 
 
-_DRIVER_MEMBERS = ("dialect", "closed", "durable", "open", "run", "close")
+class _WorkFailure(DatabaseError):
+    """Carries an exception a transaction's work raised through the driver, which would
+    otherwise translate it into `DRIVER`, so the caller gets the work's own exception back."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__("DRIVER", str(error))
+        self.error = error
+
+
+_DRIVER_MEMBERS = ("dialect", "closed", "durable", "open", "run", "destroy", "close")
 
 
 def _check_driver(driver: object) -> None:
@@ -154,12 +166,74 @@ class Database:
         if self._status == "idle":
             self._status = "open"
 
+    async def destroy(self) -> None:
+        """Removes the database's data and closes it for good.
+
+        It drops the declared tables and the version stamp, then the storage itself (the SQLite
+        file, the PostgreSQL schema) when nothing else is left there; it works on a database
+        that was never opened. A read-only or closed database raises `VALIDATION` or `CLOSED`
+        and keeps everything.
+        """
+        if self._status == "closed":
+            raise DatabaseError("CLOSED", f"database {self._name!r} is closed")
+        if self._readonly:
+            raise DatabaseError(
+                "VALIDATION", f"database {self._name!r} is read-only and cannot be destroyed"
+            )
+        await self._driver.destroy(self._schemas, name=self._name)
+        self._status = "closed"
+
     async def close(self) -> None:
         """Closes the connection for good; closing twice does nothing."""
         if self._status == "closed":
             return
         self._status = "closed"
         await self._driver.close()
+
+    async def transaction(
+        self,
+        work: Callable[[Transaction], T],
+        *,
+        write: bool = True,
+        signal: AbortSignal | None = None,
+    ) -> T:
+        """Runs `work` with a `Transaction` as one transaction in a worker thread and returns
+        its result: every table call it makes commits together, or none does when it raises.
+
+        `work` is a plain function (a coroutine function is refused with `VALIDATION`); it holds
+        the database's connection while it runs, so it must not await other calls on this
+        database. `write=False` runs a read-only transaction that refuses writes. The `signal`
+        interrupts the running statement and rolls everything back as `ABORTED`.
+        """
+        if inspect.iscoroutinefunction(work):
+            raise DatabaseError("VALIDATION", "transaction work must be a plain function")
+        tables, driver = self._tables, self._driver
+
+        def unit(session: SessionInterface) -> T:
+            transaction = Transaction(
+                tables, session, bool(write), lambda error: translate_error(driver, error)
+            )
+            try:
+                result = work(transaction)
+            except DatabaseError:
+                raise
+            except Exception as error:
+                if transaction._failed(error):
+                    raise
+                raise _WorkFailure(error) from error
+            finally:
+                transaction._end()
+            if inspect.isawaitable(result):
+                close = getattr(result, "close", None)
+                if callable(close):
+                    close()
+                raise DatabaseError("VALIDATION", "transaction work must not return an awaitable")
+            return result
+
+        try:
+            return await self._run(unit, bool(write), signal)
+        except _WorkFailure as failure:
+            raise failure.error from None
 
     async def __aenter__(self) -> Database:
         await self.open()

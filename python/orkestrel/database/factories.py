@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from orkestrel.database.constants import POSTGRES_SCHEMA_PREFIX
 from orkestrel.database.database import Database
 from orkestrel.database.drivers.postgres import PostgresDriver
 from orkestrel.database.drivers.sqlite import MEMORY, SQLiteDriver
 from orkestrel.database.errors import DatabaseError
-from orkestrel.database.helpers import file_name, identifier_fault, is_reserved
+from orkestrel.database.helpers import (
+    file_name,
+    identifier_fault,
+    is_reserved,
+    is_reserved_schema,
+)
 from orkestrel.database.types import (
     DatabaseInterface,
     DriverFactory,
@@ -85,17 +91,29 @@ def create_sqlite_factory(directory: str | Path) -> DriverFactory:
     return factory
 
 
-def create_postgres_factory(dsn: str, *, connect_timeout: int = 10) -> DriverFactory:
-    """Creates a driver factory that keeps each database id in its own schema, named after the
-    id, of one PostgreSQL server.
+def create_postgres_factory(
+    dsn: str, *, connect_timeout: int = 10, prefix: str = POSTGRES_SCHEMA_PREFIX
+) -> DriverFactory:
+    """Creates a driver factory that keeps each database id in its own schema of one PostgreSQL
+    server, named `prefix` + id.
+
+    With the default `POSTGRES_SCHEMA_PREFIX`, id `shop` lives in `orkestrel_shop`, so no id
+    reaches a schema the factory did not make. An id naming a reserved schema (`public`,
+    `information_schema`, `pg_*`, in any case) or a reserved table prefix is refused with
+    `VALIDATION`, whatever the prefix.
     """
+    if not isinstance(prefix, str) or "\x00" in prefix:
+        raise DatabaseError("VALIDATION", "prefix must be a string without NUL characters")
 
     def factory(id: str) -> DriverInterface:
-        fault = identifier_fault(id)
-        if fault is None and is_reserved(id):
-            fault = "it uses a reserved prefix"
+        schema = f"{prefix}{id}" if isinstance(id, str) else id
+        fault = identifier_fault(id) or identifier_fault(schema)
+        if fault is None and (is_reserved(id) or is_reserved_schema(id)):
+            fault = "it is a reserved name"
+        if fault is None and is_reserved_schema(schema):
+            fault = f"the schema {schema!r} is reserved"
         if fault is not None:
             raise DatabaseError("VALIDATION", f"database id {id!r} cannot name a schema: {fault}")
-        return PostgresDriver(dsn, schema=id, connect_timeout=connect_timeout)
+        return PostgresDriver(dsn, schema=schema, connect_timeout=connect_timeout)
 
     return factory

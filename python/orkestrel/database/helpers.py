@@ -5,14 +5,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from typing import Any
 
+from orkestrel import _core
 from orkestrel.contract.helpers import number_to_string
 from orkestrel.database.constants import (
     MAX_IDENTIFIER_BYTES,
     MAX_INTEGER,
     MIN_INTEGER,
     RESERVED_PREFIXES,
+    RESERVED_SCHEMAS,
 )
 
 _TRUE = frozenset({"true", "1"})
@@ -44,10 +47,17 @@ def _bounded(number: int) -> int | float | None:
         return None
 
 
+_DECIMAL_INTEGER = re.compile(r"\s*[+-]?[0-9]{1,19}\s*", re.ASCII)
+
+
 def parse_number(value: Any) -> int | float | None:
     """Reads a number cell: a finite number as is, or a numeric string's value, else `None`.
 
-    Booleans are not numbers; a string that is blank or not finite is refused.
+    Booleans are not numbers. Which strings are numbers is the contract's rule, one rule for the
+    whole package (`orkestrel.contract`, coercion): ECMAScript `Number()` over the trimmed text,
+    so `"0x10"` is 16 while `"1_000"`, full-width or Arabic-Indic digits, a blank string and
+    `"Infinity"` are refused. A plain decimal integer keeps its exact value rather than the
+    nearest double, so `"9007199254740993"` fits an `integer` column exactly.
     """
     if isinstance(value, bool):
         return None
@@ -56,18 +66,12 @@ def parse_number(value: Any) -> int | float | None:
     if isinstance(value, float):
         return float(value) if math.isfinite(value) else None
     if isinstance(value, str):
-        text = value.strip()
-        if not text or len(text) > 400:
+        number = _core.coerce_number(value)
+        if number is None:
             return None
-        try:
-            number = int(text)
-        except ValueError:
-            try:
-                parsed = float(text)
-            except ValueError:
-                return None
-            return parsed if math.isfinite(parsed) else None
-        return _bounded(number)
+        if _DECIMAL_INTEGER.fullmatch(value):
+            return _bounded(int(value))
+        return number
     return None
 
 
@@ -136,6 +140,13 @@ def is_reserved(name: str) -> bool:
     """
     folded = name.lower()
     return any(folded.startswith(prefix) for prefix in RESERVED_PREFIXES)
+
+
+def is_reserved_schema(name: str) -> bool:
+    """Determines whether a name is one of PostgreSQL's own schemas (`public`,
+    `information_schema`, any `pg_` name), compared case-insensitively."""
+    folded = name.lower()
+    return folded in RESERVED_SCHEMAS or folded.startswith("pg_")
 
 
 _FILE_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")

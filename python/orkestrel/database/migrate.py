@@ -188,3 +188,23 @@ def _read_stamp(
         return None
     _, version, schema = rows[0]
     return float(version), json.loads(schema)
+
+
+def drop_schemas(
+    session: SessionInterface,
+    dialect: Dialect,
+    schemas: Mapping[str, TableSchema],
+    *,
+    name: str,
+    introspect: Introspect,
+) -> None:
+    """Drops the declared tables (their indexes go with them) and the database's version stamp,
+    and the metadata table too once it stamps no other database; undeclared tables stay."""
+    for schema in schemas.values():
+        session.run(f"DROP TABLE IF EXISTS {dialect.table(schema.name)}")
+    if introspect(session, METADATA_TABLE) is None:
+        return
+    meta = dialect.table(METADATA_TABLE)
+    session.run(f"DELETE FROM {meta} WHERE {dialect.quote('name')} = {dialect.mark}", [name])
+    if not session.rows(f"SELECT 1 FROM {meta} LIMIT 1"):
+        session.run(f"DROP TABLE {meta}")

@@ -26,6 +26,9 @@ from orkestrel.database.types import (
 
 T = TypeVar("T")
 Runner = Callable[[Callable[[SessionInterface], T], bool, AbortSignal | None], Awaitable[T]]
+Work = Callable[[SessionInterface], Any]
+Plan = tuple[bool, Work]
+"""One table call, checked and ready to run: whether it writes, and its work on a session."""
 
 
 def _many(value: Any) -> bool:
@@ -40,6 +43,18 @@ def _rows(row: Any) -> tuple[bool, list[Any]]:
     raise DatabaseError(
         "VALIDATION", f"a row must be an object or a list of objects, not {type(row).__name__}"
     )
+
+
+def _keys(key: Any) -> tuple[bool, list[Any]]:
+    if _many(key):
+        return False, list(key)
+    return True, [key]
+
+
+def _shaped(single: bool, work: Callable[[SessionInterface], list[Any]]) -> Work:
+    if not single:
+        return work
+    return lambda session: work(session)[0]
 
 
 class Table:
@@ -80,11 +95,6 @@ class Table:
         """The JSON Schema of one row."""
         return self._schema.row_schema()
 
-    def _keys(self, key: Any) -> tuple[bool, list[Any]]:
-        if _many(key):
-            return False, list(key)
-        return True, [key]
-
     def _lookup(self, session: SessionInterface, keys: list[Any], columns: bool) -> list[Any]:
         parsed = [self._codec.key(k) for k in keys]
         wanted = [k for k in parsed if k is not None]
@@ -97,40 +107,31 @@ class Table:
                 found[row[self._schema.primary]] = row if columns else True
         return [None if k is None else found.get(k) for k in parsed]
 
-    @overload
-    async def get(self, key: Key, *, signal: AbortSignal | None = None) -> Row | None: ...
-    @overload
-    async def get(self, key: Keys, *, signal: AbortSignal | None = None) -> list[Row | None]: ...
-    async def get(self, key: Key | Keys, *, signal: AbortSignal | None = None) -> Any:
-        """Reads the row stored under a key (`None` when absent), or a list of rows for a list
-        of keys.
-        """
-        single, keys = self._keys(key)
-        rows = await self._run(lambda s: self._lookup(s, keys, True), False, signal)
-        return rows[0] if single else rows
+    def _plan_get(self, key: Any) -> Plan:
+        single, keys = _keys(key)
+        return False, _shaped(single, lambda s: self._lookup(s, keys, True))
 
-    @overload
-    async def has(self, key: Key, *, signal: AbortSignal | None = None) -> bool: ...
-    @overload
-    async def has(self, key: Keys, *, signal: AbortSignal | None = None) -> list[bool]: ...
-    async def has(self, key: Key | Keys, *, signal: AbortSignal | None = None) -> Any:
-        """Determines whether a row is stored under a key, or under each key of a list."""
-        single, keys = self._keys(key)
-        found = await self._run(lambda s: self._lookup(s, keys, False), False, signal)
-        flags = [bool(item) for item in found]
-        return flags[0] if single else flags
+    def _plan_has(self, key: Any) -> Plan:
+        single, keys = _keys(key)
 
-    async def keys(self, *, signal: AbortSignal | None = None) -> list[Key]:
-        """Lists every stored key in key order."""
-        rows = await self._run(lambda s: s.rows(self._statements.keys), False, signal)
-        return [self._codec.decode_key(values[0]) for values in rows]
+        def work(session: SessionInterface) -> list[bool]:
+            return [bool(item) for item in self._lookup(session, keys, False)]
 
-    async def _write(self, row: Any, sql: str, signal: AbortSignal | None) -> Any:
+        return False, _shaped(single, work)
+
+    def _plan_keys(self) -> Plan:
+        def work(session: SessionInterface) -> list[Key]:
+            rows = session.rows(self._statements.keys)
+            return [self._codec.decode_key(values[0]) for values in rows]
+
+        return False, work
+
+    def _plan_write(self, row: Any, sql: str) -> Plan:
         single, rows = _rows(row)
-        if not rows:
-            return []
 
         def work(session: SessionInterface) -> list[Key]:
+            if not rows:
+                return []
             keys, batch = self._codec.encode_rows(rows)
             if len(batch) == 1:
                 session.run(sql, batch[0])
@@ -138,45 +139,16 @@ class Table:
                 session.many(sql, batch)
             return keys
 
-        keys = await self._run(work, True, signal)
-        return keys[0] if single else keys
+        return True, _shaped(single, work)
 
-    @overload
-    async def add(self, row: Mapping[str, Any], *, signal: AbortSignal | None = None) -> Key: ...
-    @overload
-    async def add(self, row: Rows, *, signal: AbortSignal | None = None) -> list[Key]: ...
-    async def add(self, row: Mapping[str, Any] | Rows, *, signal: AbortSignal | None = None) -> Any:
-        """Inserts one row or a list of rows and returns the key(s); a key that already exists
-        raises `DatabaseError` coded `CONFLICT` and writes nothing.
-        """
-        return await self._write(row, self._statements.insert, signal)
+    def _plan_add(self, row: Any) -> Plan:
+        return self._plan_write(row, self._statements.insert)
 
-    @overload
-    async def set(self, row: Mapping[str, Any], *, signal: AbortSignal | None = None) -> Key: ...
-    @overload
-    async def set(self, row: Rows, *, signal: AbortSignal | None = None) -> list[Key]: ...
-    async def set(self, row: Mapping[str, Any] | Rows, *, signal: AbortSignal | None = None) -> Any:
-        """Inserts or fully replaces one row or a list of rows and returns the key(s)."""
-        return await self._write(row, self._statements.upsert, signal)
+    def _plan_set(self, row: Any) -> Plan:
+        return self._plan_write(row, self._statements.upsert)
 
-    @overload
-    async def update(
-        self, key: Key, changes: Mapping[str, Any], *, signal: AbortSignal | None = None
-    ) -> bool: ...
-    @overload
-    async def update(
-        self, key: Keys, changes: Mapping[str, Any], *, signal: AbortSignal | None = None
-    ) -> list[bool]: ...
-    async def update(
-        self, key: Key | Keys, changes: Mapping[str, Any], *, signal: AbortSignal | None = None
-    ) -> Any:
-        """Merges changes into the row under a key (or each key of a list), answering whether
-        each row existed.
-
-        A `None` change clears an optional cell; clearing a required one, or changing the primary
-        column to another value, raises `VALIDATION`.
-        """
-        single, keys = self._keys(key)
+    def _plan_update(self, key: Any, changes: Any) -> Plan:
+        single, keys = _keys(key)
         names, params, renamed = self._codec.changes(changes)
         sql = self._statements.update(self._schema, self._dialect, names) if names else ""
 
@@ -199,16 +171,10 @@ class Table:
                     results.append(bool(session.rows(self._statements.exists, [parsed])))
             return results
 
-        updated = await self._run(work, True, signal)
-        return updated[0] if single else updated
+        return True, _shaped(single, work)
 
-    @overload
-    async def remove(self, key: Key, *, signal: AbortSignal | None = None) -> bool: ...
-    @overload
-    async def remove(self, key: Keys, *, signal: AbortSignal | None = None) -> list[bool]: ...
-    async def remove(self, key: Key | Keys, *, signal: AbortSignal | None = None) -> Any:
-        """Deletes the row under a key (or each key of a list), answering whether each existed."""
-        single, keys = self._keys(key)
+    def _plan_remove(self, key: Any) -> Plan:
+        single, keys = _keys(key)
 
         def work(session: SessionInterface) -> list[bool]:
             results: list[bool] = []
@@ -218,8 +184,114 @@ class Table:
                 results.append(removed)
             return results
 
-        removed = await self._run(work, True, signal)
-        return removed[0] if single else removed
+        return True, _shaped(single, work)
+
+    def _plan_records(self, query: Any) -> Plan:
+        statement = compile_records(self._schema, self._dialect, query)
+        decode = self._codec.decode
+
+        def work(session: SessionInterface) -> list[Row]:
+            return [decode(values) for values in session.rows(statement.sql, statement.params)]
+
+        return False, work
+
+    def _plan_count(self, query: Any) -> Plan:
+        statement = compile_count(self._schema, self._dialect, query)
+        return False, lambda s: int(s.rows(statement.sql, statement.params)[0][0])
+
+    def _plan_aggregate(self, function: Any, column: Any, query: Any) -> Plan:
+        statement = compile_aggregate(self._schema, self._dialect, function, column, query)
+
+        def work(session: SessionInterface) -> int | float | None:
+            value = session.rows(statement.sql, statement.params)[0][0]
+            if value is None:
+                return None
+            if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
+                return int(value)
+            result: int | float = value
+            return result
+
+        return False, work
+
+    def _plan_clear(self) -> Plan:
+        return True, lambda s: int(s.run(self._statements.clear))
+
+    async def _call(self, plan: Plan, signal: AbortSignal | None) -> Any:
+        write, work = plan
+        return await self._run(work, write, signal)
+
+    @overload
+    async def get(self, key: Key, *, signal: AbortSignal | None = None) -> Row | None: ...
+    @overload
+    async def get(self, key: Keys, *, signal: AbortSignal | None = None) -> list[Row | None]: ...
+    async def get(self, key: Key | Keys, *, signal: AbortSignal | None = None) -> Any:
+        """Reads the row stored under a key (`None` when absent), or a list of rows for a list
+        of keys.
+        """
+        return await self._call(self._plan_get(key), signal)
+
+    @overload
+    async def has(self, key: Key, *, signal: AbortSignal | None = None) -> bool: ...
+    @overload
+    async def has(self, key: Keys, *, signal: AbortSignal | None = None) -> list[bool]: ...
+    async def has(self, key: Key | Keys, *, signal: AbortSignal | None = None) -> Any:
+        """Determines whether a row is stored under a key, or under each key of a list."""
+        return await self._call(self._plan_has(key), signal)
+
+    async def keys(self, *, signal: AbortSignal | None = None) -> list[Key]:
+        """Lists every stored key in key order."""
+        keys: list[Key] = await self._call(self._plan_keys(), signal)
+        return keys
+
+    async def _write(self, row: Any, plan: Plan, signal: AbortSignal | None) -> Any:
+        if _many(row) and not row:
+            return []
+        return await self._call(plan, signal)
+
+    @overload
+    async def add(self, row: Mapping[str, Any], *, signal: AbortSignal | None = None) -> Key: ...
+    @overload
+    async def add(self, row: Rows, *, signal: AbortSignal | None = None) -> list[Key]: ...
+    async def add(self, row: Mapping[str, Any] | Rows, *, signal: AbortSignal | None = None) -> Any:
+        """Inserts one row or a list of rows and returns the key(s); a key that already exists
+        raises `DatabaseError` coded `CONFLICT` and writes nothing.
+        """
+        return await self._write(row, self._plan_add(row), signal)
+
+    @overload
+    async def set(self, row: Mapping[str, Any], *, signal: AbortSignal | None = None) -> Key: ...
+    @overload
+    async def set(self, row: Rows, *, signal: AbortSignal | None = None) -> list[Key]: ...
+    async def set(self, row: Mapping[str, Any] | Rows, *, signal: AbortSignal | None = None) -> Any:
+        """Inserts or fully replaces one row or a list of rows and returns the key(s)."""
+        return await self._write(row, self._plan_set(row), signal)
+
+    @overload
+    async def update(
+        self, key: Key, changes: Mapping[str, Any], *, signal: AbortSignal | None = None
+    ) -> bool: ...
+    @overload
+    async def update(
+        self, key: Keys, changes: Mapping[str, Any], *, signal: AbortSignal | None = None
+    ) -> list[bool]: ...
+    async def update(
+        self, key: Key | Keys, changes: Mapping[str, Any], *, signal: AbortSignal | None = None
+    ) -> Any:
+        """Merges changes into the row under a key (or each key of a list), answering whether
+        each row existed.
+
+        A `None` change clears an optional cell; clearing a required one, or changing the primary
+        column to another value, raises `VALIDATION`.
+        """
+        return await self._call(self._plan_update(key, changes), signal)
+
+    @overload
+    async def remove(self, key: Key, *, signal: AbortSignal | None = None) -> bool: ...
+    @overload
+    async def remove(self, key: Keys, *, signal: AbortSignal | None = None) -> list[bool]: ...
+    async def remove(self, key: Key | Keys, *, signal: AbortSignal | None = None) -> Any:
+        """Deletes the row under a key (or each key of a list), answering whether each existed."""
+        return await self._call(self._plan_remove(key), signal)
 
     async def records(
         self, query: QueryInput | None = None, *, signal: AbortSignal | None = None
@@ -227,22 +299,15 @@ class Table:
         """Reads the rows a query matches: conditions folded left to right, sorted by `order`
         then by key, and paged by `limit` / `offset`.
         """
-        statement = compile_records(self._schema, self._dialect, query)
-        decode = self._codec.decode
-
-        def work(session: SessionInterface) -> list[Row]:
-            return [decode(values) for values in session.rows(statement.sql, statement.params)]
-
-        rows: list[Row] = await self._run(work, False, signal)
+        rows: list[Row] = await self._call(self._plan_records(query), signal)
         return rows
 
     async def count(
         self, query: QueryInput | None = None, *, signal: AbortSignal | None = None
     ) -> int:
         """Counts the rows a query matches, ignoring its paging."""
-        statement = compile_count(self._schema, self._dialect, query)
-        rows = await self._run(lambda s: s.rows(statement.sql, statement.params), False, signal)
-        return int(rows[0][0])
+        count: int = await self._call(self._plan_count(query), signal)
+        return count
 
     async def aggregate(
         self,
@@ -255,16 +320,12 @@ class Table:
         """Computes `count`, `sum`, `average`, `minimum` or `maximum` over the rows a query
         matches; everything but `count` is `None` when no cell has a value.
         """
-        statement = compile_aggregate(self._schema, self._dialect, function, column, query)
-        rows = await self._run(lambda s: s.rows(statement.sql, statement.params), False, signal)
-        value = rows[0][0]
-        if value is None:
-            return None
-        if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
-            return int(value)
-        result: int | float = value
-        return result
+        value: int | float | None = await self._call(
+            self._plan_aggregate(function, column, query), signal
+        )
+        return value
 
     async def clear(self, *, signal: AbortSignal | None = None) -> int:
         """Deletes every row and returns how many there were."""
-        return int(await self._run(lambda s: s.run(self._statements.clear), True, signal))
+        count: int = await self._call(self._plan_clear(), signal)
+        return count

@@ -21,6 +21,7 @@ from orkestrel.mcp.context import McpToolContext  # noqa: E402
 from orkestrel.mcp.errors import RemoteToolError, ToolNameCollisionError  # noqa: E402
 from orkestrel.mcp.factories import create_server, from_mcp  # noqa: E402
 from orkestrel.mcp.helpers import mcp_to_value, result_to_mcp, tool_to_mcp  # noqa: E402
+from orkestrel.mcp.http import RouteAccess  # noqa: E402
 from orkestrel.mcp.transports import serve  # noqa: E402
 from orkestrel.mcp.types import McpSource, McpTransport  # noqa: E402
 
@@ -36,6 +37,7 @@ __all__ = [
     "McpToolContext",
     "McpTransport",
     "RemoteToolError",
+    "RouteAccess",
     "ToolNameCollisionError",
     "create_server",
     "from_mcp",

@@ -42,3 +42,7 @@ TOKEN_ENV = "ORKESTREL_TOKEN"
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 """The `Host` names a loopback-bound HTTP server answers to."""
+
+INPUT_REQUIRED = "input_required"
+"""The `resultType` of a 2026-era call result that asks the client for input before the call
+can finish (an `InputRequiredResult`)."""

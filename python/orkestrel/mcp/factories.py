@@ -12,11 +12,19 @@ from orkestrel import __version__
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import DEFAULT_SERVER_NAME, MAX_LIST_PAGES
 from orkestrel.mcp.context import McpToolContext
+from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_wire, return_type, tool_wire
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.types import McpSource
-from orkestrel.tool import Tool, ToolCall, ToolInterface, ToolManager, ToolManagerInterface
+from orkestrel.tool import (
+    Tool,
+    ToolCall,
+    ToolInterface,
+    ToolManager,
+    ToolManagerInterface,
+    portable_name,
+)
 
 
 def create_server(
@@ -57,10 +65,13 @@ def create_server(
             "caller": McpToolContext(request),
         }
         tool = manager.tool(tool_name)
-        result = await manager.execute(call, timeout=timeout)
-        answer = result_wire(result, None if tool is None else return_type(tool))
+        with serving_request(request.context, request.params) as served:
+            result = await manager.execute(call, timeout=timeout)
         await listing.check()
-        return answer
+        if served.input_required is not None:
+            # The ask inside the call needs the client's input first (the 2026 protocol era).
+            return served.input_required
+        return result_wire(result, None if tool is None else return_type(tool))
 
     def input_schema(tool_name: str) -> Mapping[str, Any] | None:
         tool = manager.tool(tool_name)
@@ -80,9 +91,12 @@ async def from_mcp(
 
     `source` is a connected `Client` or `ClientSession` (left open), `StdioServerParameters`, an
     `http(s)://` URL, a command line or an argument vector (the process or connection is closed
-    on exit). Every remote name is registered as `prefix + name`, into `manager` when given so
-    that one registry aggregates several servers. A name already registered, or repeated, raises
-    `ToolNameCollisionError` before anything is added. On exit the wrapped tools are removed.
+    on exit). Every remote name is registered as `portable_name(prefix + name)` (so
+    `prefix="weather."` registers `weather_lookup`, a name every provider accepts; `_` is the
+    separator that works everywhere), into `manager` when given so that one registry
+    aggregates several servers; the remote tool is still called by its own name. A name
+    already registered, or repeated, raises `ToolNameCollisionError` before anything is added.
+    On exit the wrapped tools are removed.
     """
     target: ToolManagerInterface = manager if manager is not None else ToolManager()
     try:
@@ -141,7 +155,7 @@ def _wrap(session: Any, remote: dict[str, Any], prefix: str) -> ToolInterface:
         return mcp_to_value(result, remote_name)
 
     return Tool(
-        name=prefix + remote_name,
+        name=portable_name(prefix + remote_name),
         description=remote.get("description"),
         parameters=remote.get("inputSchema"),
         annotations=remote.get("annotations"),

@@ -7,13 +7,14 @@ import hmac
 import ipaddress
 import json
 import socket
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orkestrel.mcp import sdk
@@ -62,10 +63,28 @@ def _split(authority: str) -> tuple[str, str | None]:
     return (name.lower(), port) if colon and port.isdigit() else (authority.lower(), None)
 
 
+@dataclass(frozen=True)
+class RouteAccess:
+    """Represents how requests to some mounted `routes` pass the guard's token check, for
+    routes a browser reaches without the bearer header. With no `header`, they need no token
+    at all: plain files that hold nothing (a page, its script and style sheet). With a
+    `header`, one of `tokens` in that header passes as well as the bearer token does (and when
+    the server has no bearer token, a non-empty `tokens` is still required there). The `Host`
+    and `Origin` checks apply to these routes as to every other."""
+
+    routes: tuple[BaseRoute, ...]
+    header: str | None = None
+    tokens: tuple[str, ...] = ()
+
+
 class Guard:
     """Refuses, before any route runs, a request whose `Host` is not one this server answers to
     (421), whose `Origin` is a foreign web page (403), or that lacks the bearer token when one
-    is set (401). `"*"` in `hosts` accepts any `Host` (behind a proxy that checks it)."""
+    is set (401). `"*"` in `hosts` accepts any `Host` (behind a proxy that checks it).
+
+    `routes` are the app's routes in the router's order and `access` how some of them are
+    reached instead of by the bearer token: the route a request goes to is the first of
+    `routes` it fully matches, as the router picks it."""
 
     def __init__(
         self,
@@ -74,12 +93,18 @@ class Guard:
         token: str | None,
         hosts: Sequence[str],
         origins: Sequence[str] = (),
+        routes: Sequence[BaseRoute] = (),
+        access: Sequence[RouteAccess] = (),
     ) -> None:
         self.app = app
         self.token = token.encode() if token else None
         self.any_host = "*" in hosts
         self.hosts = [_split(host) for host in hosts if host != "*"]
         self.origins = {origin.rstrip("/").lower() for origin in origins}
+        self.routes = list(routes)
+        self.access: Mapping[int, RouteAccess] = {
+            id(route): grant for grant in access for route in grant.routes
+        }
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -94,10 +119,33 @@ class Guard:
         if origin is not None and not self._origin_ok(origin.decode("latin-1")):
             await _refuse(scope, send, 403, "cross-origin request refused")
             return
-        if self.token is not None and not self._token_ok(headers.get("authorization")):
-            await _refuse(scope, send, 401, "missing or wrong bearer token", challenge=True)
+        refusal = self._refusal(scope, headers)
+        if refusal is not None:
+            await _refuse(scope, send, 401, refusal, challenge=True)
             return
         await self.app(scope, receive, send)
+
+    def _refusal(self, scope: Scope, headers: Mapping[str, bytes]) -> str | None:
+        """Why the request's credentials do not pass, or `None` when they do."""
+        grant = self._access(scope) if self.access else None
+        bearer = self.token is not None and self._token_ok(headers.get("authorization"))
+        if grant is None:
+            return None if self.token is None or bearer else "missing or wrong bearer token"
+        if grant.header is None or bearer or (self.token is None and not grant.tokens):
+            return None
+        given = headers.get(grant.header.lower())
+        if given is not None and any(
+            hmac.compare_digest(given, token.encode()) for token in grant.tokens
+        ):
+            return None
+        return f"missing or wrong token (send it in {grant.header} or as a bearer token)"
+
+    def _access(self, scope: Scope) -> RouteAccess | None:
+        for route in self.routes:
+            match, _ = route.matches(scope)
+            if match == Match.FULL:
+                return self.access.get(id(route))
+        return None
 
     def _host_ok(self, host: str) -> bool:
         if self.any_host:
@@ -208,16 +256,25 @@ def create_http_app(
     idle_timeout: float | None,
     max_sessions: int | None,
     routes: Iterable[BaseRoute] = (),
+    access: Sequence[RouteAccess] = (),
 ) -> Starlette:
     """Builds the Starlette app that serves `server` over streamable HTTP at `path`.
 
     `routes` are mounted beside the MCP endpoint (a terminal's web page, a health check);
-    the guard (token, `Host`, `Origin`) runs in front of every route alike. Sessions idle for
+    the guard (token, `Host`, `Origin`) runs in front of every route alike, and `access` says
+    which of them a browser reaches another way than by the bearer header. Sessions idle for
     `idle_timeout` seconds are closed, and at most `max_sessions` are open at once.
     """
     manager = sdk.session_manager(server, idle_timeout=idle_timeout, max_sessions=max_sessions)
     mounted: list[BaseRoute] = [Route(path, endpoint=_Endpoint(manager)), *routes]
-    guard = Middleware(Guard, token=token, hosts=list(hosts), origins=list(origins))
+    guard = Middleware(
+        Guard,
+        token=token,
+        hosts=list(hosts),
+        origins=list(origins),
+        routes=mounted,
+        access=list(access),
+    )
 
     def lifespan(app: Starlette) -> Any:
         return manager.run()

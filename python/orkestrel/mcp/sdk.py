@@ -20,7 +20,9 @@ from importlib import metadata
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 
+from orkestrel.mcp.constants import INPUT_REQUIRED
 from orkestrel.mcp.requirements import installed_major
 
 MAJOR = installed_major()
@@ -36,11 +38,15 @@ CallTool = Callable[["Request", str, Any], Awaitable[dict[str, Any]]]
 @dataclass(frozen=True)
 class Request:
     """Represents the inbound request a handler serves: its id, the connection's session
-    (for notifications back to the client), and the client's progress token, if any."""
+    (for notifications and requests back to the client), the client's progress token, if any,
+    and the SDK's own request context and params (what elicitation reads: the protocol
+    version, and a 2026-era retry's `input_responses` and `request_state`)."""
 
     id: Any
     session: Any
     progress_token: Any = None
+    context: Any = None
+    params: Any = None
 
 
 def model(kind: str, wire: Mapping[str, Any]) -> Any:
@@ -86,14 +92,17 @@ def _server_v2(
                 kwargs["notification_options"] = NotificationOptions(tools_changed=True)
             return super().create_initialization_options(*args, **kwargs)
 
-    def request(ctx: Any) -> Request:
-        return Request(ctx.request_id, ctx.session)
+    def request(ctx: Any, params: Any = None) -> Request:
+        return Request(ctx.request_id, ctx.session, context=ctx, params=params)
 
     async def on_list(ctx: Any, params: Any) -> Any:
         return model("ListToolsResult", await list_tools(request(ctx)))
 
     async def on_call(ctx: Any, params: Any) -> Any:
-        return model("CallToolResult", await call_tool(request(ctx), params.name, params.arguments))
+        answer = await call_tool(request(ctx, params), params.name, params.arguments)
+        # The 2026 era answers a call that needs the client's input first with the request.
+        kind = "InputRequiredResult" if answer.get("resultType") == INPUT_REQUIRED else None
+        return model(kind or "CallToolResult", answer)
 
     server = ListingServer(
         name, version=version, instructions=instructions, get_tool_input_schema=input_schema
@@ -139,16 +148,20 @@ def _server_v1(
 
     server: Any = ListingServer(name, version=version, instructions=instructions)
 
-    def request() -> Request:
+    def request(params: Any = None) -> Request:
         ctx = server.request_context
         token = None if ctx.meta is None else getattr(ctx.meta, "progressToken", None)
-        return Request(ctx.request_id, ctx.session, token)
+        return Request(ctx.request_id, ctx.session, token, context=ctx, params=params)
 
     async def on_list(req: Any) -> Any:
         return types.ServerResult(model("ListToolsResult", await list_tools(request())))
 
     async def on_call(req: Any) -> Any:
-        answer = await call_tool(request(), req.params.name, req.params.arguments)
+        answer = await call_tool(request(req.params), req.params.name, req.params.arguments)
+        # A cancel that lands while the call is shielded is only delivered at the next
+        # checkpoint; without one the handler returns, 1.x responds to a request its cancel
+        # already answered, and the session dies on "Request already responded to".
+        await anyio.lowlevel.checkpoint()
         return types.ServerResult(model("CallToolResult", answer))
 
     server.request_handlers[types.ListToolsRequest] = on_list

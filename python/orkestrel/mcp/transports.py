@@ -29,7 +29,7 @@ from orkestrel.mcp.constants import (
 )
 from orkestrel.mcp.factories import create_server
 from orkestrel.mcp.helpers import raise_alone
-from orkestrel.mcp.http import create_http_app, default_hosts, is_loopback
+from orkestrel.mcp.http import RouteAccess, create_http_app, default_hosts, is_loopback
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.stdio import FilteredLines, LineWriter, claimed_stdio
 from orkestrel.mcp.types import McpTransport
@@ -53,6 +53,7 @@ async def serve(
     session_idle: float | None = DEFAULT_SESSION_IDLE_SECONDS,
     max_sessions: int | None = DEFAULT_MAX_SESSIONS,
     routes: Iterable[BaseRoute] = (),
+    access: Sequence[RouteAccess] = (),
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serves a `ToolManager` as an MCP server until the client disconnects (stdio) or the task
@@ -68,7 +69,9 @@ async def serve(
     Requests whose `Host` is not this server's (loopback names, the bound address, and
     `allowed_hosts`) or whose `Origin` is a foreign page get 421 and 403. Sessions idle for
     `session_idle` seconds are closed, at most `max_sessions` are open at once, and `routes`
-    are extra Starlette routes served beside `path` behind the same checks.
+    are extra Starlette routes served beside `path` (the terminal routes and answering page,
+    say) behind the same checks; `access` lets a browser reach some of them without the
+    bearer header (see `RouteAccess`).
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
@@ -103,6 +106,7 @@ async def serve(
         idle_timeout=session_idle,
         max_sessions=max_sessions,
         routes=routes,
+        access=access,
     )
     if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
         raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")

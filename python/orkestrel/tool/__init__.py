@@ -5,13 +5,21 @@ from orkestrel.tool.context import Context, LogLevel, ToolContext
 from orkestrel.tool.cost import DefinitionsCost, ToolCost, definitions_cost, estimate_tokens
 from orkestrel.tool.decorator import FunctionTool, tool
 from orkestrel.tool.errors import ArgumentFault, ArgumentsError, DocstringWarning, ExportError
-from orkestrel.tool.export import PROVIDERS, ExportResult, Provider, export
+from orkestrel.tool.export import (
+    PORTABLE_NAME,
+    PROVIDERS,
+    ExportResult,
+    Provider,
+    export,
+    portable_name,
+)
 from orkestrel.tool.factories import create_tool, create_tool_manager
 from orkestrel.tool.flatten import flatten_parameters
 from orkestrel.tool.helpers import tool_to_definition
 from orkestrel.tool.manager import ToolManager
 from orkestrel.tool.schemas import ExportAction, ExportChange
 from orkestrel.tool.signatures import Caller
+from orkestrel.tool.threads import TOOL_THREAD_LIMIT, tool_thread_limiter
 from orkestrel.tool.types import (
     ToolCall,
     ToolDefinition,
@@ -26,7 +34,9 @@ from orkestrel.tool.types import (
 from orkestrel.tool.validators import is_tool_call
 
 __all__ = [
+    "PORTABLE_NAME",
     "PROVIDERS",
+    "TOOL_THREAD_LIMIT",
     "ArgumentFault",
     "ArgumentsError",
     "Caller",
@@ -60,6 +70,8 @@ __all__ = [
     "export",
     "flatten_parameters",
     "is_tool_call",
+    "portable_name",
     "tool",
+    "tool_thread_limiter",
     "tool_to_definition",
 ]

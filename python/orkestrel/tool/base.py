@@ -7,25 +7,26 @@ import inspect
 from collections.abc import Mapping
 from typing import Any
 
-import anyio.to_thread
-
+from orkestrel.tool.threads import run_in_thread
 from orkestrel.tool.types import ToolHandler
 
 _ABSENT: Any = object()
 
 
-def _accepts_caller(handler: ToolHandler) -> bool:
+def _arity(handler: ToolHandler) -> int:
+    """How many positional arguments the handler takes, 0, 1 or 2 (the arguments record, then
+    the caller); 2 when its signature cannot be read or takes `*args`."""
     try:
         signature = inspect.signature(handler)
     except (TypeError, ValueError):
-        return True
+        return 2
     positional = 0
     for parameter in signature.parameters.values():
         if parameter.kind is parameter.VAR_POSITIONAL:
-            return True
+            return 2
         if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD):
             positional += 1
-    return positional >= 2
+    return min(positional, 2)
 
 
 def _is_async(handler: ToolHandler) -> bool:
@@ -43,21 +44,21 @@ class Tool:
     reference, never copied. `annotations` holds behaviour hints for an MCP listing
     (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`, `title`) and is never
     part of the advertised definition. A `Tool` never catches: a handler that raises makes
-    `execute` raise.
+    `execute` raise. `name` is the tool's identity, the key a registry files it under, so it
+    cannot be changed after construction.
     """
 
     __slots__ = (
+        "_arity",
         "_async",
-        "_caller",
         "_handler",
+        "_name",
         "annotations",
         "description",
-        "name",
         "parameters",
         "summary",
     )
 
-    name: str
     description: str | None
     summary: str | None
     parameters: dict[str, Any] | None
@@ -77,34 +78,37 @@ class Tool:
             raise TypeError(f"Tool {name!r}: execute must be callable")
         if annotations is not None and not isinstance(annotations, dict):
             raise TypeError(f"Tool {name!r}: annotations must be a dict or None")
-        self.name = name
+        self._name = name
         self.description = description
         self.summary = summary
         self.parameters = parameters
         self.annotations = annotations
         self._handler = execute
         self._async = _is_async(execute)
-        self._caller = _accepts_caller(execute)
+        self._arity = _arity(execute)
+
+    @property
+    def name(self) -> str:
+        """The tool's name: what a model calls and what a registry files it under."""
+        return self._name
 
     async def execute(self, args: Mapping[str, Any], caller: Any = _ABSENT) -> Any:
         """Runs the tool's handler with the caller-supplied arguments and any consumer-asserted
         caller context.
 
         `caller` reaches the handler only when given and when the handler takes a second
-        positional parameter. A sync handler runs in a worker thread so it cannot stall the
-        event loop; an awaitable it returns is awaited.
+        positional parameter; a handler that takes no parameter is called with none. A sync
+        handler runs in a worker thread so it cannot stall the event loop; when the call is
+        cancelled (a timeout included) the thread is abandoned and its late result dropped. An
+        awaitable it returns is awaited.
         """
-        call = (
-            functools.partial(self._handler, args, caller)
-            if caller is not _ABSENT and self._caller
-            else functools.partial(self._handler, args)
-        )
-        if self._async:
-            result = call()
+        if self._arity == 0:
+            call = self._handler
+        elif caller is not _ABSENT and self._arity == 2:
+            call = functools.partial(self._handler, args, caller)
         else:
-            # Boxed so that a sync handler may return an awaitable: trio refuses to hand a
-            # coroutine back from a worker thread.
-            (result,) = await anyio.to_thread.run_sync(lambda: (call(),))
+            call = functools.partial(self._handler, args)
+        result = call() if self._async else await run_in_thread(call)
         if inspect.isawaitable(result):
             result = await result
         return result

@@ -9,6 +9,7 @@ from typing import Any, cast, overload
 
 import anyio
 
+from orkestrel.tool.arguments import ArgumentsPlan, arguments_plan, read_arguments
 from orkestrel.tool.base import _ABSENT
 from orkestrel.tool.gather import gather
 from orkestrel.tool.helpers import error_message, tool_to_definition
@@ -50,13 +51,17 @@ class ToolManager:
     """Represents an insertion-ordered tool registry with per-call error isolation.
 
     A failing call becomes a failure result; only a call whose `id` or `name` cannot be read,
-    or a `BaseException` such as cancellation, escapes `execute`.
+    or a `BaseException` such as cancellation, escapes `execute`. Arguments in the form a
+    provider's strict mode sends them (`null` for an omitted optional property, JSON text for an
+    object or array) are read back against the tool's own schema first
+    (`orkestrel.tool.arguments`).
     """
 
-    __slots__ = ("_tools",)
+    __slots__ = ("_plans", "_tools")
 
     def __init__(self) -> None:
         self._tools: dict[str, ToolInterface] = {}
+        self._plans: dict[str, tuple[Any, ArgumentsPlan | None]] = {}
 
     @property
     def count(self) -> int:
@@ -118,8 +123,9 @@ class ToolManager:
         tool = self._tools.get(name) if isinstance(name, str) else None
         if tool is None:
             return _failure(id_, name, f"tool not found: {name}")
+        args: Any = None
         try:
-            args = _read(call, "arguments", {})
+            args = read_arguments(self._plan(name, tool), _read(call, "arguments", {}))
             caller = _read(call, "caller", _ABSENT)
             if timeout is None:
                 value = await _invoke(tool, args, caller)
@@ -129,9 +135,18 @@ class ToolManager:
                 if scope.cancelled_caught:
                     return _failure(id_, name, f"tool timed out after {_milliseconds(timeout)} ms")
         except Exception as exc:
-            return _failure(id_, name, error_message(exc))
+            return _failure(id_, name, error_message(exc, args))
         success: ToolSuccess = {"id": id_, "name": name, "success": True, "value": value}
         return success
+
+    def _plan(self, name: str, tool: ToolInterface) -> ArgumentsPlan | None:
+        parameters = tool.parameters
+        known = self._plans.get(name)
+        if known is not None and known[0] is parameters:
+            return known[1]
+        plan = arguments_plan(parameters)
+        self._plans[name] = (parameters, plan)
+        return plan
 
     def remove(self, name: str | Sequence[str]) -> bool:
         """Removes one registered tool.
@@ -139,16 +154,19 @@ class ToolManager:
         A list removes each name and reports `True` only when every name was registered.
         """
         if not isinstance(name, list | tuple):
+            self._plans.pop(cast(str, name), None)
             return self._tools.pop(cast(str, name), _ABSENT) is not _ABSENT
         names = list(name)
         present = [item in self._tools for item in names]
         for item in names:
             self._tools.pop(item, None)
+            self._plans.pop(item, None)
         return bool(present) and all(present)
 
     def clear(self) -> None:
         """Removes every registered tool."""
         self._tools.clear()
+        self._plans.clear()
 
     def __repr__(self) -> str:
         return f"ToolManager({list(self._tools)!r})"

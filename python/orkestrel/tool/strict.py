@@ -13,6 +13,7 @@ import copy
 import json
 from typing import Any
 
+from orkestrel.tool.freeform import encode_free_places
 from orkestrel.tool.schemas import ExportAction, Report, admits_null, pointer, resolve
 
 STRICT_KEYWORDS = frozenset(
@@ -54,7 +55,13 @@ STRICT_ENUM_LIMIT = 1000
 
 
 def strict_schema(schema: dict[str, Any], report: Report) -> dict[str, Any]:
-    """Rewrites a copied object schema in place for OpenAI strict mode and returns it."""
+    """Rewrites a copied object schema in place for OpenAI strict mode and returns it.
+
+    Places strict mode cannot describe (an object with free keys, a value of any type) become
+    JSON text first (`orkestrel.tool.freeform`); a property that takes any value raises
+    `ExportError`.
+    """
+    encode_free_places(schema, report)
     for key in ("$defs", "definitions"):
         defs = schema.get(key)
         if isinstance(defs, dict):

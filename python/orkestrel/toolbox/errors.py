@@ -19,10 +19,11 @@ class ToolboxError(CodedError[ToolboxErrorCode]):
     """Represents a failure a toolbox tool raises on purpose, carrying a machine-readable `code`
     and an optional `context` dict.
 
-    `TOOL` marks malformed arguments or unresolved configuration, and `DATABASE` a database-layer
-    failure translated by the database tool (its own code in `context["code"]`). `DEPTH`
-    (delegation depth or cycle), `DEADLOCK`, `EXPIRE`, `ANSWER` (prompt failures) and `RELATION`
-    keep the seed's meanings for the tools not ported yet.
+    `TOOL` marks malformed arguments or unresolved configuration, `DEPTH` a delegation or
+    workflow chain refused for its depth or a cycle, `DATABASE` a database-layer failure
+    translated by the database or relation tool, and `RELATION` a relation-layer failure
+    translated by the relation tool (each with the layer's own code in `context["code"]`).
+    `DEADLOCK`, `EXPIRE` and `ANSWER` are the prompt and answer tools' failures.
 
     `str()` gives the message alone, so a `ToolManager` flattens it to exactly that text.
     """

@@ -29,3 +29,25 @@ def parse_arguments(contract: Contract, args: Any, message: str) -> dict[str, An
     if not isinstance(parsed, dict):
         raise ToolboxError("TOOL", message, {"args": args})
     return parsed
+
+
+def stored_argument(args: object, key: str) -> Any:
+    """The value a call's arguments store under `key`, read from the dict's storage so that no
+    method of a dict subclass runs (a lying `get` cannot steer a pre-check); `None` for anything
+    that is not a dict.
+    """
+    return dict.get(args, key) if isinstance(args, dict) else None
+
+
+def named_text(text: str, default: str, name: str) -> str:
+    """Rewrites a toolbox tool's own teaching text for the name it is registered under.
+
+    Every toolbox text points at itself the same way, `describe('<default name>')` (or with
+    double quotes); a tool built under another `name` must point the model at that name, so each
+    such reference is rewritten. A text that never names the tool comes back unchanged.
+    """
+    if name == default:
+        return text
+    for quote in ("'", '"'):
+        text = text.replace(f"describe({quote}{default}{quote})", f"describe({quote}{name}{quote})")
+    return text

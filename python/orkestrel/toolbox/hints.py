@@ -47,3 +47,24 @@ RUNS: Final[Mapping[str, Any]] = MappingProxyType(
     }
 )
 """The hints of a tool that runs arbitrary registered code: it may change anything, anywhere."""
+
+ASKS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": True,
+    }
+)
+"""The hints of a tool that asks a person: nothing is overwritten, but each call is a new
+question to someone outside."""
+
+ANSWERS: Final[Mapping[str, Any]] = MappingProxyType(
+    {
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": False,
+        "openWorldHint": False,
+    }
+)
+"""The hints of a tool that answers parked forms: it settles them, and overwrites nothing."""

@@ -16,6 +16,7 @@ from orkestrel.contract import (
 )
 from orkestrel.tool.flatten import flatten_parameters
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.helpers import stored_argument
 
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
 _FAULTS_KEPT = 10
@@ -104,9 +105,8 @@ class OperationContract:
 
 
 def _operation(args: Any) -> Any:
-    # Read through `dict` itself so a subclass's own `get` cannot lie about the operation.
     if isinstance(args, dict):
-        return dict.get(args, "operation")
+        return stored_argument(args, "operation")
     if isinstance(args, Mapping):
         try:
             return args.get("operation")

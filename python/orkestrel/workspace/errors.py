@@ -6,8 +6,8 @@ from typing import Literal, TypeGuard, get_args
 
 from orkestrel._errors import CodedError
 
-WorkspaceErrorCode = Literal["MODALITY", "PATTERN", "RANGE"]
-"""Names the three ways an edit or search is refused."""
+WorkspaceErrorCode = Literal["MODALITY", "PATTERN", "RANGE", "LIMIT"]
+"""Names the four ways an edit or search is refused."""
 
 WorkspaceStoreErrorCode = Literal["PATH", "LIMIT", "CONFLICT", "ENCODING"]
 """Names the ways a store refuses to read or write a snapshot."""
@@ -21,8 +21,8 @@ WORKSPACE_STORE_ERROR_CODES: frozenset[str] = frozenset(get_args(WorkspaceStoreE
 
 class WorkspaceError(CodedError[WorkspaceErrorCode]):
     """Reports a refused edit or search: text work aimed at binary or missing content
-    (`MODALITY`), an impossible range (`RANGE`), or a pattern the engine will not run
-    (`PATTERN`).
+    (`MODALITY`), an impossible range (`RANGE`), a pattern the engine will not run or an empty
+    query (`PATTERN`), or a result over the workspace's size limit (`LIMIT`).
     """
 
 

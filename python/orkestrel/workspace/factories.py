@@ -41,21 +41,21 @@ def create_binary_content(data: str, mime: BinaryMIME) -> BinaryContent:
 
 
 def create_workspace(
-    id: str | None = None, seed: Iterable[File] | None = None
+    id: str | None = None, seed: Iterable[File] | None = None, *, limit: int | None = None
 ) -> WorkspaceInterface:
     """Creates a workspace, its id minted when absent, holding the seed files by path."""
     from orkestrel.workspace.workspace import Workspace
 
-    return Workspace(id, seed)
+    return Workspace(id, seed, limit=limit)
 
 
 def create_workspace_manager(
-    store: WorkspaceStoreInterface | None = None,
+    store: WorkspaceStoreInterface | None = None, *, limit: int | None = None
 ) -> WorkspaceManagerInterface:
     """Creates an empty workspace registry, durable through `store` when one is given."""
     from orkestrel.workspace.manager import WorkspaceManager
 
-    return WorkspaceManager(store)
+    return WorkspaceManager(store, limit=limit)
 
 
 def create_memory_workspace_store() -> WorkspaceStoreInterface:
@@ -87,8 +87,9 @@ def create_directory_workspace_store(
     *,
     limit: int = DIRECTORY_FILE_LIMIT,
     ignore: Iterable[str] = DIRECTORY_IGNORE,
+    clean: bool = True,
 ) -> WorkspaceStoreInterface:
     """Creates a store that keeps each workspace as real files in a folder under `root`."""
     from orkestrel.workspace.stores.directory import DirectoryWorkspaceStore
 
-    return DirectoryWorkspaceStore(root, limit=limit, ignore=ignore)
+    return DirectoryWorkspaceStore(root, limit=limit, ignore=ignore, clean=clean)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from orkestrel.workspace.constants import DIRECTORY_FILE_LIMIT
 from orkestrel.workspace.types import File, WorkspaceInterface, WorkspaceStoreInterface
 from orkestrel.workspace.workspace import Workspace
 
@@ -12,15 +13,31 @@ class WorkspaceManager:
     """Registers workspaces in insertion order with one active selection, and with a store can
     `open` a workspace from its snapshot and `save` one back.
 
-    Edits are never saved on their own: durability is an explicit `save`.
+    Edits are never saved on their own: durability is an explicit `save`. Every workspace it
+    creates is bounded by `limit` (see `Workspace`): by default the store's own `limit` when it
+    declares one (a directory store's file limit), else `DIRECTORY_FILE_LIMIT`, so one call
+    cannot build what the store would refuse to keep.
     """
 
-    __slots__ = ("_active", "_store", "_workspaces")
+    __slots__ = ("_active", "_limit", "_store", "_workspaces")
 
-    def __init__(self, store: WorkspaceStoreInterface | None = None) -> None:
+    def __init__(
+        self, store: WorkspaceStoreInterface | None = None, *, limit: int | None = None
+    ) -> None:
         self._workspaces: dict[str, WorkspaceInterface] = {}
         self._active: str | None = None
         self._store = store
+        if limit is None:
+            declared = getattr(store, "limit", None)
+            limit = declared if type(declared) is int and declared >= 0 else DIRECTORY_FILE_LIMIT
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise ValueError(f"limit must be a non-negative integer, got {limit!r}")
+        self._limit = limit
+
+    @property
+    def limit(self) -> int:
+        """The size limit of the workspaces the manager creates."""
+        return self._limit
 
     @property
     def count(self) -> int:
@@ -44,7 +61,7 @@ class WorkspaceManager:
         """Creates and registers a workspace (replacing one with the same id), activating it
         when nothing is active yet.
         """
-        workspace = Workspace(id, seed)
+        workspace = Workspace(id, seed, limit=self._limit)
         self._workspaces[workspace.id] = workspace
         if self._active is None:
             self._active = workspace.id

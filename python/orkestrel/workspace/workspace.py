@@ -6,7 +6,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import overload
 
-from orkestrel._core import PatternError, SearchPattern
+from orkestrel._core import PatternError, ResultSizeError, SearchPattern
 from orkestrel.workspace.errors import WorkspaceError
 from orkestrel.workspace.factories import create_file
 from orkestrel.workspace.helpers import (
@@ -29,6 +29,10 @@ from orkestrel.workspace.types import (
 
 
 def _pattern(query: str, regex: bool, sensitive: bool, lines: bool) -> SearchPattern:
+    if query == "":
+        raise WorkspaceError(
+            "PATTERN", "The query is empty: give the text or pattern to find", {"query": query}
+        )
     try:
         return SearchPattern(query, regex=regex, sensitive=sensitive, lines=lines)
     except PatternError as error:
@@ -46,11 +50,23 @@ class Workspace:
 
     Whole-file writes create text; ranged writes edit existing text only; binary files enter
     through the constructor's seed. A path is a key, not a location on disk.
+
+    `limit` bounds what one call can make the workspace build: a replace whose file would pass
+    `limit` UTF-8 bytes, or a search whose matches (each its line and path plus a fixed
+    framing) would pass `limit` bytes, raises `LIMIT` before the result grows. `None` sets no
+    bound.
     """
 
-    __slots__ = ("_files", "_id")
+    __slots__ = ("_files", "_id", "_limit")
 
-    def __init__(self, id: str | None = None, seed: Iterable[File] | None = None) -> None:
+    def __init__(
+        self, id: str | None = None, seed: Iterable[File] | None = None, *, limit: int | None = None
+    ) -> None:
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or limit < 0
+        ):
+            raise ValueError(f"limit must be a non-negative integer or None, got {limit!r}")
+        self._limit = limit
         self._id = id if id is not None else str(uuid.uuid4())
         self._files: dict[str, File] = {}
         for file in seed or ():
@@ -60,6 +76,11 @@ class Workspace:
     def id(self) -> str:
         """The workspace's identity."""
         return self._id
+
+    @property
+    def limit(self) -> int | None:
+        """The most bytes a replaced file or a search's matches may take, or `None`."""
+        return self._limit
 
     @property
     def count(self) -> int:
@@ -111,9 +132,12 @@ class Workspace:
     ) -> list[SearchMatch]:
         """Finds matches line by line across text files in insertion order, skipping binary
         content; `limit` caps the matches across all files.
+
+        An empty query raises `PATTERN`; matches over the workspace's size limit raise `LIMIT`.
         """
         pattern = _pattern(query, regex, sensitive, lines=True)
         matches: list[SearchMatch] = []
+        spent = 0
         for file in self._files.values():
             remaining = _remaining(limit, len(matches))
             if remaining == 0:
@@ -121,9 +145,18 @@ class Workspace:
             if not isinstance(file.content, TextContent):
                 continue
             try:
-                matches.extend(pattern.search(file.path, file.content.text, remaining))
+                if self._limit is None:
+                    matches.extend(pattern.search(file.path, file.content.text, remaining))
+                    continue
+                found, cost = pattern.search_within(
+                    file.path, file.content.text, remaining, self._limit - spent
+                )
+            except ResultSizeError:
+                raise self._oversize("search results", query, file.path) from None
             except PatternError as error:
                 raise self._refusal(error, query, file.path) from None
+            matches.extend(found)
+            spent += cost
         return matches
 
     def replace(
@@ -137,6 +170,9 @@ class Workspace:
     ) -> ReplaceResult:
         """Replaces matches with `replacement` taken literally, across text files in insertion
         order; `limit` caps the occurrences. Nothing changes unless every file succeeds.
+
+        An empty query raises `PATTERN`; a file that would grow past the workspace's size limit
+        raises `LIMIT` before its new text is built.
         """
         pattern = _pattern(query, regex, sensitive, lines=False)
         changed: dict[str, tuple[str, int, int]] = {}
@@ -148,7 +184,9 @@ class Workspace:
             if not isinstance(file.content, TextContent):
                 continue
             try:
-                result = pattern.replace(file.content.text, replacement, remaining)
+                result = pattern.replace(file.content.text, replacement, remaining, self._limit)
+            except ResultSizeError:
+                raise self._oversize("the replaced file", query, path) from None
             except PatternError as error:
                 raise self._refusal(error, query, path) from None
             if result is not None:
@@ -281,6 +319,14 @@ class Workspace:
             if path != target
         }
         return True
+
+    def _oversize(self, what: str, query: str, path: str) -> WorkspaceError:
+        return WorkspaceError(
+            "LIMIT",
+            f"Refused: {what} would pass the {self._limit}-byte limit at {path}; "
+            "narrow the query or set a lower limit",
+            {"query": query, "path": path, "limit": self._limit},
+        )
 
     @staticmethod
     def _refusal(error: PatternError, query: str, path: str) -> WorkspaceError:

@@ -89,8 +89,8 @@ impl<'a> crate::contract::Sink<&'a Value> for ValueSink {
         Value::Array(items)
     }
 
-    fn object(&mut self, entries: Vec<(String, Value)>) -> Value {
-        Value::Object(entries.into_iter().collect())
+    fn object(&mut self, _len: usize, entries: impl Iterator<Item = (String, Value)>) -> Value {
+        Value::Object(entries.collect())
     }
 }
 

@@ -340,3 +340,52 @@ fn locate_clamps_into_the_text() {
         }
     );
 }
+
+#[test]
+fn a_bounded_replace_refuses_before_its_output_passes_the_bound() {
+    let text = vec![b'a'; 4096];
+    let replacement = vec![b'x'; 600];
+    let every = text_pattern("", false);
+    assert_eq!(
+        every.replace_within(&text, &replacement, None, 1 << 20),
+        Err(SearchError::Oversize)
+    );
+    let one = text_pattern("a", false);
+    assert_eq!(
+        one.replace_within(b"aaaa", b"bb", None, 8),
+        Ok(Some((b"bbbbbbbb".to_vec(), 4)))
+    );
+    assert_eq!(
+        one.replace_within(b"aaaa", b"bb", None, 7),
+        Err(SearchError::Oversize)
+    );
+    assert_eq!(
+        one.replace_within(b"aaaa", b"", None, 0),
+        Ok(Some((Vec::new(), 4)))
+    );
+    assert_eq!(
+        one.replace_within(b"aaaab", b"", None, 0),
+        Err(SearchError::Oversize)
+    );
+    assert_eq!(one.replace_within(b"bbbb", b"x", None, 0), Ok(None));
+}
+
+#[test]
+fn a_bounded_search_counts_each_hit_with_its_line() {
+    let text = b"ab\nabc";
+    let all = pattern("a", false, true);
+    let (hits, spent) = all.search_within(text, None, 100, 10).unwrap();
+    assert_eq!(spots(&hits), vec![(1, 1, 1), (2, 1, 1)]);
+    assert_eq!(spent, (2 + 10) + (3 + 10));
+    assert_eq!(
+        all.search_within(text, None, 24, 10),
+        Err(SearchError::Oversize)
+    );
+    assert_eq!(all.search_within(text, Some(1), 12, 10).unwrap().1, 12);
+    let every = pattern("", false, true);
+    let long = vec![b'a'; 1 << 16];
+    assert_eq!(
+        every.search_within(&long, None, 1 << 20, 64),
+        Err(SearchError::Oversize)
+    );
+}

@@ -1,5 +1,6 @@
 //! Module-level functions: shape checks, `schema_to_shape`, previews and JSON helpers.
 
+use orkestrel_core::contract::coerce_number as contract_number;
 use orkestrel_core::contract::jsonvalue::{clone_json, is_json_value as json_value};
 use orkestrel_core::errors::{Code, Context, ContractError};
 use orkestrel_core::shape::builder::check_builder;
@@ -68,6 +69,18 @@ pub fn number_to_string(value: &Bound<'_, PyAny>) -> PyResult<String> {
         _ => Err(PyTypeError::new_err(
             "number_to_string expects an int or a float",
         )),
+    }
+}
+
+/// Reads a value as a number shape's coercing parser does: a finite number as is, a string by
+/// ECMAScript `Number()` over its trimmed text (blank and non-finite refused); `None` otherwise.
+#[pyfunction]
+pub fn coerce_number(value: &Bound<'_, PyAny>) -> Option<f64> {
+    let node = PyNode(value.clone());
+    let view = node.view();
+    match view {
+        View::Bool(_) => None,
+        _ => contract_number(&view),
     }
 }
 

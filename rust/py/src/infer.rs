@@ -3,6 +3,7 @@
 
 mod builder;
 mod convert;
+mod dict;
 mod errors;
 mod functions;
 mod input;

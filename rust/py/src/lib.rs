@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod functions;
 mod infer;
+mod jsonsize;
 mod node;
 mod query;
 mod search;
@@ -22,8 +23,8 @@ mod _core {
     use crate::contract::{PyContract, PyFaultReport};
     #[pymodule_export]
     use crate::functions::{
-        check_shape, clone_json_record, clone_json_value, is_json_value, number_to_string, preview,
-        schema_to_shape, validate_shape,
+        check_shape, clone_json_record, clone_json_value, coerce_number, is_json_value,
+        number_to_string, preview, schema_to_shape, validate_shape,
     };
     #[pymodule_export]
     use crate::infer::{
@@ -31,11 +32,13 @@ mod _core {
         string_to_format, value_to_schema, LinesReport, SchemaBuilder,
     };
     #[pymodule_export]
+    use crate::jsonsize::json_size;
+    #[pymodule_export]
     use crate::query::{
         clamp_query, encode_rows, glob_match, like_match, normalize_query, resolve_limit,
     };
     #[pymodule_export]
-    use crate::search::{locate, PatternError, SearchMatch, SearchPattern};
+    use crate::search::{locate, PatternError, ResultSizeError, SearchMatch, SearchPattern};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

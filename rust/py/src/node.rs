@@ -16,20 +16,34 @@ use pyo3::sync::critical_section::with_critical_section;
 #[derive(Clone)]
 pub struct PyNode<'py>(pub Bound<'py, PyAny>);
 
-/// The WTF-8 bytes of a `str` (or subclass): UTF-8, with lone surrogates kept.
+/// The bytes of a compact ASCII `str` (the usual kind), read inline; `None` for other kinds.
+///
+/// # Safety
+/// `ptr` is a live `str` (or subclass), and the slice is used only while it stays alive.
 #[inline]
-pub fn str_bytes<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
-    let ptr = object.as_ptr();
+pub unsafe fn ascii_bytes<'a>(ptr: *mut ffi::PyObject) -> Option<&'a [u8]> {
     #[cfg(not(any(Py_3_14, Py_LIMITED_API, PyPy, GraalPy)))]
     // SAFETY: a compact ASCII str stores its characters, which are its UTF-8, inline.
     unsafe {
         if ffi::PyUnicode_IS_COMPACT_ASCII(ptr) != 0 {
             let len = usize::try_from(ffi::PyUnicode_GET_LENGTH(ptr)).unwrap_or(0);
             let data = ffi::PyUnicode_DATA(ptr).cast::<u8>();
-            return Cow::Borrowed(std::slice::from_raw_parts(data, len));
+            return Some(std::slice::from_raw_parts(data, len));
         }
     }
-    str_bytes_slow(object)
+    #[cfg(any(Py_3_14, Py_LIMITED_API, PyPy, GraalPy))]
+    let _ = ptr;
+    None
+}
+
+/// The WTF-8 bytes of a `str` (or subclass): UTF-8, with lone surrogates kept.
+#[inline]
+pub fn str_bytes<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
+    // SAFETY: `object` is a live str that outlives the borrow.
+    match unsafe { ascii_bytes(object.as_ptr()) } {
+        Some(bytes) => Cow::Borrowed(bytes),
+        None => str_bytes_slow(object),
+    }
 }
 
 #[cold]

@@ -2,7 +2,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use orkestrel_core::search::{self, Options, Pattern, SearchError};
+use orkestrel_core::search::{self, Hit, Options, Pattern, SearchError, HIT_OVERHEAD};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
@@ -13,6 +13,13 @@ pyo3::create_exception!(
     PatternError,
     PyValueError,
     "Raised when a search pattern cannot be compiled or run by the linear-time engine."
+);
+
+pyo3::create_exception!(
+    orkestrel._core,
+    ResultSizeError,
+    PatternError,
+    "Raised when a search's matches or a replaced text would pass the size bound it was given."
 );
 
 /// A replace as Python receives it: the new text, the count, its UTF-8 size and line breaks.
@@ -61,6 +68,9 @@ fn guarded<T: Send>(
 ) -> PyResult<T> {
     match py.detach(|| catch_unwind(AssertUnwindSafe(work))) {
         Ok(Ok(value)) => Ok(value),
+        Ok(Err(SearchError::Oversize)) => {
+            Err(ResultSizeError::new_err(SearchError::Oversize.to_string()))
+        }
         Ok(Err(refusal)) => Err(PatternError::new_err(refusal.to_string())),
         Err(_) => Err(PatternError::new_err(
             "the search engine failed on this input",
@@ -111,47 +121,51 @@ impl SearchPattern {
     ) -> PyResult<Py<PyList>> {
         let source = Text::new(text)?;
         let hits = guarded(py, || self.pattern.search(source.bytes(), limit))?;
-        let path = path.unbind();
-        let mut matches = Vec::with_capacity(hits.len());
-        let mut line: Option<(std::ops::Range<usize>, Py<PyString>)> = None;
-        for hit in hits {
-            let content = match &line {
-                Some((bytes, content)) if *bytes == hit.bytes => content.clone_ref(py),
-                _ => {
-                    let content = decode(py, &source.bytes()[hit.bytes.clone()])?.unbind();
-                    line = Some((hit.bytes.clone(), content.clone_ref(py)));
-                    content
-                }
-            };
-            let value = SearchMatch {
-                path: path.clone_ref(py),
-                line: hit.line,
-                column: hit.column,
-                length: hit.length,
-                content,
-            };
-            matches.push(untracked(Bound::new(py, value)?));
-        }
-        Ok(PyList::new(py, matches)?.unbind())
+        matches(py, path, &source, hits)
+    }
+
+    /// Finds up to `limit` matches in `text` whose serialized size stays within `size` bytes
+    /// (each match costing its line, its path and a fixed framing); returns the matches and the
+    /// bytes they cost, or raises `ResultSizeError` once they would cost more.
+    #[pyo3(signature = (path, text, limit, size))]
+    fn search_within(
+        &self,
+        py: Python<'_>,
+        path: Bound<'_, PyString>,
+        text: &Bound<'_, PyString>,
+        limit: Option<usize>,
+        size: usize,
+    ) -> PyResult<(Py<PyList>, usize)> {
+        let source = Text::new(text)?;
+        let per_hit = Text::new(&path)?.bytes().len().saturating_add(HIT_OVERHEAD);
+        let (hits, spent) = guarded(py, || {
+            self.pattern
+                .search_within(source.bytes(), limit, size, per_hit)
+        })?;
+        Ok((matches(py, path, &source, hits)?, spent))
     }
 
     /// Replaces up to `limit` matches with `replacement`, taken literally. Returns the new text,
     /// the count, the new text's size in UTF-8 bytes and its line breaks; `None` when nothing
     /// matched.
-    #[pyo3(signature = (text, replacement, limit=None))]
+    /// With `size`, the new text may hold at most that many bytes: a replace that would grow
+    /// past it raises `ResultSizeError` before the text is built.
+    #[pyo3(signature = (text, replacement, limit=None, size=None))]
     fn replace<'py>(
         &self,
         py: Python<'py>,
         text: &Bound<'py, PyString>,
         replacement: &Bound<'py, PyString>,
         limit: Option<usize>,
+        size: Option<usize>,
     ) -> PyResult<Option<Replaced<'py>>> {
         let text = Text::new(text)?;
         let replacement = Text::new(replacement)?;
+        let size = size.unwrap_or(usize::MAX);
         let replaced = guarded(py, || {
-            let replaced = self
-                .pattern
-                .replace(text.bytes(), replacement.bytes(), limit)?;
+            let replaced =
+                self.pattern
+                    .replace_within(text.bytes(), replacement.bytes(), limit, size)?;
             Ok(replaced.map(|(out, count)| {
                 let breaks = search::count_breaks(&out);
                 (out, count, breaks)
@@ -162,6 +176,38 @@ impl SearchPattern {
             Some((out, count, breaks)) => Ok(Some((decode(py, &out)?, count, out.len(), breaks))),
         }
     }
+}
+
+/// Builds the `SearchMatch` values of `hits` in `source`, decoding each line once however many
+/// hits it holds.
+fn matches(
+    py: Python<'_>,
+    path: Bound<'_, PyString>,
+    source: &Text,
+    hits: Vec<Hit>,
+) -> PyResult<Py<PyList>> {
+    let path = path.unbind();
+    let mut matches = Vec::with_capacity(hits.len());
+    let mut line: Option<(std::ops::Range<usize>, Py<PyString>)> = None;
+    for hit in hits {
+        let content = match &line {
+            Some((bytes, content)) if *bytes == hit.bytes => content.clone_ref(py),
+            _ => {
+                let content = decode(py, &source.bytes()[hit.bytes.clone()])?.unbind();
+                line = Some((hit.bytes.clone(), content.clone_ref(py)));
+                content
+            }
+        };
+        let value = SearchMatch {
+            path: path.clone_ref(py),
+            line: hit.line,
+            column: hit.column,
+            length: hit.length,
+            content,
+        };
+        matches.push(untracked(Bound::new(py, value)?));
+    }
+    Ok(PyList::new(py, matches)?.unbind())
 }
 
 /// Takes a `SearchMatch` out of the cycle collector's view. It holds only strings and integers,

@@ -4,11 +4,32 @@ use orkestrel_core::contract::Sink;
 use orkestrel_core::value::{Node, View};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyList};
+use pyo3::types::{PyBool, PyFloat, PyList};
 use pyo3::IntoPyObjectExt;
 
 use crate::convert::{integral, text};
 use crate::node::{str_bytes, PyNode};
+
+#[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
+extern "C" {
+    /// CPython's dict constructor with room for `minused` entries (exported by every 3.x).
+    fn _PyDict_NewPresized(minused: ffi::Py_ssize_t) -> *mut ffi::PyObject;
+}
+
+/// A new dict with room for `len` entries, so filling it never resizes it.
+fn presized(py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyAny>> {
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
+    // SAFETY: returns a new reference or null with an exception set.
+    unsafe {
+        let size = ffi::Py_ssize_t::try_from(len).unwrap_or(0);
+        Bound::from_owned_ptr_or_err(py, _PyDict_NewPresized(size))
+    }
+    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy))]
+    {
+        let _ = len;
+        Ok(pyo3::types::PyDict::new(py).into_any())
+    }
+}
 
 /// Parse output under construction; the first failure to allocate is kept and reported.
 pub struct PySink<'py> {
@@ -77,8 +98,18 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
         self.settle(made)
     }
 
-    fn object(&mut self, entries: Vec<(Bound<'py, PyAny>, Self::Out)>) -> Self::Out {
-        let dict = PyDict::new(self.py);
+    fn object(
+        &mut self,
+        len: usize,
+        entries: impl Iterator<Item = (Bound<'py, PyAny>, Self::Out)>,
+    ) -> Self::Out {
+        let dict = match presized(self.py, len) {
+            Ok(dict) => dict,
+            Err(error) => {
+                self.error.get_or_insert(error);
+                return self.py.None().into_bound(self.py);
+            }
+        };
         for (key, value) in entries {
             // A key of a str subclass is rebuilt as a plain str so that storing it runs no
             // user `__hash__` or `__eq__`.
@@ -89,10 +120,20 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
             } else {
                 text(self.py, &str_bytes(&key))
             };
-            if let Err(error) = key.and_then(|key| dict.set_item(key, value)) {
+            let stored = key.and_then(|key| {
+                // SAFETY: a fresh dict and an exact str key: storing it runs no user code.
+                let status =
+                    unsafe { ffi::PyDict_SetItem(dict.as_ptr(), key.as_ptr(), value.as_ptr()) };
+                if status == 0 {
+                    Ok(())
+                } else {
+                    Err(PyErr::fetch(self.py))
+                }
+            });
+            if let Err(error) = stored {
                 self.error.get_or_insert(error);
             }
         }
-        dict.into_any()
+        dict
     }
 }

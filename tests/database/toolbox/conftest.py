@@ -11,7 +11,12 @@ from typing import Any
 
 import pytest
 
-from orkestrel.database import create_memory_driver, create_postgres_factory, create_sqlite_factory
+from orkestrel.database import (
+    POSTGRES_SCHEMA_PREFIX,
+    create_memory_driver,
+    create_postgres_factory,
+    create_sqlite_factory,
+)
 from orkestrel.toolbox import ToolboxError, create_database_tool
 
 from ..conftest import drop_schema
@@ -55,4 +60,4 @@ async def setup(
             with contextlib.suppress(ToolboxError):
                 await tool.execute({"operation": "destroy", "id": known})
     if dsn:
-        drop_schema(dsn, id)
+        drop_schema(dsn, POSTGRES_SCHEMA_PREFIX + id)

@@ -16,6 +16,7 @@ from orkestrel.database import (
 )
 from orkestrel.toolbox import (
     DATABASE_TOOL_MUTATIONS,
+    DatabaseResolver,
     ToolboxError,
     create_database_tool,
     create_memory_definition_store,
@@ -132,15 +133,15 @@ async def test_a_readonly_tool_reads_stored_databases_and_its_engine_refuses_wri
 ) -> None:
     store = create_memory_definition_store()
     drivers = {"sqlite": create_sqlite_factory(tmp_path)}
-    writer = create_database_tool(store=store, drivers=drivers)
+    resolver = DatabaseResolver(None, drivers, None, store)
+    writer = create_database_tool(resolver=resolver)
     await writer.execute(
         {"operation": "create", "id": "shop", "driver": "sqlite", "tables": TABLES}
     )
     await writer.execute(
         {"operation": "add", "id": "shop", "table": "items", "row": {"id": "a", "n": 1}}
     )
-    await writer.execute({"operation": "destroy", "id": "shop"})
-    await store.set({"id": "shop", "driver": "sqlite", "tables": TABLES})
+    await resolver.close()
     reader = create_database_tool(store=store, drivers=drivers, readonly=True)
     answer = await reader.execute({"operation": "records", "id": "shop", "table": "items"})
     assert answer["rows"] == [{"id": "a", "n": 1}]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,7 @@ def test_the_tool_advertises_its_contract() -> None:
     assert (renamed.name, renamed.description, renamed.summary) == (
         "db",
         "short",
-        DATABASE_TOOL_SUMMARY,
+        DATABASE_TOOL_SUMMARY.replace("describe('database')", "describe('db')"),
     )
 
 
@@ -221,14 +222,18 @@ async def test_the_seed_example_through_a_tool_manager(setup: Setup) -> None:
     }
 
 
-async def test_creating_twice_or_on_an_unknown_driver_is_a_tool_error(setup: Setup) -> None:
+async def test_creating_twice_is_a_conflict_and_an_unknown_driver_a_tool_error(
+    setup: Setup,
+) -> None:
     store = create_memory_definition_store()
     tool = await created(setup, store=store)
     error = await failure(tool, {"operation": "create", "id": setup.id, "tables": {}})
-    assert (error.code, error.context) == ("TOOL", {"id": setup.id})
+    conflict = {"code": "CONFLICT", "operation": "create", "id": setup.id}
+    assert (error.code, error.context) == ("DATABASE", conflict)
+    assert str(error) == f"database '{setup.id}' already exists"
     again = setup.tool(store=store)
     error = await failure(again, {"operation": "create", "id": setup.id, "tables": {}})
-    assert error.code == "TOOL"
+    assert (error.code, error.context) == ("DATABASE", conflict)
     error = await failure(
         tool, {"operation": "create", "id": "other", "driver": "cloud", "tables": {}}
     )
@@ -305,9 +310,15 @@ async def test_malformed_calls_are_tool_errors_that_name_the_fault(args: dict[st
 @pytest.mark.parametrize("timeout", [-1, 1.5, 2**53, float("nan"), True, "10"])
 def test_a_bad_timeout_is_refused_at_construction(timeout: Any) -> None:
     with pytest.raises(ToolboxError) as caught:
-        create_database_tool(timeout=timeout)
+        create_database_tool(timeout_ms=timeout)
     assert caught.value.code == "TOOL"
-    assert caught.value.context == {"timeout": timeout}
+    assert caught.value.context == {"timeout_ms": timeout}
+
+
+def test_the_timeout_names_its_unit() -> None:
+    with pytest.raises(TypeError, match="timeout"):
+        create_database_tool(timeout=5)  # type: ignore[call-arg]
+    assert "timeout_ms" in inspect.signature(create_database_tool).parameters
 
 
 @pytest.mark.parametrize(
@@ -336,7 +347,7 @@ async def test_embedder_handles_are_used_and_destroyed(setup: Setup) -> None:
 
 @pytest.mark.parametrize("anyio_backend", ["trio"])
 async def test_the_tool_runs_under_trio_with_a_timeout() -> None:
-    tool = create_database_tool(timeout=5_000)
+    tool = create_database_tool(timeout_ms=5_000)
     tables = {"t": {"columns": {"v": "string"}}}
     await tool.execute({"operation": "create", "id": "trio", "tables": tables})
     await tool.execute(

@@ -13,7 +13,12 @@ from typing import Any
 import anyio
 import pytest
 
-from orkestrel.database import create_postgres_factory, create_sqlite_driver, create_sqlite_factory
+from orkestrel.database import (
+    POSTGRES_SCHEMA_PREFIX,
+    create_postgres_factory,
+    create_sqlite_driver,
+    create_sqlite_factory,
+)
 from orkestrel.toolbox import (
     DatabaseResolver,
     create_database_definition_store,
@@ -112,4 +117,4 @@ async def test_postgres_databases_come_back_in_a_new_process(
     id = await write_then_read(
         "postgres", postgres_dsn, {"postgres": create_postgres_factory(postgres_dsn)}, tmp_path
     )
-    drop_schema(postgres_dsn, id)
+    drop_schema(postgres_dsn, POSTGRES_SCHEMA_PREFIX + id)

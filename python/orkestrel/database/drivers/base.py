@@ -15,8 +15,9 @@ import anyio.to_thread
 
 from orkestrel.abort import AbortSignal
 from orkestrel.database.dialect import Dialect
+from orkestrel.database.drivers.threads import database_thread_limiter
 from orkestrel.database.errors import DatabaseError
-from orkestrel.database.migrate import StoredColumn, prepare_schemas
+from orkestrel.database.migrate import StoredColumn, drop_schemas, prepare_schemas
 from orkestrel.database.operation import Operation, aborted_error
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.types import SessionInterface
@@ -27,6 +28,19 @@ T = TypeVar("T")
 def closed_error() -> DatabaseError:
     """Builds the error a call on a closed database raises."""
     return DatabaseError("CLOSED", "the database is closed")
+
+
+def translate_error(driver: object, error: Exception) -> Exception:
+    """Maps an exception a session raised to the `DatabaseError` the driver's own units of work
+    raise for it; a driver that is not a `ThreadedDriver` keeps its exceptions as they are.
+    """
+    if isinstance(error, DatabaseError):
+        return error
+    if isinstance(error, UnicodeEncodeError):
+        return DatabaseError("VALIDATION", "text must be valid Unicode (no lone surrogates)")
+    if isinstance(driver, ThreadedDriver):
+        return driver._translate(error)
+    return error
 
 
 class ThreadedDriver(ABC):
@@ -104,6 +118,7 @@ class ThreadedDriver(ABC):
             if not self._opened and self._connection is not None:
                 connection, self._connection = self._connection, None
                 self._disconnect(connection)
+                self._discard()
 
         if await self._call(self._locked, connect):
             try:
@@ -132,13 +147,52 @@ class ThreadedDriver(ABC):
         operation = Operation(signal, self._interrupt_if_active)
         try:
             return await anyio.to_thread.run_sync(
-                self._transaction, work, write, operation, abandon_on_cancel=True
+                self._transaction,
+                work,
+                write,
+                operation,
+                abandon_on_cancel=True,
+                limiter=database_thread_limiter(),
             )
         except anyio.get_cancelled_exc_class():
-            operation.abort()
+            # The worker job may never run (anyio drops a job cancelled before it starts), may
+            # still wait for the connection, or may hold it: only the last is waited for, until
+            # its statement is interrupted and rolled back, and the wait holds no thread.
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(operation.finished.wait)
+                await operation.settle()
             raise
+
+    async def destroy(self, schemas: Mapping[str, TableSchema], *, name: str) -> None:
+        """Drops the declared tables and the version stamp of database `name`, removes the
+        storage when nothing else is left in it, and closes; later calls raise `CLOSED`.
+
+        The drops are one transaction. The storage is the SQLite file (and its `-wal` / `-shm`
+        files) or the PostgreSQL schema, never `public`. It connects if it must but never
+        creates tables, so an unopened driver works too.
+        """
+
+        def destroy() -> None:
+            if self._closed:
+                raise closed_error()
+            if self._connection is None or not self._healthy(self._connection):
+                self._reconnect()
+            operation = Operation(None, self._interrupt_if_active)
+            operation.begin()
+            try:
+                self._execute(
+                    lambda session: drop_schemas(
+                        session, self._dialect, schemas, name=name, introspect=self._introspect
+                    ),
+                    True,
+                    operation,
+                )
+            finally:
+                operation.detach()
+            self._closed = True
+            connection, self._connection = self._connection, None
+            self._vacate(connection)
+
+        await self._call(self._locked, destroy)
 
     async def close(self) -> None:
         """Closes the connection; later calls raise `DatabaseError` coded `CLOSED`."""
@@ -152,7 +206,7 @@ class ThreadedDriver(ABC):
         await self._call(self._locked, close)
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(fn, *args)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=database_thread_limiter())
 
     def _locked(self, fn: Callable[[], T]) -> T:
         with self._lock:
@@ -163,6 +217,8 @@ class ThreadedDriver(ABC):
     ) -> T:
         try:
             with self._lock:
+                if not operation.begin():
+                    raise aborted_error()
                 if self._closed:
                     raise closed_error()
                 if self._connection is None or not self._healthy(self._connection):
@@ -222,6 +278,11 @@ class ThreadedDriver(ABC):
         if self._readonly:
             self._seal(self._connection)
 
+    @abstractmethod
+    def _discard(self) -> None:
+        """Removes storage the failed first open created (a new SQLite file), so a failed open
+        leaves nothing behind."""
+
     def _healthy(self, connection: Any) -> bool:
         """Whether the connection can still run work; a broken one is replaced before the
         next unit of work.
@@ -244,6 +305,11 @@ class ThreadedDriver(ABC):
     @abstractmethod
     def _disconnect(self, connection: Any) -> None:
         """Closes the engine connection."""
+
+    @abstractmethod
+    def _vacate(self, connection: Any) -> None:
+        """Closes the connection after `destroy` dropped its tables, removing the storage
+        itself when nothing else is left in it."""
 
     @abstractmethod
     def _begin(self, connection: Any, write: bool) -> None:

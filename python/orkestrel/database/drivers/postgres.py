@@ -107,6 +107,21 @@ class PostgresDriver(ThreadedDriver):
     def _disconnect(self, connection: Any) -> None:
         connection.close()
 
+    def _discard(self) -> None:
+        """Nothing to remove: the schema is created inside the opening transaction, which a
+        failed open rolls back."""
+
+    def _vacate(self, connection: Any) -> None:
+        try:
+            if self.schema != "public":
+                # RESTRICT: a schema still holding anything not declared here is kept.
+                with contextlib.suppress(Exception):
+                    connection.execute(
+                        f"DROP SCHEMA IF EXISTS {self.dialect.quote(self.schema)}", ()
+                    )
+        finally:
+            connection.close()
+
     def _begin(self, connection: Any, write: bool) -> None:
         connection.execute("BEGIN" if write and not self._readonly else "BEGIN READ ONLY")
 

@@ -5,6 +5,7 @@ database.
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -56,8 +57,10 @@ class SQLiteDriver(ThreadedDriver):
 
     Writes take the file's write lock up front (`BEGIN IMMEDIATE`) and wait up to `busy`
     seconds for it. A read-only open uses `mode=ro` plus `PRAGMA query_only`, so the engine
-    itself refuses every write. `like` and `glob` run through the Rust matchers, registered as
-    SQL functions, so a hostile pattern cannot make SQLite backtrack.
+    itself refuses every write, and changes no file: with no writer about (no `-wal` file) it
+    adds `immutable=1`, so it also works on a read-only directory. `like` and `glob` run through
+    the Rust matchers, registered as SQL functions, so a hostile pattern cannot make SQLite
+    backtrack.
     """
 
     def __init__(self, path: str | Path = MEMORY, *, busy: float = 5.0) -> None:
@@ -65,6 +68,8 @@ class SQLiteDriver(ThreadedDriver):
         super().__init__(sqlite_dialect(strict=strict))
         self._path = str(path)
         self._busy = busy
+        self._fresh = False
+        self._immutable = False
 
     @property
     def path(self) -> str:
@@ -82,12 +87,11 @@ class SQLiteDriver(ThreadedDriver):
                 connection = sqlite3.connect(
                     MEMORY, isolation_level=None, check_same_thread=False, timeout=self._busy
                 )
+            elif readonly:
+                connection = self._connect_readonly()
             else:
-                mode = "ro" if readonly else "rwc"
-                uri = f"file:{quote(self._path)}?mode={mode}"
-                connection = sqlite3.connect(
-                    uri, uri=True, isolation_level=None, check_same_thread=False, timeout=self._busy
-                )
+                self._fresh = not os.path.lexists(self._path)
+                connection = self._open(f"file:{quote(self._path)}?mode=rwc")
         except sqlite3.Error as error:
             raise self._translate(error) from error
         try:
@@ -102,11 +106,59 @@ class SQLiteDriver(ThreadedDriver):
             raise self._translate(error) from error
         return connection
 
+    def _open(self, uri: str) -> sqlite3.Connection:
+        return sqlite3.connect(
+            uri, uri=True, isolation_level=None, check_same_thread=False, timeout=self._busy
+        )
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        """Opens the file read-only without creating or changing any file.
+
+        With no `-wal` file no writer has the database open, so `immutable=1` reads the file
+        alone, with no journal, no shared-memory file and no lock: it works on a read-only
+        directory or mount. A `-wal` file means a writer may be live (or one crashed), and its
+        pages must be read: `mode=ro` shares the writer's journal, and falls back to the file
+        alone where the journal cannot be opened (a read-only mount).
+        """
+        base = f"file:{quote(self._path)}?mode=ro"
+        if os.path.lexists(self._path + "-wal"):
+            connection = self._open(base)
+            try:
+                connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+            except sqlite3.OperationalError:
+                connection.close()
+            else:
+                self._immutable = False
+                return connection
+        self._immutable = True
+        return self._open(f"{base}&immutable=1")
+
+    def _healthy(self, connection: sqlite3.Connection) -> bool:
+        # A writer that opened the file since turns an immutable reader stale: reopen it.
+        return not (self._immutable and os.path.lexists(self._path + "-wal"))
+
     def _seal(self, connection: sqlite3.Connection) -> None:
         connection.execute("PRAGMA query_only=ON")
 
     def _disconnect(self, connection: sqlite3.Connection) -> None:
         connection.close()
+
+    def _discard(self) -> None:
+        if self._fresh:
+            self._unlink()
+
+    def _unlink(self) -> None:
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._path + suffix)
+
+    def _vacate(self, connection: sqlite3.Connection) -> None:
+        try:
+            empty = not connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        finally:
+            connection.close()
+        if empty and self._path != MEMORY:
+            self._unlink()
 
     def _begin(self, connection: sqlite3.Connection, write: bool) -> None:
         connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -15,21 +15,16 @@ from orkestrel.toolbox.agent.constants import (
 )
 from orkestrel.toolbox.agent.shapes import agent_tool_shape
 from orkestrel.toolbox.errors import ToolboxError
-from orkestrel.toolbox.helpers import contract_parameters, parse_arguments
+from orkestrel.toolbox.helpers import contract_parameters, named_text, parse_arguments
 from orkestrel.toolbox.hints import DELEGATES
+from orkestrel.toolbox.workflow.lineage import tag_agent
 
 if TYPE_CHECKING:
     # Only types: the toolbox does not load the agent layer until an agent tool is built.
     from orkestrel.agent import AgentJobInput, AgentRegistryInterface, ConversationStoreInterface
 
-_AGENT_TAG = "agent:"
 _MALFORMED = "malformed agent-delegation call"
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
-
-
-def _agent_tag(provider: str) -> str:
-    """The ancestry tag of a delegation to `provider`, `agent:<provider>`."""
-    return _AGENT_TAG + provider
 
 
 def _parse(contract: Contract, args: Any) -> dict[str, Any]:
@@ -113,7 +108,7 @@ def create_agent_tool(
                 f"delegation exceeds max agent depth {AGENT_TOOL_DEPTH}",
                 {"provider": chosen, "depth": depth, "max": AGENT_TOOL_DEPTH},
             )
-        if _agent_tag(chosen) in chain:
+        if tag_agent(chosen) in chain:
             raise ToolboxError(
                 "DEPTH",
                 f"agent '{chosen}' is already an ancestor (cycle)",
@@ -139,8 +134,10 @@ def create_agent_tool(
 
     return Tool(
         name=title,
-        description=description if description is not None else AGENT_TOOL_DESCRIPTION,
-        summary=AGENT_TOOL_SUMMARY.replace("describe('agent')", f"describe('{title}')"),
+        description=description
+        if description is not None
+        else named_text(AGENT_TOOL_DESCRIPTION, AGENT_TOOL_NAME, title),
+        summary=named_text(AGENT_TOOL_SUMMARY, AGENT_TOOL_NAME, title),
         parameters=contract_parameters(contract),
         annotations=dict(DELEGATES),
         execute=delegate,

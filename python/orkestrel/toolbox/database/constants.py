@@ -66,7 +66,7 @@ Operations:
 - update: {operation, id, table, key, changes} changes some columns of the row(s) with the
   key(s); answers whether each row existed.
 - remove: {operation, id, table, key} deletes the row(s); answers whether each existed.
-- destroy: {operation, id} closes the database and forgets its definition.
+- destroy: {operation, id} deletes the database: its rows, its tables and its definition.
 
 Query form: {"conditions": [...], "order": [...], "limit": n, "offset": n}, every part
 optional. A condition is {"column", "operator", "values", "connector"?}; `values` is always a

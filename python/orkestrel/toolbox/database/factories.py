@@ -34,6 +34,7 @@ from orkestrel.toolbox.database.resolver import DatabaseResolver
 from orkestrel.toolbox.database.shapes import database_tool_shape
 from orkestrel.toolbox.database.types import DefinitionStoreInterface
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.helpers import named_text, stored_argument
 from orkestrel.toolbox.hints import READS_STATE, WRITES
 from orkestrel.toolbox.operation_contract import OperationContract
 
@@ -79,7 +80,7 @@ def create_database_tool(
     generator: KeyGenerator | None = None,
     limit: int | None = None,
     size: int | None = None,
-    timeout: int | None = None,
+    timeout_ms: int | None = None,
     readonly: bool = False,
     resolver: DatabaseResolver | None = None,
 ) -> ToolInterface:
@@ -89,13 +90,13 @@ def create_database_tool(
     `parameters` is compiled from `database_tool_shape`, and every call's arguments are parsed
     through the same contract. `records` answers carry at most `limit` rows (default
     `DATABASE_TOOL_LIMIT`) and at most `size` bytes of JSON (default `DATABASE_TOOL_SIZE`);
-    `timeout` (milliseconds) interrupts a slow read or write and rolls it back; `readonly`
+    `timeout_ms` (milliseconds) interrupts a slow read or write and rolls it back; `readonly`
     refuses every mutation and opens the databases the tool builds read-only. A caller-built
     `resolver` (instead of `databases`, `store`, `drivers` and `generator`) lets the caller close
     every database the tool opened with `resolver.close()`.
     """
-    if timeout is not None:
-        _check_count("timeout", timeout, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
+    if timeout_ms is not None:
+        _check_count("timeout_ms", timeout_ms, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
     cap = DATABASE_TOOL_LIMIT if limit is None else limit
     _check_count("limit", cap, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
     budget = DATABASE_TOOL_SIZE if size is None else size
@@ -117,7 +118,7 @@ def create_database_tool(
     else:
         store = resolver.store
     handler = DatabaseToolHandler(
-        resolver, store, limit=cap, size=budget, timeout=timeout, readonly=bool(readonly)
+        resolver, store, limit=cap, size=budget, timeout=timeout_ms, readonly=bool(readonly)
     )
 
     async def execute(args: Mapping[str, Any]) -> dict[str, Any]:
@@ -129,8 +130,10 @@ def create_database_tool(
 
     return create_tool(
         name=label,
-        description=DATABASE_TOOL_DESCRIPTION if description is None else description,
-        summary=DATABASE_TOOL_SUMMARY,
+        description=named_text(DATABASE_TOOL_DESCRIPTION, DATABASE_TOOL_NAME, label)
+        if description is None
+        else description,
+        summary=named_text(DATABASE_TOOL_SUMMARY, DATABASE_TOOL_NAME, label),
         parameters=contract.parameters,
         annotations=dict(READS_STATE if readonly else WRITES),
         execute=execute,
@@ -138,5 +141,5 @@ def create_database_tool(
 
 
 def _is_bulky(args: Any) -> bool:
-    row = args.get("row") if isinstance(args, Mapping) else None
+    row = stored_argument(args, "row")
     return isinstance(row, list) and len(row) > BULKY_ROWS

@@ -6,6 +6,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
+
 from orkestrel.abort import AbortSignal
 from orkestrel.database import DatabaseError, DatabaseInterface
 from orkestrel.timeout import MAX_TIMEOUT_MS, create_timeout
@@ -38,6 +40,7 @@ class DatabaseToolHandler:
     __slots__ = (
         "_drivers",
         "_limit",
+        "_locks",
         "_operations",
         "_readonly",
         "_resolver",
@@ -62,6 +65,7 @@ class DatabaseToolHandler:
         self._size = size
         self._timeout = timeout
         self._readonly = readonly
+        self._locks: dict[str, tuple[anyio.Lock, int]] = {}
         self._operations: dict[str, Callable[[Call], Awaitable[dict[str, Any]]]] = {
             "create": self._create,
             "tables": self._tables,
@@ -112,24 +116,37 @@ class DatabaseToolHandler:
 
     async def _create(self, call: Call) -> dict[str, Any]:
         id = call["id"]
-        if self._resolver.has(id) or (
-            self._store is not None and await self._store.get(id) is not None
-        ):
-            raise ToolboxError("TOOL", f"database '{id}' already exists", {"id": id})
         name = call.get("driver") or "memory"
         definition: DatabaseDefinition = {"id": id, "driver": name, "tables": call["tables"]}
         for field in _DEFINITION_FIELDS:
             if call.get(field) is not None:
                 definition[field] = call[field]  # type: ignore[literal-required]
-        database = self._resolver.build(definition)
-        try:
-            await database.open()
+        async with self._serial(id):
+            if self._resolver.has(id) or (
+                self._store is not None and await self._store.get(id) is not None
+            ):
+                raise ToolboxError(
+                    "DATABASE",
+                    f"database '{id}' already exists",
+                    {"code": "CONFLICT", "operation": "create", "id": id},
+                )
+            database = self._resolver.build(definition)
+            # The definition is stored first, so a failing store creates no storage; a failing
+            # open then takes the definition back out.
             if self._store is not None:
                 await self._store.set(definition)
-        except BaseException:
-            await database.close()
-            raise
-        self._resolver.set(id, database)
+            self._resolver.set(id, database)
+            try:
+                await database.open()
+            except BaseException:
+                with anyio.CancelScope(shield=True):
+                    self._resolver.delete(id)
+                    try:
+                        await database.close()
+                    finally:
+                        if self._store is not None:
+                            await self._store.delete(id)
+                raise
         return {"id": id, "tables": list(call["tables"])}
 
     async def _tables(self, call: Call) -> dict[str, Any]:
@@ -194,13 +211,34 @@ class DatabaseToolHandler:
 
     async def _destroy(self, call: Call) -> dict[str, Any]:
         id = call["id"]
-        cached = self._resolver.get(id)
-        persisted = False
-        if self._store is not None and cached is None:
-            persisted = await self._store.get(id) is not None
-        if cached is not None:
-            await cached.close()
+        async with self._serial(id):
+            definition = None if self._store is None else await self._store.get(id)
+            database = self._resolver.get(id)
+            if database is not None and database.status == "closed":
+                database = None
+            if database is None and definition is not None:
+                database = self._resolver.build(definition)
+            if database is not None:
+                await database.destroy()
             self._resolver.delete(id)
-        if self._store is not None:
-            await self._store.delete(id)
-        return {"id": id, "destroyed": cached is not None or persisted}
+            if self._store is not None:
+                await self._store.delete(id)
+        return {"id": id, "destroyed": database is not None or definition is not None}
+
+    @asynccontextmanager
+    async def _serial(self, id: str) -> AsyncIterator[None]:
+        """Runs `create` and `destroy` of one id one at a time, so concurrent creates of an id
+        give one database and `CONFLICT` for the rest."""
+        lock, users = self._locks.get(id, (None, 0))
+        if lock is None:
+            lock = anyio.Lock()
+        self._locks[id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[id]
+            if users <= 1:
+                del self._locks[id]
+            else:
+                self._locks[id] = (lock, users - 1)

@@ -181,7 +181,7 @@ database_tool_shape: Final[UnionShape] = union_shape(
         changes=record_shape(json_shape(), description="Column name to new value."),
     ),
     _operation("remove", "Delete rows by key.", **_ROWS, key=key_shape),
-    _operation("destroy", "Close the database and forget it.", **_IDENTITY),
+    _operation("destroy", "Delete the database, its rows and its definition.", **_IDENTITY),
 )
 """Describes the database tool's call arguments, discriminated by `operation` into `create`,
 `tables`, `get`, `records`, `count`, `aggregate`, `add`, `set`, `update`, `remove` and

@@ -14,7 +14,7 @@ from orkestrel.contract import (
 )
 from orkestrel.tool import Tool
 from orkestrel.toolbox.errors import ToolboxError
-from orkestrel.toolbox.helpers import contract_parameters, parse_arguments
+from orkestrel.toolbox.helpers import contract_parameters, named_text, parse_arguments
 from orkestrel.toolbox.hints import READS
 from orkestrel.toolbox.inference.constants import (
     INFER_TOOL_DESCRIPTION,
@@ -65,10 +65,13 @@ def create_infer_tool(*, name: str | None = None, description: str | None = None
         checks = [_check(checker, index, value) for index, value in enumerate(call["candidates"])]
         return {"parameters": parameters, "checks": checks}
 
+    label = INFER_TOOL_NAME if name is None else name
     return Tool(
-        name=INFER_TOOL_NAME if name is None else name,
-        description=INFER_TOOL_DESCRIPTION if description is None else description,
-        summary=INFER_TOOL_SUMMARY,
+        name=label,
+        description=named_text(INFER_TOOL_DESCRIPTION, INFER_TOOL_NAME, label)
+        if description is None
+        else description,
+        summary=named_text(INFER_TOOL_SUMMARY, INFER_TOOL_NAME, label),
         parameters=contract_parameters(contract),
         annotations=dict(READS),
         execute=infer,

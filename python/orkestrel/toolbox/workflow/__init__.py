@@ -1,6 +1,8 @@
 """The workflow tool: author a whole workflow in one call and run it, with the lineage and
-registry helpers that keep nested runs finite."""
+registry helpers that keep nested runs finite and the adapter that runs a live agent as a step."""
 
+from orkestrel.toolbox.workflow.agent_function import AgentFunction
+from orkestrel.toolbox.workflow.agents import create_agent_function, is_agent_function
 from orkestrel.toolbox.workflow.constants import (
     MAX_WORKFLOW_CHAIN,
     MAX_WORKFLOW_TASKS,
@@ -36,10 +38,9 @@ from orkestrel.toolbox.workflow.shapes import (
     workflow_steps_shape,
 )
 from orkestrel.toolbox.workflow.types import (
+    AgentFunctionOptions,
     PhaseDraft,
     TaskDraft,
-    WorkflowAgent,
-    WorkflowAgentContext,
     WorkflowAgents,
     WorkflowDraft,
     WorkflowLineage,
@@ -57,10 +58,10 @@ __all__ = [
     "WORKFLOW_TOOL_NAME",
     "WORKFLOW_TOOL_NESTED_EXAMPLE",
     "WORKFLOW_TOOL_SUMMARY",
+    "AgentFunction",
+    "AgentFunctionOptions",
     "PhaseDraft",
     "TaskDraft",
-    "WorkflowAgent",
-    "WorkflowAgentContext",
     "WorkflowAgents",
     "WorkflowDraft",
     "WorkflowLineage",
@@ -71,6 +72,7 @@ __all__ = [
     "complete_draft",
     "complete_phase_draft",
     "complete_task_draft",
+    "create_agent_function",
     "create_tool_function",
     "create_workflow_draft_contract",
     "create_workflow_functions",
@@ -78,6 +80,7 @@ __all__ = [
     "derive_workflow_depth",
     "expand_steps",
     "extend_lineage",
+    "is_agent_function",
     "is_workflow_lineage",
     "normalize_lineage",
     "phase_draft_shape",

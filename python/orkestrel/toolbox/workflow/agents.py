@@ -1,50 +1,45 @@
-"""The seam the agent adapter plugs into.
-
-`create_workflow_functions` calls exactly these two functions for agents and nothing else, so
-the adapter (`create_agent_function`, `AgentFunction`, `is_agent_function`, built with
-`orkestrel.agent`) replaces their bodies without reshaping the registry: `is_agent_adapter`
-becomes `is_agent_function`, and `adapt_agent` returns `create_agent_function(agent,
-runner=runner, lineage=lineage, functions=functions, agents=agents, store=store)`. Until then a
-raw agent is refused with `TOOL` before anything runs.
-"""
+"""The agent workflow adapter: a live agent as a workflow function, and its guard."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
-from orkestrel.toolbox.errors import ToolboxError
-from orkestrel.toolbox.workflow.types import WorkflowAgent, WorkflowLineage
-from orkestrel.workflow import (
-    WorkflowFunction,
-    WorkflowRunnerInterface,
-    WorkflowStoreInterface,
-)
+from orkestrel.toolbox.workflow.agent_function import AgentFunction
+from orkestrel.toolbox.workflow.lineage import WORKFLOW_TAG, is_workflow_lineage
+from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage
+from orkestrel.workflow import WorkflowFunctions, WorkflowRunnerInterface, WorkflowStoreInterface
 
-
-def is_agent_adapter(value: object) -> bool:
-    """Whether `value` is a pre-built agent adapter, which the opaque `functions` channel
-    refuses because agents must be rebuilt for each exact lineage.
-
-    No adapter class exists before the agent adapter lands, so nothing is one yet.
-    """
-    return False
+if TYPE_CHECKING:
+    from orkestrel.agent import AgentInterface
 
 
-def adapt_agent(
-    name: str,
-    agent: WorkflowAgent,
+def create_agent_function(
+    agent: AgentInterface,
     *,
-    runner: WorkflowRunnerInterface,
-    lineage: WorkflowLineage,
-    functions: Mapping[str, Any],
-    agents: Mapping[str, WorkflowAgent],
-    store: WorkflowStoreInterface | None,
-) -> WorkflowFunction:
-    """Adapts one raw agent into the workflow function that runs it for `lineage`, the exact
-    lineage of the workflow whose registry is being built."""
-    raise ToolboxError(
-        "TOOL",
-        f"workflow agent '{name}' cannot run: the agent adapter is not available yet",
-        {"agent": name},
+    runner: WorkflowRunnerInterface | None = None,
+    lineage: WorkflowLineage | None = None,
+    functions: WorkflowFunctions | None = None,
+    agents: WorkflowAgents | None = None,
+    store: WorkflowStoreInterface | None = None,
+) -> AgentFunction:
+    """Wraps a live agent as a workflow function that runs it to a settled result per task and
+    carries immutable lineage metadata for toolbox composition.
+
+    `lineage` is the chain the agent runs under and must be empty or end with a workflow tag,
+    else `ToolboxError` (`TOOL`). With a `runner`, each run first binds a `workflow` tool onto
+    the agent for nested runs, composed from `functions`, `agents` and `store` for the lineage
+    extended by the agent's tag. The answer is `agent_result_to_json` of the settled result; a
+    cancelled run answers its partial result, and the agent's and provider's errors pass through.
+    """
+    return AgentFunction(
+        agent, runner=runner, lineage=lineage, functions=functions, agents=agents, store=store
     )
+
+
+def is_agent_function(value: Any) -> TypeGuard[AgentFunction]:
+    """Narrows an unknown callable to the toolbox's immutable agent adapter: an `AgentFunction`
+    itself (not a look-alike or a subclass) whose lineage is valid; total on any input."""
+    if type(value) is not AgentFunction:
+        return False
+    lineage = value.lineage
+    return is_workflow_lineage(lineage) and (not lineage or lineage[-1].startswith(WORKFLOW_TAG))

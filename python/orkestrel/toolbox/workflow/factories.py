@@ -31,7 +31,8 @@ from orkestrel.toolbox.workflow.drafts import (
     expand_steps,
     summarize_workflow,
 )
-from orkestrel.toolbox.workflow.functions import create_workflow_functions, snapshot_registry
+from orkestrel.toolbox.workflow.functions import create_workflow_functions
+from orkestrel.toolbox.workflow.helpers import snapshot_registry
 from orkestrel.toolbox.workflow.lineage import (
     AGENT_TAG,
     derive_workflow_depth,

@@ -10,10 +10,11 @@ from typing import Any
 from orkestrel.contract import ParseError, parse_json_value
 from orkestrel.tool import ToolManagerInterface
 from orkestrel.toolbox.errors import ToolboxError
-from orkestrel.toolbox.workflow.agents import adapt_agent, is_agent_adapter
+from orkestrel.toolbox.workflow.agents import create_agent_function, is_agent_function
 from orkestrel.toolbox.workflow.constants import WORKFLOW_TOOL_NAME
+from orkestrel.toolbox.workflow.helpers import is_live_agent, snapshot_registry
 from orkestrel.toolbox.workflow.lineage import WORKFLOW_TAG, normalize_lineage
-from orkestrel.toolbox.workflow.types import WorkflowAgent, WorkflowAgents, WorkflowLineage
+from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage
 from orkestrel.workflow import (
     TaskControllerInterface,
     WorkflowFunction,
@@ -52,25 +53,6 @@ def create_tool_function(tools: ToolManagerInterface, name: str) -> WorkflowFunc
     return run
 
 
-def snapshot_registry(option: str, value: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A shallow copy of a registry option, or `TOOL` when it is not a readable mapping with
-    string keys."""
-    if value is None:
-        return {}
-    try:
-        copied = dict(value.items()) if isinstance(value, Mapping) else None
-    except Exception:
-        copied = None
-    if copied is None:
-        raise ToolboxError("TOOL", f"workflow {option} must be a mapping of name to value")
-    for key in copied:
-        if type(key) is not str or not key:
-            raise ToolboxError(
-                "TOOL", f"workflow {option} names must be non-empty strings", {"name": repr(key)}
-            )
-    return copied
-
-
 def create_workflow_functions(
     runner: WorkflowRunnerInterface,
     *,
@@ -82,10 +64,11 @@ def create_workflow_functions(
     """Composes opaque host functions and raw agents into one read-only workflow registry for
     the workflow `lineage` ends with.
 
-    Both options are copied. A non-callable function, a pre-built agent adapter passed as a
-    function, or a function and an agent under one name raise `ToolboxError` (`TOOL`). Each agent
-    is adapted for this exact lineage. The registry is a `MappingProxyType`: names such as `get`
-    or `__class__` resolve only when registered.
+    Both options are copied. A non-callable function, an agent or a pre-built `AgentFunction`
+    passed as a function, an agent that is not one, or a function and an agent under one name
+    raise `ToolboxError` (`TOOL`). Each agent is adapted by `create_agent_function` for this
+    exact lineage, with `runner`, both options and `store` for its nested runs. The registry is a
+    `MappingProxyType`: names such as `get` or `__class__` resolve only when registered.
     """
     current = normalize_lineage(lineage or ())
     if current and not current[-1].startswith(WORKFLOW_TAG):
@@ -95,18 +78,24 @@ def create_workflow_functions(
             {"lineage": list(current)},
         )
     leaves = snapshot_registry("functions", functions)
-    crew: dict[str, WorkflowAgent] = snapshot_registry("agents", agents)
+    crew = snapshot_registry("agents", agents)
     registry: dict[str, WorkflowFunction] = {}
     for name, function in leaves.items():
-        if not callable(function):
-            raise ToolboxError(
-                "TOOL", f"workflow function '{name}' is not callable", {"function": name}
-            )
-        if is_agent_adapter(function):
+        if is_agent_function(function):
             raise ToolboxError(
                 "TOOL",
                 f"agent function '{name}' must be supplied through agents",
                 {"function": name},
+            )
+        if is_live_agent(function):
+            raise ToolboxError(
+                "TOOL",
+                f"workflow function '{name}' is an agent; supply it through agents",
+                {"function": name},
+            )
+        if not callable(function):
+            raise ToolboxError(
+                "TOOL", f"workflow function '{name}' is not callable", {"function": name}
             )
         registry[name] = function
     for name, agent in crew.items():
@@ -114,13 +103,19 @@ def create_workflow_functions(
             raise ToolboxError(
                 "TOOL", f"workflow function '{name}' collides with an agent", {"function": name}
             )
-        registry[name] = adapt_agent(
-            name,
+        if not is_live_agent(agent):
+            raise ToolboxError(
+                "TOOL",
+                f"workflow agent '{name}' is not an agent (it needs an id, a status, a context "
+                "and generate)",
+                {"agent": name},
+            )
+        registry[name] = create_agent_function(
             agent,
             runner=runner,
             lineage=current,
-            functions=MappingProxyType(leaves),
-            agents=MappingProxyType(crew),
+            functions=leaves,
+            agents=crew,
             store=store,
         )
     return MappingProxyType(registry)

@@ -1,18 +1,21 @@
-"""The plain data, options and agent seam of the workflow tool."""
+"""The plain data and options of the workflow tool and the agent adapter."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
-from orkestrel.abort import AbortSignal
-from orkestrel.tool import ToolManagerInterface
 from orkestrel.workflow import (
     WorkflowFault,
     WorkflowFunctions,
+    WorkflowRunnerInterface,
     WorkflowStatus,
     WorkflowStoreInterface,
 )
+
+if TYPE_CHECKING:
+    # Only types: the workflow family does not load the agent layer.
+    from orkestrel.agent import AgentInterface
 
 
 class TaskDraft(TypedDict, total=False):
@@ -80,29 +83,7 @@ WorkflowLineage = tuple[str, ...]
 `agent:<name>`, starting with a workflow tag."""
 
 
-class WorkflowAgentContext(Protocol):
-    """Represents what an agent's context must offer a workflow: the tool registry the agent
-    calls, where its nested `workflow` tool is bound."""
-
-    @property
-    def tools(self) -> ToolManagerInterface: ...
-
-
-class WorkflowAgent(Protocol):
-    """Represents what a raw live agent must offer to run as a workflow task: an `id` (its
-    lineage tag), a `status` (`'running'` while a run is in flight), a `context` whose `tools`
-    receive the nested workflow tool, and one `generate` per task under the task's signal."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def status(self) -> str: ...
-    @property
-    def context(self) -> WorkflowAgentContext: ...
-    async def generate(self, *, signal: AbortSignal | None = None) -> Any: ...
-
-
-WorkflowAgents = Mapping[str, WorkflowAgent]
+WorkflowAgents = Mapping[str, "AgentInterface"]
 """Represents raw live agents keyed by the workflow function names that run them."""
 
 
@@ -110,6 +91,18 @@ class WorkflowToolOptions(TypedDict, total=False):
     """Represents the options of `create_workflow_tool` and `create_workflow_functions`: the
     lineage, opaque functions, raw agents and checkpoint store of a composition."""
 
+    lineage: WorkflowLineage
+    functions: WorkflowFunctions
+    agents: WorkflowAgents
+    store: WorkflowStoreInterface
+
+
+class AgentFunctionOptions(TypedDict, total=False):
+    """Represents the options of `create_agent_function`: the lineage the agent runs under, and
+    the runner, opaque functions, raw agents and checkpoint store its nested `workflow` tool is
+    composed from."""
+
+    runner: WorkflowRunnerInterface
     lineage: WorkflowLineage
     functions: WorkflowFunctions
     agents: WorkflowAgents

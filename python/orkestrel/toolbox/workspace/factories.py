@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from orkestrel.tool import ToolInterface, create_tool
+from orkestrel.toolbox.helpers import named_text
 from orkestrel.toolbox.hints import WRITES
 from orkestrel.toolbox.operation_contract import OperationContract
 from orkestrel.toolbox.workspace.constants import (
@@ -162,8 +163,10 @@ def create_workspace_tool(
 
     return create_tool(
         name=label,
-        description=description if description is not None else WORKSPACE_TOOL_DESCRIPTION,
-        summary=WORKSPACE_TOOL_SUMMARY,
+        description=description
+        if description is not None
+        else named_text(WORKSPACE_TOOL_DESCRIPTION, WORKSPACE_TOOL_NAME, label),
+        summary=named_text(WORKSPACE_TOOL_SUMMARY, WORKSPACE_TOOL_NAME, label),
         parameters=contract.parameters,
         annotations=dict(WRITES),
         execute=execute,

@@ -26,8 +26,9 @@ from orkestrel.workspace.stores.files import (
     walk,
     write_atomic,
 )
-from orkestrel.workspace.stores.paths import check_id, check_path, is_inside
+from orkestrel.workspace.stores.paths import check_id, check_path, is_admitted, is_inside
 from orkestrel.workspace.stores.plan import Plan
+from orkestrel.workspace.stores.temporary import remove_stale
 from orkestrel.workspace.types import File, TextContent, WorkspaceSnapshot
 
 T = TypeVar("T")
@@ -44,11 +45,16 @@ class DirectoryWorkspaceStore:
     a `WorkspaceManager` edits reach the disk on `save`, not before.
 
     A path that is absolute, not normalized, uses `..`, a NUL byte, a drive letter or a
-    backslash, enters an ignored name, or reaches through a symlink out of the folder is refused
-    with a `WorkspaceStoreError` before anything is written.
+    backslash, enters an ignored name, or reaches through a symlink out of the folder or into an
+    ignored name is refused with a `WorkspaceStoreError` before anything is written.
+
+    With `clean` (the default), `get` also removes the temporary files of writes whose writer
+    died (killed mid-write): each writer locks its temporary file, so one nobody holds is known
+    to be left over. A read-only caller passes `clean=False`, and the store then changes
+    nothing on `get`.
     """
 
-    __slots__ = ("_ignore", "_known", "_limit", "_lock", "_root")
+    __slots__ = ("_clean", "_ignore", "_known", "_limit", "_lock", "_root")
 
     def __init__(
         self,
@@ -56,14 +62,21 @@ class DirectoryWorkspaceStore:
         *,
         limit: int = DIRECTORY_FILE_LIMIT,
         ignore: Iterable[str] = DIRECTORY_IGNORE,
+        clean: bool = True,
     ) -> None:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
             raise ValueError(f"limit must be a non-negative integer, got {limit!r}")
         self._root = os.path.realpath(os.fspath(root))
         self._limit = limit
         self._ignore = frozenset(ignore)
+        self._clean = bool(clean)
         self._lock = threading.Lock()
         self._known: dict[str, dict[str, bytes]] = {}
+
+    @property
+    def limit(self) -> int:
+        """The largest file, in bytes, the store reads or writes."""
+        return self._limit
 
     @property
     def root(self) -> str:
@@ -109,11 +122,17 @@ class DirectoryWorkspaceStore:
             raise WorkspaceStoreError(
                 "PATH", f"Workspace folder leads outside the store root: {id!r}", {"id": id}
             )
+        if not is_admitted(real, self._root, self._ignore):
+            raise WorkspaceStoreError(
+                "PATH", f"Workspace folder leads into an ignored name: {id!r}", {"id": id}
+            )
         return real if os.path.isdir(real) else None
 
-    def _admitted(self, base: str) -> list[tuple[Found, File, bytes]]:
+    def _admitted(
+        self, base: str, temporaries: list[str] | None = None
+    ) -> list[tuple[Found, File, bytes]]:
         admitted = []
-        for found in walk(base, self._ignore).values():
+        for found in walk(base, self._ignore, temporaries).values():
             data = read_bytes(found.real, self._limit)
             file = None if data is None else to_file(found.path, data)
             if file is not None and data is not None:
@@ -125,7 +144,10 @@ class DirectoryWorkspaceStore:
         if base is None:
             self._known.pop(id, None)
             return None
-        admitted = self._admitted(base)
+        temporaries: list[str] | None = [] if self._clean else None
+        admitted = self._admitted(base, temporaries)
+        if temporaries:
+            remove_stale(temporaries)
         self._known[id] = {found.path: digest(data) for found, _, data in admitted}
         return WorkspaceSnapshot(id, tuple(file for _, file, _ in admitted))
 
@@ -141,6 +163,12 @@ class DirectoryWorkspaceStore:
         if not is_inside(real, base):
             raise WorkspaceStoreError(
                 "PATH", f"Path leads outside the workspace folder: {path!r}", {"path": path}
+            )
+        if not is_admitted(real, base, self._ignore):
+            raise WorkspaceStoreError(
+                "PATH",
+                f"Path leads through a symlink into an ignored name: {path!r}",
+                {"path": path},
             )
         if os.path.isdir(real):
             return None
@@ -171,7 +199,7 @@ class DirectoryWorkspaceStore:
             raise WorkspaceStoreError(
                 "CONFLICT", f"Workspace location is not a folder: {id!r}", {"id": id}
             )
-        plan = Plan(base or location, wanted, self._known.get(id, {}), self._limit)
+        plan = Plan(base or location, wanted, self._known.get(id, {}), self._limit, self._ignore)
         os.makedirs(plan.base, exist_ok=True)
         for entry in plan.deletions:
             os.unlink(entry)

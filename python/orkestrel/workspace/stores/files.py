@@ -7,14 +7,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import secrets
 import stat
 from dataclasses import dataclass
 
 from orkestrel.workspace.constants import TEMPORARY_SUFFIX
 from orkestrel.workspace.factories import create_file
 from orkestrel.workspace.helpers import infer_language, is_utf8, sniff_mime
-from orkestrel.workspace.stores.paths import is_inside
+from orkestrel.workspace.stores.paths import is_admitted, is_inside
+from orkestrel.workspace.stores.temporary import LOCKS, create_temporary, is_temporary
 from orkestrel.workspace.types import BinaryContent, File, TextContent
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -32,13 +32,17 @@ class Found:
     entry: str
 
 
-def walk(base: str, ignore: frozenset[str]) -> dict[str, Found]:
+def walk(
+    base: str, ignore: frozenset[str], temporaries: list[str] | None = None
+) -> dict[str, Found]:
     """Lists the files under the real folder `base` a workspace may hold, sorted by path.
 
-    Regular files are admitted, and symlinks to regular files that stay inside `base`. Never
-    followed: symlinked folders, symlinks leading outside, ignored names, temporary files,
-    names that are not valid Unicode, and anything that is not a regular file (FIFOs, sockets,
-    devices). The walk is iterative.
+    Regular files are admitted, and symlinks to regular files that stay inside `base` and lead
+    into no ignored name. Never followed: symlinked folders, symlinks leading outside or into an
+    ignored name, ignored names, temporary files, names that are not valid Unicode, and anything
+    that is not a regular file (FIFOs, sockets, devices). The walk is iterative.
+
+    The temporary files of atomic writes it passes are appended to `temporaries` when given.
     """
     found: dict[str, Found] = {}
     pending = [("", base)]
@@ -47,12 +51,14 @@ def walk(base: str, ignore: frozenset[str]) -> dict[str, Found]:
         with os.scandir(folder) as entries:
             for entry in entries:
                 name = entry.name
+                if temporaries is not None and is_temporary(name):
+                    temporaries.append(entry.path)
                 if name in ignore or name.endswith(TEMPORARY_SUFFIX) or not _readable(name):
                     continue
                 path = f"{prefix}/{name}" if prefix else name
                 if entry.is_symlink():
                     real = os.path.realpath(entry.path)
-                    if is_inside(real, base) and os.path.isfile(real):
+                    if is_admitted(real, base, ignore) and os.path.isfile(real):
                         found[path] = Found(path, real, entry.path)
                 elif entry.is_dir(follow_symlinks=False):
                     pending.append((path, entry.path))
@@ -111,11 +117,11 @@ def to_file(path: str, data: bytes) -> File | None:
 def write_atomic(target: str, data: bytes) -> None:
     """Replaces `target` with `data` atomically: a temporary file in the same folder is written
     and flushed to disk, then renamed over the target, and the folder entry is flushed too. A
-    crash leaves the old file or the new one, never a mix. An existing file keeps its mode.
+    crash leaves the old file or the new one, never a mix, and at worst a temporary file that the
+    next read of the folder removes. An existing file keeps its mode.
     """
     folder = os.path.dirname(target)
-    temporary = os.path.join(folder, f".orkestrel-{secrets.token_hex(8)}{TEMPORARY_SUFFIX}")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    temporary, descriptor = create_temporary(folder)
     try:
         try:
             if os.path.isfile(target):
@@ -124,9 +130,13 @@ def write_atomic(target: str, data: bytes) -> None:
             while view:
                 view = view[os.write(descriptor, view) :]
             os.fsync(descriptor)
+            if not LOCKS:
+                os.close(descriptor)
+                descriptor = -1
+            os.replace(temporary, target)
         finally:
-            os.close(descriptor)
-        os.replace(temporary, target)
+            if descriptor >= 0:
+                os.close(descriptor)
     except BaseException:
         if os.path.lexists(temporary):
             os.unlink(temporary)

@@ -16,6 +16,17 @@ from orkestrel.workspace.helpers import is_utf8
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _NAME_BYTES = 255
 
+PATH_DEPTH_LIMIT = 256
+"""The most parts a workspace path may have on disk."""
+
+PATH_BYTES_LIMIT = 2048
+"""The longest workspace path, in UTF-8 bytes, a directory store takes; with the store's own
+folder it stays under the 4,096 bytes a Linux path may hold."""
+
+
+def _short(path: str) -> str:
+    return repr(path) if len(path) <= 80 else repr(path[:80]) + "…"
+
 
 def _refuse(message: str, path: str) -> WorkspaceStoreError:
     return WorkspaceStoreError("PATH", message, {"path": path})
@@ -40,7 +51,8 @@ def check_segment(name: str, path: str, ignore: frozenset[str]) -> None:
 def check_path(path: object, ignore: frozenset[str]) -> tuple[str, ...]:
     """Splits a workspace path into its segments after refusing anything that is not a
     relative, normalized, forward-slash path: absolute paths, drive letters, backslashes, NUL
-    bytes, lone surrogates, and empty, `.` or `..` segments.
+    bytes, lone surrogates, empty, `.` or `..` segments, and paths deeper than
+    `PATH_DEPTH_LIMIT` parts or longer than `PATH_BYTES_LIMIT` bytes.
     """
     if not isinstance(path, str):
         raise WorkspaceStoreError("PATH", f"Path must be a string: {path!r}", {"path": repr(path)})
@@ -54,6 +66,18 @@ def check_path(path: object, ignore: frozenset[str]) -> tuple[str, ...]:
         raise _refuse(f"Path starts with a drive letter: {path!r}", path)
     if not is_utf8(path):
         raise _refuse(f"Path is not valid Unicode text: {path!r}", path)
+    size = len(path.encode("utf-8"))
+    if size > PATH_BYTES_LIMIT:
+        raise _refuse(
+            f"Path is {size} bytes long, over the {PATH_BYTES_LIMIT}-byte limit: {_short(path)}",
+            path,
+        )
+    depth = path.count("/") + 1
+    if depth > PATH_DEPTH_LIMIT:
+        raise _refuse(
+            f"Path is {depth} levels deep, over the {PATH_DEPTH_LIMIT}-level limit: {_short(path)}",
+            path,
+        )
     segments = tuple(path.split("/"))
     for name in segments:
         check_segment(name, path, ignore)
@@ -77,3 +101,14 @@ def check_id(id: object, ignore: frozenset[str]) -> str:
 def is_inside(path: str, root: str) -> bool:
     """Whether a real (symlink-free) absolute `path` is `root` itself or lies beneath it."""
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def is_admitted(real: str, base: str, ignore: frozenset[str]) -> bool:
+    """Whether the real (symlink-free) location a path resolves to may be touched: inside the
+    real folder `base`, and passing through no ignored name and no temporary file name on the
+    way from `base`, so that a symlink cannot lead into `.git` or the toolbox's data folder.
+    """
+    if not is_inside(real, base):
+        return False
+    relative = real[len(base) :].split(os.sep)
+    return not any(part in ignore or part.endswith(TEMPORARY_SUFFIX) for part in relative if part)

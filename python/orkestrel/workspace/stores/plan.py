@@ -6,7 +6,7 @@ import os
 
 from orkestrel.workspace.errors import WorkspaceStoreError
 from orkestrel.workspace.stores.files import digest, read_bytes
-from orkestrel.workspace.stores.paths import is_inside
+from orkestrel.workspace.stores.paths import is_admitted, is_inside
 
 
 def _conflict(message: str, path: str) -> WorkspaceStoreError:
@@ -18,6 +18,12 @@ def _escape(path: str) -> WorkspaceStoreError:
         "PATH",
         f"Path reaches through a symlink out of the workspace folder: {path!r}",
         {"path": path},
+    )
+
+
+def _ignored(path: str) -> WorkspaceStoreError:
+    return WorkspaceStoreError(
+        "PATH", f"Path reaches through a symlink into an ignored name: {path!r}", {"path": path}
     )
 
 
@@ -33,17 +39,25 @@ class Plan:
 
     Deleted are the known files `wanted` no longer holds. Written are the wanted files whose
     bytes differ from what the store last saw. A file on disk the store has not seen, or one
-    another program changed since, is never overwritten or deleted: that is a `CONFLICT`. Every
-    refusal is raised while planning, so a refused `set` touches nothing.
+    another program changed since, is never overwritten or deleted: that is a `CONFLICT`. A path
+    whose real location lies outside `base` or passes through an `ignore` name is a `PATH`
+    refusal, however its symlinks lead there. Every refusal is raised while planning, so a
+    refused `set` touches nothing.
     """
 
-    __slots__ = ("_deleted", "_limit", "base", "cleared", "deletions", "writes")
+    __slots__ = ("_deleted", "_ignore", "_limit", "base", "cleared", "deletions", "writes")
 
     def __init__(
-        self, base: str, wanted: dict[str, bytes], known: dict[str, bytes], limit: int
+        self,
+        base: str,
+        wanted: dict[str, bytes],
+        known: dict[str, bytes],
+        limit: int,
+        ignore: frozenset[str],
     ) -> None:
         self.base = base
         self._limit = limit
+        self._ignore = ignore
         self.cleared: list[str] = []
         self.writes: list[tuple[str, bytes]] = []
         self.deletions: list[str] = []
@@ -77,6 +91,8 @@ class Plan:
         if not os.path.lexists(entry):
             return
         real = os.path.realpath(entry)
+        if is_inside(real, self.base) and not is_admitted(real, self.base, self._ignore):
+            raise _ignored(path)
         if not is_inside(real, self.base) or not os.path.isfile(real):
             raise _changed(path)
         data = read_bytes(real, self._limit)
@@ -85,6 +101,15 @@ class Plan:
         self.deletions.append(entry)
 
     def _target(self, path: str) -> tuple[str, bool]:
+        target, exists = self._locate(path)
+        real = os.path.realpath(target)
+        if not is_inside(real, self.base):
+            raise _escape(path)
+        if not is_admitted(real, self.base, self._ignore):
+            raise _ignored(path)
+        return target, exists
+
+    def _locate(self, path: str) -> tuple[str, bool]:
         parts = path.split("/")
         folder = self.base
         for cut, name in enumerate(parts[:-1], start=1):
@@ -95,6 +120,8 @@ class Plan:
                 real = os.path.realpath(folder)
                 if not is_inside(real, self.base):
                     raise _escape(path)
+                if not is_admitted(real, self.base, self._ignore):
+                    raise _ignored(path)
                 folder = real
             if not os.path.isdir(folder):
                 raise _conflict(f"Path {path!r} needs a folder where a file is", path)
@@ -104,6 +131,8 @@ class Plan:
         real = os.path.realpath(final)
         if not is_inside(real, self.base):
             raise _escape(path)
+        if not is_admitted(real, self.base, self._ignore):
+            raise _ignored(path)
         if os.path.isdir(real):
             if os.path.islink(final) or not self._clearable(final):
                 raise _conflict(f"Path {path!r} is a folder holding other files", path)

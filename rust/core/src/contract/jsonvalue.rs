@@ -198,7 +198,7 @@ pub fn clone_json<N: Node, S: super::Sink<N>>(
             }
             Build::Object(keys) => {
                 let items = values.split_off(values.len() - keys.len());
-                values.push(sink.object(keys.into_iter().zip(items).collect()));
+                values.push(sink.object(keys.len(), keys.into_iter().zip(items)));
                 ancestors.pop();
             }
             Build::Enter(node, nested) => {
@@ -273,4 +273,65 @@ pub fn clone_json<N: Node, S: super::Sink<N>>(
     values
         .pop()
         .ok_or_else(|| clone_error(door, "value could not be read"))
+}
+
+enum Copy<N: Node> {
+    Enter(N),
+    Array(usize, usize),
+    Object(usize, Vec<N::Key>),
+}
+
+/// Copies a value `is_json_value` accepted into fresh containers, leaves through `plain`.
+/// A container reached twice (a shared reference) is copied once and shared in the copy, so
+/// the copy is never larger than the input. `None` when a container could not be read.
+pub fn copy_json<N: Node, S: super::Sink<N>>(root: &N, sink: &mut S) -> Option<S::Out> {
+    use hashbrown::HashMap;
+    let mut copies: HashMap<usize, S::Out> = HashMap::new();
+    let mut stack = vec![Copy::Enter(root.clone())];
+    let mut values: Vec<S::Out> = Vec::new();
+    while let Some(step) = stack.pop() {
+        match step {
+            Copy::Array(identity, count) => {
+                let items = values.split_off(values.len() - count);
+                let out = sink.array(items);
+                copies.insert(identity, out.clone());
+                values.push(out);
+            }
+            Copy::Object(identity, keys) => {
+                let items = values.split_off(values.len() - keys.len());
+                let out = sink.object(keys.len(), keys.into_iter().zip(items));
+                copies.insert(identity, out.clone());
+                values.push(out);
+            }
+            Copy::Enter(node) => match node.kind() {
+                Kind::Array | Kind::Object => {
+                    let identity = node.identity();
+                    if let Some(done) = copies.get(&identity) {
+                        values.push(done.clone());
+                        continue;
+                    }
+                    let mut children = Vec::new();
+                    if node.kind() == Kind::Array {
+                        let len = node.len().ok()?;
+                        for index in 0..len {
+                            children.push(node.item(index).ok()?);
+                        }
+                        stack.push(Copy::Array(identity, len));
+                    } else {
+                        let mut keys = Vec::new();
+                        node.entries(|entry| {
+                            keys.push(entry.key.clone());
+                            children.push(entry.value.clone());
+                            ControlFlow::Continue(())
+                        })
+                        .ok()?;
+                        stack.push(Copy::Object(identity, keys));
+                    }
+                    stack.extend(children.into_iter().rev().map(Copy::Enter));
+                }
+                _ => values.push(sink.plain(&node)),
+            },
+        }
+    }
+    values.pop()
 }

@@ -1,11 +1,12 @@
 //! The coercing parser (spec §5.3). Output is written through a [`Sink`], which reuses an
-//! exactly valid leaf and builds fresh containers.
+//! exactly valid leaf and builds fresh containers: no container of the input is ever handed
+//! back, so what a caller reads from the output is what was checked.
 
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::guard::{number_fits, string_fits};
-use super::jsonvalue::is_json_value;
+use super::jsonvalue::{copy_json, is_json_value};
 use super::{find, Compiled, Contract, Tail};
 use crate::errors::ContractError;
 use crate::shape::Id;
@@ -17,8 +18,8 @@ use crate::value::{EntriesError, Kind, Node, View};
 
 /// Builds parse output for a node type `N`.
 pub trait Sink<N: Node> {
-    /// An output value.
-    type Out;
+    /// An output value (cloned where a shared input container is copied once).
+    type Out: Clone;
     /// The input node itself, unchanged.
     fn keep(&mut self, node: &N) -> Self::Out;
     /// A new string.
@@ -29,8 +30,12 @@ pub trait Sink<N: Node> {
     fn boolean(&mut self, value: bool) -> Self::Out;
     /// A new array.
     fn array(&mut self, items: Vec<Self::Out>) -> Self::Out;
-    /// A new record, keys in order.
-    fn object(&mut self, entries: Vec<(N::Key, Self::Out)>) -> Self::Out;
+    /// A new record of `len` entries, keys in order.
+    fn object(
+        &mut self,
+        len: usize,
+        entries: impl Iterator<Item = (N::Key, Self::Out)>,
+    ) -> Self::Out;
     /// A scalar copied as plain data (clones); the node itself by default.
     fn plain(&mut self, node: &N) -> Self::Out {
         self.keep(node)
@@ -75,6 +80,20 @@ pub fn coerce_boolean(view: &View<'_>) -> Option<bool> {
             Some(0.0) => Some(false),
             _ => None,
         },
+    }
+}
+
+/// A fresh copy of a JSON container `is_json_value` accepted.
+fn fresh<N: Node, S: Sink<N>>(value: &N, sink: &mut S) -> Result<S::Out, ContractError> {
+    copy_json(value, sink).ok_or_else(|| ContractError::unreadable("parse", "value", Some("json")))
+}
+
+/// A value kept without a check (raw shapes, open records' extras): JSON containers are copied
+/// fresh; anything else (scalars, values that are not JSON data) is the input itself.
+fn kept<N: Node, S: Sink<N>>(value: &N, kind: Kind, sink: &mut S) -> Result<S::Out, ContractError> {
+    match kind {
+        Kind::Array | Kind::Object if is_json_value(value) => fresh(value, sink),
+        _ => Ok(sink.keep(value)),
     }
 }
 
@@ -188,8 +207,17 @@ impl Contract {
                         (Some(variant), None) => self.parse_node(*variant, value, sink, depth)?,
                         _ => None,
                     }
-                } else if variants.iter().any(|v| self.guard(*v, value, depth)) {
-                    Some(sink.keep(value))
+                } else if let Some(variant) =
+                    variants.iter().find(|v| self.guard(**v, value, depth))
+                {
+                    match kind {
+                        // Accepted as is: parsing through that variant gives an equal value
+                        // in fresh containers.
+                        Kind::Array | Kind::Object => {
+                            self.parse_node(*variant, value, sink, depth)?
+                        }
+                        _ => Some(sink.keep(value)),
+                    }
                 } else {
                     let mut found = None;
                     for variant in variants {
@@ -206,8 +234,11 @@ impl Contract {
                 _ => self.parse_node(*inner, value, sink, depth)?,
             },
             Compiled::Optional(inner) => self.parse_node(*inner, value, sink, depth)?,
-            Compiled::Json => is_json_value(value).then(|| sink.keep(value)),
-            Compiled::Raw => Some(sink.keep(value)),
+            Compiled::Json => match kind {
+                Kind::Array | Kind::Object if is_json_value(value) => Some(fresh(value, sink)?),
+                _ => is_json_value(value).then(|| sink.keep(value)),
+            },
+            Compiled::Raw => Some(kept(value, kind, sink)?),
         })
     }
 
@@ -245,7 +276,13 @@ impl Contract {
                         return ControlFlow::Break(());
                     }
                 },
-                None => sink.keep(entry.value),
+                None => match kept(entry.value, entry.value.kind(), sink) {
+                    Ok(out) => out,
+                    Err(error) => {
+                        failed = Err(error);
+                        return ControlFlow::Break(());
+                    }
+                },
             };
             let pair = (entry.key.clone(), parsed);
             match slot {
@@ -273,11 +310,11 @@ impl Contract {
             return Ok(None);
         }
         js_sort(&mut extras);
+        let len = slots.iter().filter(|slot| slot.is_some()).count() + extras.len();
         let entries = slots
             .into_iter()
             .flatten()
-            .chain(extras.into_iter().map(|(_, pair)| pair))
-            .collect();
-        Ok(Some(sink.object(entries)))
+            .chain(extras.into_iter().map(|(_, pair)| pair));
+        Ok(Some(sink.object(len, entries)))
     }
 }

@@ -67,6 +67,23 @@ impl Accumulator {
 
     /// Adds one sample.
     pub fn add<'a, S: Source<'a>>(&mut self, sample: S) {
+        if S::KEY_IDENTITIES {
+            self.ctx.begin_epoch();
+        }
+        self.add_in_epoch(sample);
+    }
+
+    /// Adds samples that all stay alive, unchanged, until the last one is added (the items of
+    /// a list the caller holds), so a key identity met in one sample still names the same key
+    /// in the next.
+    pub fn add_all<'a, S: Source<'a>>(&mut self, samples: impl IntoIterator<Item = S>) {
+        self.ctx.begin_epoch();
+        for sample in samples {
+            self.add_in_epoch(sample);
+        }
+    }
+
+    fn add_in_epoch<'a, S: Source<'a>>(&mut self, sample: S) {
         self.ctx.begin_sample();
         self.root.add(&mut self.ctx, sample, false);
         self.samples += 1;

@@ -1,5 +1,7 @@
 //! Shared state of one accumulator: interners, options and reusable scratch buffers.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use hashbrown::HashSet;
 
 use super::limits::REVISIT_LIMIT;
@@ -21,6 +23,8 @@ pub(crate) struct Ctx {
     pub keys: Keys,
     pub terms: Terms,
     pub opts: Options,
+    /// The epoch key identities are valid in (unique across accumulators, never 0 once set).
+    pub epoch: u64,
     path: Vec<usize>,
     seen: HashSet<usize>,
     revisits: u64,
@@ -34,6 +38,12 @@ impl Ctx {
             opts,
             ..Ctx::default()
         }
+    }
+
+    /// Starts a new key-identity epoch: identities met before it are never trusted again.
+    pub fn begin_epoch(&mut self) {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        self.epoch = NEXT.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Forgets the shared containers of the previous sample.

@@ -48,11 +48,17 @@ pub(crate) struct Fields {
 
 /// A column prediction for one entry position: the key's length and first 16 bytes inline,
 /// so a hit is checked without touching the key store.
+///
+/// It also keeps the key's identity and the epoch it was met in (see
+/// [`Source::key_identity`](super::source::Source::key_identity)): the same identity in the
+/// same epoch is the same key, known without reading its text.
 #[derive(Clone, Copy, Debug, Default)]
 struct Probe {
     column: u32,
     len: u32,
     head: [u64; 2],
+    identity: usize,
+    epoch: u64,
 }
 
 #[inline]
@@ -89,8 +95,18 @@ pub(crate) enum Found {
 }
 
 impl Fields {
-    /// The column of `key` (met at entry position `pos`), creating it if the breadth limit
-    /// allows; a key beyond the limit is dropped and the slot marked truncated.
+    /// The column of the key with `identity` (`(identity, epoch)`) at entry position `pos`,
+    /// when the previous record had that very key there.
+    #[inline]
+    pub fn known(&self, (identity, epoch): (usize, u64), pos: usize) -> Option<u32> {
+        let probe = self.order.get(pos)?;
+        (identity != 0 && probe.identity == identity && probe.epoch == epoch)
+            .then_some(probe.column)
+    }
+
+    /// The column of `key` (met at entry position `pos`, with `(identity, epoch)`), creating
+    /// it if the breadth limit allows; a key beyond the limit is dropped and the slot marked
+    /// truncated.
     pub fn find(
         &mut self,
         keys: &mut Keys,
@@ -98,9 +114,10 @@ impl Fields {
         pos: usize,
         cap: usize,
         child: (u32, bool),
+        (identity, epoch): (usize, u64),
     ) -> Found {
         let head = pack(key);
-        if let Some(probe) = self.order.get(pos) {
+        if let Some(probe) = self.order.get_mut(pos) {
             let hit = probe.len as usize == key.len()
                 && probe.head == head
                 && (key.len() <= 16
@@ -109,6 +126,8 @@ impl Fields {
                         .get(probe.column as usize)
                         .is_some_and(|c| same_bytes(keys.get(c.key), key)));
             if hit {
+                probe.identity = identity;
+                probe.epoch = epoch;
                 return Found::Column(probe.column);
             }
         }
@@ -118,6 +137,8 @@ impl Fields {
                 column,
                 len: key.len() as u32,
                 head,
+                identity,
+                epoch,
             };
             if pos < self.order.len() {
                 self.order[pos] = probe;

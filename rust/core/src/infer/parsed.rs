@@ -109,7 +109,7 @@ pub struct Entries<'a> {
 }
 
 impl<'a> Iterator for Entries<'a> {
-    type Item = (Option<Cow<'a, [u8]>>, Parsed<'a>);
+    type Item = (Option<Parsed<'a>>, Parsed<'a>);
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.left == 0 {
@@ -119,13 +119,18 @@ impl<'a> Iterator for Entries<'a> {
         let key = self.node;
         let value = key.at(key.at + 1);
         self.node = value.at(value.next());
-        Some((Some(key.text()), value))
+        Some((Some(key), value))
     }
 }
 
 impl<'a> Source<'a> for Parsed<'a> {
     type Items = Children<'a>;
+    type Key = Parsed<'a>;
     type Entries = Entries<'a>;
+
+    fn key_text(key: Parsed<'a>) -> Cow<'a, [u8]> {
+        key.text()
+    }
 
     fn kind(self) -> Kind {
         let t = self.tok();
@@ -198,7 +203,7 @@ impl<'a> Parsed<'a> {
             return None;
         }
         self.entries()
-            .filter(|(k, _)| k.as_deref() == Some(key.as_bytes()))
+            .filter(|(k, _)| k.is_some_and(|k| *k.text() == *key.as_bytes()))
             .map(|(_, v)| v)
             .last()
     }
@@ -224,7 +229,10 @@ impl<'a> Parsed<'a> {
             ),
             Kind::Object => Json::Object(
                 self.entries()
-                    .map(|(k, v)| Some((k?.into_owned().into(), v.to_json(depth.checked_sub(1)?)?)))
+                    .map(|(k, v)| {
+                        let k = k?.text().into_owned().into();
+                        Some((k, v.to_json(depth.checked_sub(1)?)?))
+                    })
                     .collect::<Option<_>>()?,
             ),
             Kind::Temporal(_) | Kind::Other => return None,

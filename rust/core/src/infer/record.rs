@@ -39,7 +39,12 @@ impl Slot {
                 continue;
             };
             count += 1;
-            match fields.find(&mut ctx.keys, &key, pos, cap, child) {
+            let identity = (S::key_identity(key), ctx.epoch);
+            let found = match fields.known(identity, pos) {
+                Some(c) => Found::Column(c),
+                None => fields.find(&mut ctx.keys, &S::key_text(key), pos, cap, child, identity),
+            };
+            match found {
                 Found::Column(c) => {
                     let column = &mut fields.columns[c as usize];
                     column.present += 1;
@@ -59,16 +64,13 @@ impl Slot {
             EMPTY
         } else if dropped || count > cap {
             // The record's own schema keeps only its first keys in UTF-16 order.
-            Pure::new(false).term(ctx, v, self.depth)
+            let term = Pure::new(false).term(ctx, v, self.depth);
+            self.keep_last(term);
+            term
         } else {
-            ctx.terms
-                .object_like(nonstring || !ctx.opts.closed, &mut words, self.last)
+            self.record_term(ctx, nonstring || !ctx.opts.closed, &mut words)
         };
         ctx.give(words);
-        if want {
-            self.keep(term);
-            self.last = term;
-        }
         term
     }
 
@@ -90,7 +92,7 @@ impl Slot {
                 cols.extend([SKIP, 0]);
                 continue;
             };
-            match fields.find(&mut ctx.keys, &key, pos, cap, child) {
+            match fields.find(&mut ctx.keys, &S::key_text(key), pos, cap, child, (0, 0)) {
                 Found::Column(c) => {
                     let column = &mut fields.columns[c as usize];
                     if column.seen == stamp {
@@ -147,7 +149,7 @@ impl Slot {
             };
             if child_need {
                 let id = if c == DROPPED {
-                    ctx.keys.intern(key.as_deref().unwrap_or_default())
+                    ctx.keys.intern(&key.map(S::key_text).unwrap_or_default())
                 } else {
                     cols[2 * pos + 1]
                 };
@@ -157,15 +159,11 @@ impl Slot {
         ctx.give(cols);
         let term = if want {
             let open = distinct > cap || nonstring || !ctx.opts.closed;
-            ctx.terms.object_like(open, &mut words, self.last)
+            self.record_term(ctx, open, &mut words)
         } else {
             EMPTY
         };
         ctx.give(words);
-        if want {
-            self.keep(term);
-            self.last = term;
-        }
         term
     }
 }
@@ -182,7 +180,10 @@ fn own_keys<'a, S: Source<'a>>(
     for (pos, (key, _)) in v.entries().enumerate() {
         match cols[2 * pos] {
             SKIP => {}
-            DROPPED => named.push((key.map(|k| k.into_owned()).unwrap_or_default(), pos)),
+            DROPPED => named.push((
+                key.map(|k| S::key_text(k).into_owned()).unwrap_or_default(),
+                pos,
+            )),
             _ => named.push((ctx.keys.get(cols[2 * pos + 1]).to_vec(), pos)),
         }
     }

@@ -62,6 +62,8 @@ pub(crate) struct Slot {
     pub formats: Formats,
     /// The last record term built here: a cache, not part of the summary.
     pub last: u32,
+    /// The words that term was built from, in entry order: a cache too.
+    raw: Vec<u32>,
 }
 
 /// The bit of a leaf term in [`Slot::leaves`].
@@ -76,6 +78,31 @@ impl Slot {
             annotated,
             ..Slot::default()
         }
+    }
+
+    /// The term of a record built here, from its `[_, key, term, …]` words in entry order:
+    /// the last record's term when the words are the very same (records of one slot usually
+    /// repeat their shape, keys in the same order), else interned. Kept as a variant.
+    pub(crate) fn record_term(&mut self, ctx: &mut Ctx, open: bool, words: &mut [u32]) -> u32 {
+        if let Some(first) = words.first_mut() {
+            *first = u32::from(open);
+        }
+        if self.last >= FIRST_COMPOSITE && self.raw == *words {
+            return self.last;
+        }
+        self.raw.clear();
+        self.raw.extend_from_slice(words);
+        let term = ctx.terms.object_like(open, words, self.last);
+        self.keep(term);
+        self.last = term;
+        term
+    }
+
+    /// Keeps a record term built some other way as the last one.
+    pub(crate) fn keep_last(&mut self, term: u32) {
+        self.keep(term);
+        self.last = term;
+        self.raw.clear();
     }
 
     pub(crate) fn keep(&mut self, term: u32) {

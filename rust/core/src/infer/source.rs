@@ -48,8 +48,21 @@ pub enum Kind {
 pub trait Source<'a>: Copy {
     /// Iterates the elements of an array.
     type Items: Iterator<Item = Self>;
+    /// An object key, read only as far as needed.
+    type Key: Copy;
     /// Iterates the entries of an object; a `None` key is one that is not a string.
-    type Entries: Iterator<Item = (Option<Cow<'a, [u8]>>, Self)>;
+    type Entries: Iterator<Item = (Option<Self::Key>, Self)>;
+
+    /// The (WTF-8) text of a key.
+    fn key_text(key: Self::Key) -> Cow<'a, [u8]>;
+    /// A number only keys with this key's text can have during one epoch of an accumulator
+    /// (see `Accumulator::add_all`), so a key met again is known without reading its text;
+    /// `0` when the source has none.
+    fn key_identity(_key: Self::Key) -> usize {
+        0
+    }
+    /// Whether [`Source::key_identity`] ever answers other than `0`.
+    const KEY_IDENTITIES: bool = false;
 
     /// What kind of value this is.
     fn kind(self) -> Kind;

@@ -47,13 +47,62 @@ pub struct Tape {
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
 
-/// Index of the first `"`, `\` or control byte at or after `i` (or the end).
+/// Index of the first `"`, `\\` or control byte at or after `i` (or the end), and whether a
+/// byte with the high bit set was seen on the way (possibly also a few bytes past the index:
+/// a hint that the text may not be ASCII, never a miss).
+#[cfg(target_arch = "x86_64")]
 #[inline]
-fn scan(buf: &[u8], mut i: usize) -> usize {
+fn scan(buf: &[u8], mut i: usize) -> (usize, bool) {
+    use std::arch::x86_64::{
+        _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    let mut high = 0;
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics always exist; every
+    // load reads the 16 bytes at `i..i + 16`, inside `buf` (checked by the loop condition),
+    // and an unaligned load is allowed anywhere.
+    unsafe {
+        let quote = _mm_set1_epi8(b'"' as i8);
+        let backslash = _mm_set1_epi8(b'\\' as i8);
+        let control = _mm_set1_epi8(0x1f);
+        while i + 16 <= buf.len() {
+            let v = _mm_loadu_si128(buf.as_ptr().add(i).cast());
+            // An unsigned byte is at most 0x1f exactly when max(byte, 0x1f) is 0x1f.
+            let low = _mm_cmpeq_epi8(_mm_max_epu8(v, control), control);
+            let stop = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                low,
+            );
+            let hits = _mm_movemask_epi8(stop);
+            let top = _mm_movemask_epi8(v);
+            if hits != 0 {
+                let at = hits.trailing_zeros();
+                high |= top & ((1 << at) - 1);
+                return (i + at as usize, high != 0);
+            }
+            high |= top;
+            i += 16;
+        }
+    }
+    let (at, seen) = scan_words(buf, i);
+    (at, seen || high != 0)
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn scan(buf: &[u8], i: usize) -> (usize, bool) {
+    scan_words(buf, i)
+}
+
+/// [`scan`] eight bytes at a time, without SIMD instructions.
+#[inline]
+fn scan_words(buf: &[u8], mut i: usize) -> (usize, bool) {
+    let mut high = 0u64;
     while let Some(chunk) = buf.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
         let w = u64::from_le_bytes(word);
+        high |= w;
         let q = w ^ (LO * u64::from(b'"'));
         let s = w ^ (LO * u64::from(b'\\'));
         let hits = (q.wrapping_sub(LO) & !q)
@@ -61,17 +110,18 @@ fn scan(buf: &[u8], mut i: usize) -> usize {
             | (w.wrapping_sub(LO * 0x20) & !w);
         let hits = hits & HI;
         if hits != 0 {
-            return i + (hits.trailing_zeros() / 8) as usize;
+            return (i + (hits.trailing_zeros() / 8) as usize, high & HI != 0);
         }
         i += 8;
     }
     while let Some(&b) = buf.get(i) {
         if b == b'"' || b == b'\\' || b < 0x20 {
-            return i;
+            break;
         }
+        high |= u64::from(b);
         i += 1;
     }
-    i
+    (i, high & HI != 0)
 }
 
 /// Skips JSON whitespace; in `LINES` mode a newline ends the line instead.
@@ -301,8 +351,11 @@ impl Tape {
         let start = open + 1;
         let mut i = start;
         let mut flag = 0;
+        let mut high = false;
         loop {
-            i = scan(buf, i);
+            let (at, seen) = scan(buf, i);
+            i = at;
+            high |= seen;
             match buf.get(i) {
                 Some(b'"') => break,
                 Some(b'\\') => {
@@ -314,7 +367,7 @@ impl Tape {
             }
         }
         let text = &buf[start..i];
-        if !text.is_ascii() {
+        if high {
             if let Err(e) = std::str::from_utf8(text) {
                 return fail(start + e.valid_up_to(), Reason::Utf8);
             }
@@ -339,5 +392,41 @@ fn escape(buf: &[u8], i: usize) -> Result<usize, SyntaxError> {
         },
         Some(_) => fail(i, Reason::Escape),
         None => fail(i, Reason::Unterminated),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{scan, scan_words};
+
+    #[test]
+    fn scan_finds_the_first_stop_byte_and_never_misses_a_high_byte() {
+        let fillers: [&[u8]; 3] = [b"abcdefgh", "é😀x".as_bytes(), b"0123456789abcdefXYZ"];
+        for filler in fillers {
+            for len in 0..70 {
+                let body: Vec<u8> = filler.iter().copied().cycle().take(len).collect();
+                for stop in [b'"', b'\\', b'\n', 0x00, 0x1f] {
+                    for tail in [
+                        &b""[..],
+                        b"xyz\xc3\xa9",
+                        b"\xf0\x9f\x98\x80 padding padding",
+                    ] {
+                        let mut buf = body.clone();
+                        buf.push(stop);
+                        buf.extend_from_slice(tail);
+                        for start in 0..len.min(20) {
+                            let (at, high) = scan(&buf, start);
+                            assert_eq!(at, len, "{filler:?} {len} {stop} {start}");
+                            assert_eq!(at, scan_words(&buf, start).0);
+                            let exact = buf[start..at].iter().any(|&b| b >= 0x80);
+                            assert!(high || !exact, "{filler:?} {len} {start}");
+                        }
+                    }
+                }
+                let (at, high) = scan(&body, 0);
+                assert_eq!(at, body.len());
+                assert!(high || !body.iter().any(|&b| b >= 0x80));
+            }
+        }
     }
 }

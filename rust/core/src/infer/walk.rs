@@ -92,7 +92,7 @@ impl Pure {
         let mut entries: Vec<(Cow<'a, [u8]>, usize, S)> = Vec::with_capacity(v.len());
         for (pos, (key, value)) in v.entries().enumerate() {
             match key {
-                Some(key) => entries.push((key, pos, value)),
+                Some(key) => entries.push((S::key_text(key), pos, value)),
                 None => open = true,
             }
         }

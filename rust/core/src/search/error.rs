@@ -19,6 +19,8 @@ pub enum SearchError {
     /// Running the pattern over this text would cost more than the engine allows: its cache of
     /// states thrashes, or its matches need the text rescanned again and again.
     TooExpensive,
+    /// The search's hits or the replaced text would pass the size bound the caller set.
+    Oversize,
 }
 
 impl fmt::Display for SearchError {
@@ -45,6 +47,7 @@ impl fmt::Display for SearchError {
                 "the pattern is too expensive to run over this text; simplify it (for example \
                  drop a branch that can run to the end of a line)",
             ),
+            Self::Oversize => f.write_str("the result would be larger than the size limit"),
         }
     }
 }

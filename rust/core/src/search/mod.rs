@@ -13,5 +13,5 @@ mod text;
 
 pub use error::SearchError;
 pub use pattern::{Options, Pattern};
-pub use scan::Hit;
+pub use scan::{Hit, HIT_OVERHEAD};
 pub use text::{count_breaks, count_points, locate, Located};

@@ -19,6 +19,10 @@ const BUDGET_FACTOR: usize = 8;
 /// Reading allowed regardless of the text's size.
 const BUDGET_FLOOR: usize = 8 << 20;
 
+/// What a hit costs beyond its line and path when a bounded search counts its results: the
+/// framing of one serialized match (its keys, numbers and quotes) rounded up.
+pub const HIT_OVERHEAD: usize = 64;
+
 /// One match: where it starts (1-based line, 1-based column in code points), its length in
 /// code points, and the line holding its start (the line break excluded) as code-point offsets
 /// `start..end` and as the byte range `bytes`.
@@ -35,15 +39,38 @@ pub struct Hit {
 impl Pattern {
     /// Finds up to `limit` matches in `text` (all of them when `limit` is `None`).
     pub fn search(&self, text: &[u8], limit: Option<usize>) -> Result<Vec<Hit>, SearchError> {
+        self.search_within(text, limit, usize::MAX, 0)
+            .map(|(hits, _)| hits)
+    }
+
+    /// Finds up to `limit` matches in `text`, refusing with [`SearchError::Oversize`] as soon
+    /// as the hits would cost more than `size` bytes, each costing the bytes of its line plus
+    /// `per_hit`. Returns the hits and the bytes they cost.
+    pub fn search_within(
+        &self,
+        text: &[u8],
+        limit: Option<usize>,
+        size: usize,
+        per_hit: usize,
+    ) -> Result<(Vec<Hit>, usize), SearchError> {
         let mut hits = Vec::new();
+        let mut spent = 0usize;
         let mut lines = Lines {
             line: 1,
             ..Lines::default()
         };
         self.each(text, limit, |found| {
-            hits.push(lines.hit(text, found.start(), found.end()));
+            let hit = lines.hit(text, found.start(), found.end());
+            spent = spent
+                .saturating_add(hit.bytes.len())
+                .saturating_add(per_hit);
+            if spent > size {
+                return Err(SearchError::Oversize);
+            }
+            hits.push(hit);
+            Ok(())
         })?;
-        Ok(hits)
+        Ok((hits, spent))
     }
 
     /// Replaces up to `limit` matches in `text` with `replacement`, taken literally. Returns the
@@ -54,15 +81,35 @@ impl Pattern {
         replacement: &[u8],
         limit: Option<usize>,
     ) -> Result<Option<(Vec<u8>, usize)>, SearchError> {
+        self.replace_within(text, replacement, limit, usize::MAX)
+    }
+
+    /// Like [`Pattern::replace`], but refuses with [`SearchError::Oversize`] before the new
+    /// text grows past `size` bytes, so an amplifying replace never allocates its result.
+    pub fn replace_within(
+        &self,
+        text: &[u8],
+        replacement: &[u8],
+        limit: Option<usize>,
+        size: usize,
+    ) -> Result<Option<(Vec<u8>, usize)>, SearchError> {
         let mut out = Vec::new();
         let mut copied = 0;
         let count = self.each(text, limit, |found| {
-            out.extend_from_slice(&text[copied..found.start()]);
+            let kept = &text[copied..found.start()];
+            if out.len() + kept.len() + replacement.len() > size {
+                return Err(SearchError::Oversize);
+            }
+            out.extend_from_slice(kept);
             out.extend_from_slice(replacement);
             copied = found.end();
+            Ok(())
         })?;
         if count == 0 {
             return Ok(None);
+        }
+        if out.len() + (text.len() - copied) > size {
+            return Err(SearchError::Oversize);
         }
         out.extend_from_slice(&text[copied..]);
         Ok(Some((out, count)))
@@ -72,7 +119,7 @@ impl Pattern {
         &self,
         text: &[u8],
         limit: Option<usize>,
-        mut visit: impl FnMut(Match),
+        mut visit: impl FnMut(Match) -> Result<(), SearchError>,
     ) -> Result<usize, SearchError> {
         let limit = limit.unwrap_or(usize::MAX);
         let mut cache = self.regex.create_cache();
@@ -89,7 +136,7 @@ impl Pattern {
                 at = next_point(text, found.start());
                 continue;
             }
-            visit(found);
+            visit(found)?;
             count += 1;
             at = if found.is_empty() {
                 next_point(text, found.end())

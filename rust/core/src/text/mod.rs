@@ -7,6 +7,7 @@
 pub mod keys;
 pub mod number;
 pub mod preview;
+pub mod pyjson;
 
 /// Iterates the code points of WTF-8 bytes; a malformed byte reads as U+FFFD.
 pub fn code_points(bytes: &[u8]) -> CodePoints<'_> {

@@ -31,17 +31,20 @@ pub fn add_samples(
         if whole && list.iter().all(|item| item.is_instance_of::<PyDict>()) {
             acc.records_only();
         }
-        for i in 0..list.len() {
+        // The list holds every item alive and no Python code runs until the last is added.
+        acc.add_all((0..list.len()).map(|i| {
             // SAFETY: in bounds; the list cannot change while no Python code runs.
             let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
-            acc.add(PyNode::borrowed(py, item));
-        }
+            PyNode::borrowed(py, item)
+        }));
         return Ok(());
     }
     if let Ok(tuple) = samples.cast::<PyTuple>() {
-        for item in tuple.iter_borrowed() {
-            acc.add(PyNode::new(&item));
-        }
+        acc.add_all(
+            tuple
+                .iter_borrowed()
+                .map(|item| PyNode::borrowed(py, item.as_ptr())),
+        );
         return Ok(());
     }
     let iterator = samples

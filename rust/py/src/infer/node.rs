@@ -13,6 +13,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
+use super::dict::{prefetch, Table};
+
 /// The `datetime` classes, looked up once per interpreter.
 struct Temporal {
     datetime: Py<PyType>,
@@ -155,7 +157,17 @@ impl<'py> PyNode<'py> {
 }
 
 /// The UTF-8 text of a `str`; lone surrogates are kept as WTF-8.
+#[inline]
 fn utf8<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
+    // SAFETY: `obj` is a live `str` (see the module note).
+    match unsafe { crate::node::ascii_bytes(obj) } {
+        Some(bytes) => Cow::Borrowed(bytes),
+        None => utf8_slow(obj),
+    }
+}
+
+#[cold]
+fn utf8_slow<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
     // SAFETY: `obj` is a live `str`; its UTF-8 buffer lives as long as the object.
     unsafe {
         let mut size: ffi::Py_ssize_t = 0;
@@ -176,20 +188,6 @@ fn utf8<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
         ffi::Py_DecRef(bytes);
         Cow::Owned(owned)
     }
-}
-
-/// Hints the CPU to load an object's header before it is read (touching each object is the
-/// main cost of a walk).
-#[inline(always)]
-fn prefetch(obj: *mut ffi::PyObject) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults, whatever the address.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(obj.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = obj;
 }
 
 /// Elements of a list or tuple.
@@ -234,10 +232,11 @@ pub struct Entries<'py> {
     node: PyNode<'py>,
     pos: ffi::Py_ssize_t,
     ahead: Option<(*mut ffi::PyObject, *mut ffi::PyObject)>,
+    table: Option<Table>,
 }
 
 impl Entries<'_> {
-    /// The next stored entry, with its value's header prefetched.
+    /// The next entry from `PyDict_Next`, with its value's header prefetched.
     fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
@@ -251,25 +250,53 @@ impl Entries<'_> {
     }
 }
 
-impl<'py> Iterator for Entries<'py> {
-    type Item = (Option<Cow<'py, [u8]>>, PyNode<'py>);
+/// A `str` key of a dict being walked.
+#[derive(Clone, Copy)]
+pub struct Key(*mut ffi::PyObject);
 
+impl<'py> Iterator for Entries<'py> {
+    type Item = (Option<Key>, PyNode<'py>);
+
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        let (key, value) = match self.ahead.take() {
-            Some(entry) => entry,
-            None => self.pull()?,
+        let (key, value) = match self.table {
+            // SAFETY: the table was read from this dict, which cannot change during the walk.
+            Some(table) => unsafe { table.next(&mut self.pos)? },
+            None => {
+                let entry = match self.ahead.take() {
+                    Some(entry) => entry,
+                    None => self.pull()?,
+                };
+                self.ahead = self.pull();
+                entry
+            }
         };
-        self.ahead = self.pull();
         // SAFETY: `key` is a borrowed, live object.
-        let text = (unsafe { ffi::PyUnicode_Check(key) } != 0).then(|| utf8(key));
-        Some((text, self.node.at(value)))
+        let key = (unsafe { ffi::PyUnicode_Check(key) } != 0).then_some(Key(key));
+        Some((key, self.node.at(value)))
     }
 }
 
 impl<'py> Source<'py> for PyNode<'py> {
     type Items = Items<'py>;
+    type Key = Key;
     type Entries = Entries<'py>;
 
+    const KEY_IDENTITIES: bool = true;
+
+    fn key_text(key: Key) -> Cow<'py, [u8]> {
+        utf8(key.0)
+    }
+
+    /// The key object's address. A `str` never changes, and while an epoch lasts every sample
+    /// walked in it is alive (`Accumulator::add_all` is only given the items of a list or tuple
+    /// the caller holds), so no other key can take the address: one address is one text.
+    #[inline]
+    fn key_identity(key: Key) -> usize {
+        key.0 as usize
+    }
+
+    #[inline]
     fn kind(self) -> Kind {
         // SAFETY: exact type checks against the builtin types.
         unsafe {
@@ -354,6 +381,8 @@ impl<'py> Source<'py> for PyNode<'py> {
             node: self,
             pos: 0,
             ahead: None,
+            // SAFETY: `kind` said this is a dict, alive and unchanged for the walk.
+            table: unsafe { Table::of(self.obj) },
         }
     }
 

@@ -1,0 +1,347 @@
+"""Ratios against every peer in one process: contenders interleaved, several rounds.
+
+Every figure the goals of `benches/RESULTS.md` name comes from here, as a ratio measured in one
+run, so a loaded machine slows every contender alike. Each round runs every contender once, in
+a rotating order; the table gives each one's median over the rounds and the median of the
+per-round ratios to orkestrel, with their range.
+
+Run with a release build (`/work/bin/core-build --release` or `maturin develop --release`):
+
+    python benches/ratios.py objects    # samples_to_schema vs genson and per-record orjson.dumps
+    python benches/ratios.py lines      # infer_json_lines vs polars-genson (pre-split column)
+    python benches/ratios.py contract   # parse vs msgspec.convert, is_valid vs jsonschema-rs
+    python benches/ratios.py cli        # genson-rs CLI and `orkestrel infer` start-up, as processes
+    python benches/ratios.py all --rounds 9
+
+The genson-rs CLI is built on first use with `cargo install --locked genson-rs --root
+benches/.tools` (not tracked by git); polars-genson, polars and msgspec come from the `bench`
+extra (`pip install '.[test,bench]'`).
+
+Data comes from `benches/generate.py` (written on first use to `benches/data/`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import generate  # noqa: E402  (the bench folder is not a package)
+
+DATA = HERE / "data"
+EVENTS = DATA / "events.jsonl"
+LOGS = DATA / "logs.jsonl"
+
+
+TOOLS = HERE / ".tools"
+GENSON_RS = "0.2.0"
+
+
+def genson_rs() -> str:
+    """The genson-rs CLI, built with cargo into `benches/.tools` the first time."""
+    binary = TOOLS / "bin" / "genson-rs"
+    if not binary.exists():
+        subprocess.run(
+            [
+                "cargo",
+                "install",
+                "--locked",
+                "genson-rs",
+                "--version",
+                GENSON_RS,
+                "--root",
+                str(TOOLS),
+            ],
+            check=True,
+        )
+    return str(binary)
+
+
+def _process(argv: list[str]) -> Callable[[], None]:
+    def run() -> None:
+        subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+
+    return run
+
+
+@dataclass
+class Contender:
+    """One way of doing the work: `run` does it once; `inner` repeats it per timing."""
+
+    name: str
+    run: Callable[[], Any]
+    inner: int = 1
+
+
+def measure(contenders: Sequence[Contender], rounds: int) -> dict[str, list[float]]:
+    """Seconds per call of each contender, one sample per round, interleaved."""
+    times: dict[str, list[float]] = {c.name: [] for c in contenders}
+    for r in range(rounds):
+        order = list(contenders[r % len(contenders) :]) + list(contenders[: r % len(contenders)])
+        for contender in order:
+            gc.collect()
+            start = time.perf_counter()
+            for _ in range(contender.inner):
+                contender.run()
+            times[contender.name].append((time.perf_counter() - start) / contender.inner)
+    return times
+
+
+def _unit(seconds: float) -> str:
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:,.1f} ms"
+    if seconds >= 1e-6:
+        return f"{seconds * 1e6:,.2f} µs"
+    return f"{seconds * 1e9:,.0f} ns"
+
+
+def report(title: str, times: dict[str, list[float]], base: str, note: str = "") -> None:
+    """Prints medians and the per-round ratios `time / time(base)`."""
+    print(f"\n### {title}{note}\n")
+    print(f"| contender | median | time / {base} (median, range) |")
+    print("| --- | --- | --- |")
+    reference = times[base]
+    for name, samples in times.items():
+        ratios = [t / b for t, b in zip(samples, reference, strict=True)]
+        spread = f"{statistics.median(ratios):.2f} ({min(ratios):.2f} to {max(ratios):.2f})"
+        print(f"| {name} | {_unit(statistics.median(samples))} | {spread} |")
+    sys.stdout.flush()
+
+
+def _ensure_data() -> None:
+    if not (EVENTS.exists() and LOGS.exists()):
+        subprocess.run([sys.executable, str(HERE / "generate.py"), "--big", "0"], check=True)
+
+
+def objects(rounds: int) -> None:
+    """Inference over Python objects: records built by Python code, and the same records
+    re-created by `orjson.loads`."""
+    import orjson
+    from genson import SchemaBuilder as GensonBuilder
+
+    from orkestrel.contract import samples_to_schema
+
+    def genson(records: list[Any]) -> None:
+        builder = GensonBuilder()
+        for record in records:
+            builder.add_object(record)
+        builder.to_schema()
+
+    def dumps(records: list[Any]) -> None:
+        encode = orjson.dumps
+        for record in records:
+            encode(record)
+
+    sets = {
+        "events": generate.events(20_000),
+        "logs": generate.logs(60_000),
+    }
+    for name, built in sets.items():
+        loaded = [orjson.loads(orjson.dumps(record)) for record in built]
+        assert samples_to_schema(built) == samples_to_schema(loaded)
+        for origin, records in (("built by Python code", built), ("from orjson.loads", loaded)):
+            contenders = [
+                Contender("orkestrel samples_to_schema", lambda r=records: samples_to_schema(r)),
+                Contender("orjson.dumps per record", lambda r=records: dumps(r)),
+                Contender("genson add_object per record", lambda r=records: genson(r)),
+            ]
+            times = measure(contenders, rounds)
+            report(
+                f"objects: {len(records):,} {name} records {origin}",
+                times,
+                "orkestrel samples_to_schema",
+            )
+
+
+def lines(rounds: int) -> None:
+    """JSON Lines from bytes: one core against polars-genson on a pre-split string column,
+    and two cores against one."""
+    import polars as pl
+    import polars_genson  # noqa: F401  (registers the `genson` namespace)
+
+    from orkestrel.contract import infer_json_lines
+
+    _ensure_data()
+    for path in (EVENTS, LOGS):
+        data = path.read_bytes()
+        column = pl.DataFrame({"line": data.decode().splitlines()})
+        mb = len(data) / 1e6
+
+        def ours(threads: int, data: bytes = data) -> None:
+            infer_json_lines(data, threads=threads)
+
+        def theirs(column: pl.DataFrame = column) -> None:
+            column.genson.infer_json_schema("line")
+
+        contenders = [
+            Contender("orkestrel infer_json_lines, threads=1", lambda: ours(1)),
+            Contender("polars-genson, pre-split column", theirs),
+            Contender("orkestrel infer_json_lines, threads=2", lambda: ours(2)),
+        ]
+        cpu_before = time.process_time()
+        times = measure(contenders, rounds)
+        cpu = time.process_time() - cpu_before
+        wall = sum(sum(samples) for samples in times.values())
+        rates = ", ".join(
+            f"{c.name.split(',')[-1].strip()}: {mb / statistics.median(times[c.name]):,.0f} MB/s"
+            for c in contenders
+        )
+        report(
+            f"lines: {path.name}, {mb:,.0f} MB",
+            times,
+            "orkestrel infer_json_lines, threads=1",
+            f" ({rates}; process CPU/wall {cpu / wall:.2f})",
+        )
+        del column
+
+
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cli(rounds: int) -> None:
+    """Whole processes: `orkestrel infer` on a one-line file against the bare import of the
+    extension, and the genson-rs CLI against `orkestrel infer` on the events file, both pinned
+    to one core (`taskset -c 0`) and on all cores."""
+    _ensure_data()
+    python = sys.executable
+    script = shutil.which("orkestrel") or str(Path(python).parent / "orkestrel")
+    with tempfile.TemporaryDirectory() as folder:
+        one = Path(folder) / "one.jsonl"
+        one.write_bytes(EVENTS.read_bytes().split(b"\n", 1)[0] + b"\n")
+        contenders = [
+            Contender(
+                "python -c 'import orkestrel._core'",
+                _process([python, "-c", "import orkestrel._core"]),
+                5,
+            ),
+            Contender("orkestrel infer one.jsonl", _process([script, "infer", str(one)]), 5),
+        ]
+        before = _cpu_of_children()
+        times = measure(contenders, max(rounds, 9))
+        report(
+            "cli: start-up, one-line file",
+            times,
+            "python -c 'import orkestrel._core'",
+            f" (children CPU {_cpu_of_children() - before:.1f} s)",
+        )
+    binary = genson_rs()
+    mb = EVENTS.stat().st_size / 1e6
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    contenders = [
+        Contender(
+            "orkestrel infer --threads 1 (one core)",
+            _process([*pin, script, "infer", "--threads", "1", str(EVENTS)]),
+        ),
+        Contender(
+            "genson-rs -d newline (one core)",
+            _process([*pin, binary, "-d", "newline", str(EVENTS)]),
+        ),
+        Contender("orkestrel infer (all cores)", _process([script, "infer", str(EVENTS)])),
+        Contender(
+            "genson-rs -d newline (all cores)", _process([binary, "-d", "newline", str(EVENTS)])
+        ),
+    ]
+    times = measure(contenders, rounds)
+    rates = ", ".join(
+        f"{c.name}: {mb / statistics.median(times[c.name]):,.0f} MB/s" for c in contenders
+    )
+    report(f"cli: {EVENTS.name}, {mb:,.0f} MB", times, contenders[0].name, f" ({rates})")
+
+
+def _contract_contenders(rounds: int) -> None:
+    import jsonschema_rs
+    import msgspec
+
+    import bench_contract as cases
+    from orkestrel.contract import ParseError
+
+    def raises(call: Callable[[Any], Any], errors: tuple[type[BaseException], ...]) -> Any:
+        def check(value: Any) -> bool:
+            try:
+                call(value)
+            except errors:
+                return False
+            return True
+
+        return check
+
+    failures = (ParseError, msgspec.ValidationError, jsonschema_rs.ValidationError)
+    inner = 2_000
+    for name, (contract, _, valid, invalid) in cases.INPUTS.items():
+        spec = cases.MSGSPEC[name]
+        coercible = cases.COERCIBLE[name]
+        validator = jsonschema_rs.validator_for(contract.schema)
+        for label, value, ok in (
+            ("valid", valid, True),
+            ("coercible", coercible, True),
+            ("invalid", invalid, False),
+        ):
+            ours = raises(contract.parse, failures)
+            lax = raises(lambda v, s=spec: msgspec.convert(v, s, strict=False), failures)
+            assert ours(value) is ok, (name, label)
+            assert lax(value) is ok, (name, label)
+            if ok:
+                assert contract.parse(value) == msgspec.to_builtins(
+                    msgspec.convert(value, spec, strict=False)
+                )
+            contenders = [
+                Contender("orkestrel parse", lambda f=ours, v=value: f(v), inner),
+                Contender("msgspec.convert(strict=False)", lambda f=lax, v=value: f(v), inner),
+            ]
+            report(f"parse: {name}, {label}", measure(contenders, rounds), "orkestrel parse")
+        for label, value, ok in (("valid", valid, True), ("invalid", invalid, False)):
+            assert contract.is_valid(value) is ok
+            assert validator.is_valid(value) is ok
+            contenders = [
+                Contender("orkestrel is_valid", lambda v=value, c=contract: c.is_valid(v), inner),
+                Contender(
+                    "jsonschema-rs is_valid", lambda v=value, g=validator: g.is_valid(v), inner
+                ),
+            ]
+            report(f"is_valid: {name}, {label}", measure(contenders, rounds), "orkestrel is_valid")
+
+
+def contract(rounds: int) -> None:
+    """`parse` against `msgspec.convert` and `is_valid` against jsonschema-rs."""
+    _contract_contenders(rounds)
+
+
+GROUPS: dict[str, Callable[[int], None]] = {
+    "objects": objects,
+    "lines": lines,
+    "contract": contract,
+    "cli": cli,
+}
+
+
+def main() -> None:
+    """Runs the named groups and prints their tables as Markdown."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("groups", nargs="*", default=["all"], choices=[*GROUPS, "all"])
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    names = list(GROUPS) if "all" in args.groups else args.groups
+    load = os.getloadavg()[0]
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.1f}")
+    for name in names:
+        GROUPS[name](args.rounds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""`orkestrel serve --ask`: the prompt tool, a terminal for the person at the client, and over
+HTTP the terminal routes and the answering page beside the MCP endpoint."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from orkestrel.mcp.http import RouteAccess
+    from orkestrel.terminal import TerminalManager
+    from orkestrel.tool import ToolInterface
+
+ASK_TERMINAL = "user"
+"""The terminal `--ask` mounts for the person at the client, unless `--ask-terminal` names
+another."""
+
+ASK_FROM = "model"
+"""The terminal the prompt tool asks from: the model's side."""
+
+ASK_TOKEN_VARIABLE = "ORKESTREL_ASK_TOKEN"
+"""The environment variable `--ask-token` defaults to."""
+
+ASK_TIMEOUT_SECONDS = 300
+"""How long a form waits for an answer unless `--ask-timeout` says otherwise."""
+
+
+def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds `--ask`, `--ask-terminal`, `--ask-token` and `--ask-timeout` to `serve`."""
+    parser.add_argument(
+        "--ask",
+        action="store_true",
+        help="serve the 'ask' tool: the model asks the person at the client a form, through "
+        "MCP elicitation or, over HTTP, the answering page at /terminals/<name>/",
+    )
+    parser.add_argument(
+        "--ask-terminal",
+        default=ASK_TERMINAL,
+        metavar="NAME",
+        help=f"the terminal name of the person who answers (default: {ASK_TERMINAL})",
+    )
+    parser.add_argument(
+        "--ask-token",
+        default=os.environ.get(ASK_TOKEN_VARIABLE),
+        metavar="TOKEN",
+        help="a token for the answering page, sent in x-orkestrel-token, that answers forms "
+        f"but calls no tool (default: ${ASK_TOKEN_VARIABLE}); the page takes the --token "
+        "bearer token too",
+    )
+    parser.add_argument(
+        "--ask-timeout",
+        type=int,
+        default=ASK_TIMEOUT_SECONDS,
+        metavar="SECONDS",
+        help=f"how long a form waits for an answer (default: {ASK_TIMEOUT_SECONDS})",
+    )
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Represents what `--ask` serves: the terminal manager, the prompt tool, and over HTTP
+    the routes to mount beside `/mcp` with how a browser passes the guard to reach them (the
+    page's files need no token; the stream and answer routes take one in
+    `x-orkestrel-token`)."""
+
+    manager: TerminalManager
+    terminal: str
+    tool: ToolInterface
+    routes: list[Any] = field(default_factory=list)
+    access: list[RouteAccess] = field(default_factory=list)
+
+
+class AskSetupError(Exception):
+    """Represents `--ask` options that cannot be served as given."""
+
+
+def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
+    """Builds what `--ask` serves from the parsed options and the server's bearer `token`;
+    raises `AskSetupError` for a timeout out of range, or for HTTP off loopback with no token
+    at all.
+
+    The terminal routes are built without a token of their own: the server's guard checks it
+    in front of them, accepting the bearer token, or `--ask-token` or the bearer token in
+    `x-orkestrel-token` (what the page sends).
+    """
+    # Imported here so that a command line that never asks loads none of this.
+    from orkestrel.mcp.elicitation import ElicitingTerminalManager
+    from orkestrel.mcp.http import RouteAccess, is_loopback
+    from orkestrel.terminal import HEADER_TOKEN, create_terminal_manager
+    from orkestrel.toolbox import (
+        create_prompt_tool,
+        create_terminal_page_routes,
+        create_terminal_routes,
+        starlette_routes,
+    )
+
+    seconds = options.ask_timeout
+    if not 1 <= seconds <= 86_400:
+        raise AskSetupError(f"--ask-timeout must be from 1 to 86400 seconds, got {seconds}")
+    http = options.transport == "http"
+    tokens = tuple(dict.fromkeys(t for t in (options.ask_token or None, token) if t))
+    if http and not tokens and not is_loopback(options.host):
+        raise AskSetupError(
+            f"--ask on {options.host} would let anyone on the network answer forms; "
+            f"set --token or --ask-token (${ASK_TOKEN_VARIABLE})"
+        )
+    manager = create_terminal_manager(timeout=seconds * 1000)
+    manager.add(options.ask_terminal)
+    eliciting = ElicitingTerminalManager(manager, terminal=options.ask_terminal, page=http)
+    tool = create_prompt_tool(manager=eliciting, from_=ASK_FROM)
+    if not http:
+        return Ask(manager, options.ask_terminal, tool)
+    calls = starlette_routes(create_terminal_routes(manager))
+    page = starlette_routes(create_terminal_page_routes())
+    access = [
+        RouteAccess(routes=tuple(page)),
+        RouteAccess(routes=tuple(calls), header=HEADER_TOKEN, tokens=tokens),
+    ]
+    return Ask(manager, options.ask_terminal, tool, [*calls, *page], access)
+
+
+def page_url(listening: str, terminal: str) -> str:
+    """The answering page's URL, given the MCP endpoint's URL."""
+    from orkestrel.toolbox import TERMINAL_ROUTES_PATH
+
+    root = listening.rsplit("/", 1)[0]
+    return root + TERMINAL_ROUTES_PATH.replace(":name", terminal) + "/"

@@ -1,0 +1,153 @@
+"""Forms: a JSON document of fields and rules, and a live form that settles exactly once.
+
+    schema = {"label": "Sign up", "fields": [
+        {"control": "text", "name": "email", "rule": {"required": True, "email": True}},
+        {"control": "confirm", "name": "terms", "label": "I accept the terms"},
+    ]}
+    parse_form(schema)          # a fresh copy in wire order, or None for a faulty document
+    form = create_form(schema)
+    form.fill({"email": "ada@example.com", "terms": True})
+    form.submit()               # {"success": True, "value": {...}}
+    await form.answer           # the same values, for every task that awaits them
+
+Nothing here renders a form: the terminal layer parks forms for someone to answer.
+"""
+
+from orkestrel.form.audit import audit_schema
+from orkestrel.form.constants import (
+    ALPHANUMERIC_PATTERN,
+    CHOICE_LIMIT,
+    COLOR_PATTERN,
+    DATE_PATTERN,
+    DATETIME_PATTERN,
+    DEPTH_LIMIT,
+    EMAIL_PATTERN,
+    FIELD_CONTROLS,
+    FIELD_LIMIT,
+    FIELD_RULES,
+    FORM_STATUSES,
+    GROUP_LIMIT,
+    INTEGER_PATTERN,
+    LIST_LIMIT,
+    NAME_LIMIT,
+    NODE_LIMIT,
+    PATTERN_LIMIT,
+    RULE_MESSAGES,
+    STRING_LIMIT,
+    TEXT_LIMIT,
+    TIME_PATTERN,
+    URL_PATTERN,
+)
+from orkestrel.form.deferred import Deferred
+from orkestrel.form.errors import FORM_ERROR_CODES, FormError, FormErrorCode, is_form_error
+from orkestrel.form.evaluate import evaluate_field, evaluate_form
+from orkestrel.form.factories import create_form
+from orkestrel.form.form import Form
+from orkestrel.form.helpers import explain_form, parse_form, parse_value, serialize_form
+from orkestrel.form.types import (
+    CheckboxField,
+    ColorField,
+    ConfirmField,
+    DateField,
+    DatetimeField,
+    EditorField,
+    FieldChoice,
+    FieldControl,
+    FieldError,
+    FieldRule,
+    FieldRuleName,
+    FieldValidator,
+    FieldValue,
+    FileField,
+    FormFailure,
+    FormField,
+    FormGroup,
+    FormInterface,
+    FormResult,
+    FormSchema,
+    FormStatus,
+    FormSuccess,
+    FormValues,
+    NumberField,
+    PasswordField,
+    SelectField,
+    TextField,
+    TimeField,
+)
+from orkestrel.form.validators import (
+    is_field_error,
+    is_form_schema,
+    is_form_values,
+    matches_answer,
+)
+
+__all__ = [
+    "ALPHANUMERIC_PATTERN",
+    "CHOICE_LIMIT",
+    "COLOR_PATTERN",
+    "DATETIME_PATTERN",
+    "DATE_PATTERN",
+    "DEPTH_LIMIT",
+    "EMAIL_PATTERN",
+    "FIELD_CONTROLS",
+    "FIELD_LIMIT",
+    "FIELD_RULES",
+    "FORM_ERROR_CODES",
+    "FORM_STATUSES",
+    "GROUP_LIMIT",
+    "INTEGER_PATTERN",
+    "LIST_LIMIT",
+    "NAME_LIMIT",
+    "NODE_LIMIT",
+    "PATTERN_LIMIT",
+    "RULE_MESSAGES",
+    "STRING_LIMIT",
+    "TEXT_LIMIT",
+    "TIME_PATTERN",
+    "URL_PATTERN",
+    "CheckboxField",
+    "ColorField",
+    "ConfirmField",
+    "DateField",
+    "DatetimeField",
+    "Deferred",
+    "EditorField",
+    "FieldChoice",
+    "FieldControl",
+    "FieldError",
+    "FieldRule",
+    "FieldRuleName",
+    "FieldValidator",
+    "FieldValue",
+    "FileField",
+    "Form",
+    "FormError",
+    "FormErrorCode",
+    "FormFailure",
+    "FormField",
+    "FormGroup",
+    "FormInterface",
+    "FormResult",
+    "FormSchema",
+    "FormStatus",
+    "FormSuccess",
+    "FormValues",
+    "NumberField",
+    "PasswordField",
+    "SelectField",
+    "TextField",
+    "TimeField",
+    "audit_schema",
+    "create_form",
+    "evaluate_field",
+    "evaluate_form",
+    "explain_form",
+    "is_field_error",
+    "is_form_error",
+    "is_form_schema",
+    "is_form_values",
+    "matches_answer",
+    "parse_form",
+    "parse_value",
+    "serialize_form",
+]

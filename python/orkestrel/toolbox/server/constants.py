@@ -1,0 +1,25 @@
+"""The defaults of the terminal routes."""
+
+from __future__ import annotations
+
+from typing import Final
+
+TERMINAL_ROUTES_PATH: Final = "/terminals/:name"
+"""Holds the default `:name`-templated path `create_terminal_routes` mounts its GET (SSE) and
+POST (answer) routes under, `/terminals/:name`."""
+
+TERMINAL_KEEPALIVE_MS: Final = 15_000
+"""Holds the default SSE keepalive interval `create_terminal_routes` arms per open connection,
+`15_000` ms: a `:` comment frame a conforming SSE parser ignores, keeping intermediary proxies
+from timing out an otherwise idle stream."""
+
+TERMINAL_BODY_LIMIT: Final = 1_048_576
+"""Holds the default cap on an answer's POST body, `1_048_576` bytes; a longer body is refused
+with `413` before it is parsed."""
+
+TERMINAL_PAGE_FILES: Final[dict[str, str]] = {
+    "": "text/html; charset=utf-8",
+    "page.js": "text/javascript; charset=utf-8",
+    "page.css": "text/css; charset=utf-8",
+}
+"""Holds the files of the answering page, by path under `<path>/`, with their media types."""

@@ -1,0 +1,112 @@
+"""`create_terminal_routes`, the answering page's routes, and the Starlette app that holds both."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+from orkestrel.terminal import TerminalManagerInterface, TimerHandler, default_timer
+from orkestrel.toolbox.server.constants import (
+    TERMINAL_KEEPALIVE_MS,
+    TERMINAL_PAGE_FILES,
+    TERMINAL_ROUTES_PATH,
+)
+from orkestrel.toolbox.server.helpers import check_keepalive, resolve_body_limit, starlette_path
+from orkestrel.toolbox.server.types import TerminalRoute, TerminalRouteContext, TerminalToken
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+
+def create_terminal_routes(
+    manager: TerminalManagerInterface,
+    *,
+    path: str = TERMINAL_ROUTES_PATH,
+    token: TerminalToken | None = None,
+    keepalive: int = TERMINAL_KEEPALIVE_MS,
+    timer: TimerHandler = default_timer,
+    limit: float | None = None,
+) -> tuple[TerminalRoute, ...]:
+    """Builds the GET SSE stream and POST answer routes that bridge a terminal manager onto the
+    wire: exactly two records, GET then POST, sharing `path`.
+
+    The handlers take a Starlette `Request` and answer a Starlette `Response`, so the routes
+    need Starlette (it comes with the `mcp` extra). `limit` caps the POST body in bytes (`None`
+    or a non-finite number: `TERMINAL_BODY_LIMIT`); `keepalive` is in milliseconds.
+    """
+    from orkestrel.toolbox.server.handlers import answer_handler, stream_handler
+
+    interval = check_keepalive(keepalive)
+    cap = resolve_body_limit(limit)
+    return (
+        TerminalRoute(
+            "GET", path, stream_handler(manager, token=token, keepalive=interval, timer=timer)
+        ),
+        TerminalRoute("POST", path, answer_handler(manager, token=token, limit=cap)),
+    )
+
+
+def create_terminal_page_routes(*, path: str = TERMINAL_ROUTES_PATH) -> tuple[TerminalRoute, ...]:
+    """Builds the GET routes of the answering page under `<path>/`: the page itself, its
+    script and its style sheet, plain files shipped in the package. The page needs no token to
+    load; it sends the token it is given with every call it makes."""
+    routes = []
+    for name, media in TERMINAL_PAGE_FILES.items():
+        body = (
+            resources.files("orkestrel.toolbox.server")
+            .joinpath("page", name or "index.html")
+            .read_bytes()
+        )
+        routes.append(TerminalRoute("GET", f"{path}/{name}", _static(body, media)))
+    return tuple(routes)
+
+
+def _static(body: bytes, media: str) -> Any:
+    async def handle(request: Request, context: TerminalRouteContext) -> Response:
+        from starlette.responses import Response
+
+        headers = {"cache-control": "no-cache", "x-content-type-options": "nosniff"}
+        return Response(body, media_type=media, headers=headers)
+
+    return handle
+
+
+def starlette_routes(routes: Iterable[TerminalRoute]) -> list[Route]:
+    """Turns terminal route records into Starlette `Route`s (`:name` becomes `{name}`), ready
+    for a Starlette or FastAPI app's routes."""
+    from starlette.routing import Route
+
+    made: list[Route] = []
+    for route in routes:
+
+        async def endpoint(request: Request, route: TerminalRoute = route) -> Response:
+            return await route.handler(request, {"params": dict(request.path_params)})
+
+        made.append(Route(starlette_path(route.path), endpoint, methods=[route.method]))
+    return made
+
+
+def create_terminal_app(
+    manager: TerminalManagerInterface,
+    *,
+    path: str = TERMINAL_ROUTES_PATH,
+    token: TerminalToken | None = None,
+    keepalive: int = TERMINAL_KEEPALIVE_MS,
+    timer: TimerHandler = default_timer,
+    limit: float | None = None,
+    page: bool = False,
+) -> Starlette:
+    """Builds a Starlette app serving the terminal routes of `manager` (and, with `page`, the
+    answering page at `<path>/`); other paths answer `404` and other methods `405`."""
+    from starlette.applications import Starlette
+
+    routes = create_terminal_routes(
+        manager, path=path, token=token, keepalive=keepalive, timer=timer, limit=limit
+    )
+    if page:
+        routes += create_terminal_page_routes(path=path)
+    return Starlette(routes=starlette_routes(routes))

@@ -1,0 +1,34 @@
+"""The answering page in a real headless Chromium: Debian's `chromium`, driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+CHROMIUM = os.environ.get("ORKESTREL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The Chromium binary; the tests fail, not skip, without it (`.ci/run` installs it)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: install Debian's chromium package")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    """Where the browser tests save screenshots: `$ORKESTREL_ARTIFACTS` or `.artifacts/`."""
+    folder = Path(os.environ.get("ORKESTREL_ARTIFACTS") or ROOT / ".artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
