@@ -201,3 +201,97 @@ def test_interrupt_exits_130() -> None:
         process.kill()
     assert process.returncode == 130
     assert b"interrupted" in err
+
+
+def test_process_substitution_reads_the_stream_once(rows_file: Path) -> None:
+    command = f'"{sys.executable}" -m orkestrel infer <(cat "{rows_file}")'
+    done = subprocess.run(["bash", "-c", command], capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == samples_to_schema(ROWS)
+
+
+def test_a_fifo_is_read_once_and_does_not_hang(rows_file: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "rows.fifo"
+    os.mkfifo(fifo)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "orkestrel", "infer", str(fifo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        with fifo.open("wb") as writer:
+            writer.write(rows_file.read_bytes())
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 0, err
+    assert json.loads(out) == samples_to_schema(ROWS)
+
+
+def test_dev_zero_is_refused_from_a_bounded_peek() -> None:
+    done = orkestrel("infer", "/dev/zero")
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr == b"orkestrel infer: /dev/zero: line 1 column 1: unexpected character\n"
+
+
+def test_a_first_line_longer_than_the_peek_still_reads_as_json_lines(tmp_path: Path) -> None:
+    path = tmp_path / "wide.jsonl"
+    wide = {"blob": "x" * 2_000_000}
+    path.write_text(json.dumps(wide) + "\n" + json.dumps({"blob": "y", "n": 1}) + "\n")
+    piped = orkestrel("infer", "-", stdin=path.read_bytes())
+    assert piped.returncode == 0, piped.stderr
+    assert json.loads(piped.stdout) == samples_to_schema([wide, {"blob": "y", "n": 1}])
+
+
+@pytest.mark.parametrize("content", [b"", b"\n\n  \n"])
+def test_empty_input_says_so_and_exits_1(tmp_path: Path, content: bytes) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(content)
+    for args, stdin in (([empty], None), (["-"], content)):
+        done = orkestrel("infer", *args, stdin=stdin)
+        assert (done.returncode, done.stdout) == (1, b"")
+        name = str(args[0]).encode()
+        assert done.stderr == (
+            b"orkestrel infer: "
+            + name
+            + b": no samples to infer a schema from (the input is empty)\n"
+        )
+
+
+def test_output_into_a_missing_folder_names_the_folder(rows_file: Path, tmp_path: Path) -> None:
+    target = tmp_path / "no" / "schema.json"
+    done = orkestrel("infer", rows_file, "-o", target)
+    assert done.returncode == 1
+    assert done.stderr == f"orkestrel infer: {target}: No such file or directory\n".encode()
+    assert list(tmp_path.iterdir()) == [rows_file]
+
+
+def test_an_error_is_printed_on_a_cleared_line_not_glued_to_the_bar(tmp_path: Path) -> None:
+    big = tmp_path / "big.jsonl"
+    line = json.dumps({"payload": "x" * 1000, "n": 1}).encode() + b"\n"
+    big.write_bytes(line * 30_000 + b"{broken\n")
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "orkestrel", "infer", str(big), "--threads", "1"],
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            timeout=120,
+            check=False,
+        )
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    assert done.returncode == 1
+    assert b"ETA" in shown
+    message = b"orkestrel infer: " + str(big).encode() + b": line 30001 column 2"
+    assert b"\r\x1b[K" + message in shown

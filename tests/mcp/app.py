@@ -7,6 +7,7 @@ Run as `python tests/mcp/app.py [--transport stdio|http] [--port N]`. Over HTTP 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -141,14 +142,20 @@ async def main(argv: list[str]) -> None:
     parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     parser.add_argument("--port", type=int, default=0)
     options = parser.parse_args(argv)
+    manager = build()
     async with anyio.create_task_group() as group:
         where = await group.start(
             lambda task_status: serve(
-                build(), options.transport, port=options.port, task_status=task_status
+                manager, options.transport, port=options.port, task_status=task_status
             )
         )
         if options.transport == "http":
             print(f"listening on {where}", file=sys.stderr, flush=True)
+        grow_on = os.environ.get("ORKESTREL_TEST_GROW_ON")
+        if grow_on:
+            # Adds a tool outside any call once the file exists, for the list-change tests.
+            await poll(anyio.Path(grow_on).exists)
+            manager.add(create_tool(name="grown", execute=lambda args: "grown"))
 
 
 if __name__ == "__main__":

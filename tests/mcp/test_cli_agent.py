@@ -15,9 +15,7 @@ from types import ModuleType
 from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
-from mcp.client import Client
 
 from agent.conftest import backend, loopback
 from agent.servers import (
@@ -31,6 +29,7 @@ from orkestrel.cli import main
 from orkestrel.cli.serve import register, run_serve
 from orkestrel.cli.workflow import open_workflow_store
 from orkestrel.toolbox import MAX_WORKFLOW_CHAIN
+from support.mcp_client import connect, text
 
 pytestmark = pytest.mark.anyio
 
@@ -44,12 +43,6 @@ def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="orkestrel")
     register(parser.add_subparsers(dest="command"))
     return parser.parse_args(["serve", *argv])
-
-
-def text(result: types.CallToolResult) -> str:
-    (block,) = result.content
-    assert isinstance(block, types.TextContent)
-    return block.text
 
 
 async def served(app: ModuleType, options: argparse.Namespace, calls: list[Any]) -> list[Any]:
@@ -67,8 +60,8 @@ async def served(app: ModuleType, options: argparse.Namespace, calls: list[Any])
         group.start_soon(serve)
         await app.poll(printed)
         url = err.getvalue().split("listening on ", 1)[1].split()[0]
-        async with Client(url) as client:
-            answers.append([tool.name for tool in (await client.list_tools()).tools])
+        async with connect(url) as client:
+            answers.append([tool["name"] for tool in await client.list_tools()])
             for name, arguments in calls:
                 answers.append(await client.call_tool(name, arguments))
         group.cancel_scope.cancel()
@@ -175,9 +168,9 @@ async def test_the_key_never_reaches_an_answer_or_the_log(
     ]
     env = {"OPENAI_API_KEY": KEY, "PYTHONPATH": os.environ.get("PYTHONPATH", "")}
     with spawn_http(command, log, env) as url:
-        async with Client(url) as client:
+        async with connect(url) as client:
             result = await client.call_tool("agent", {"task": "hello"})
-    assert result.is_error is True
+    assert result.get("isError") is True
     assert text(result).startswith("provider returned 401: Incorrect API key provided: ")
     assert KEY not in text(result)
     assert backend.requests[0].headers["authorization"] == f"Bearer {KEY}"
@@ -253,7 +246,7 @@ async def test_a_served_workflow_step_delegates_to_the_served_agent(
     steps = [{"name": "agent", "input": {"task": "What fields do these records have?"}}]
     names, ran = await served(app, options, [("workflow", {"name": "plan", "steps": steps})])
     assert names == ["infer", "workflow", "agent"]
-    assert (ran.is_error, ran.structured_content) == (
+    assert (ran.get("isError", False), ran["structuredContent"]) == (
         False,
         {"status": "completed", "count": 1, "durable": True},
     )
@@ -295,7 +288,7 @@ async def test_served_workflows_and_sub_agents_nest_eight_deep_and_no_deeper(
     )
     root = json.loads(workflow_call("w0", "level 0"))
     _, ran = await served(app, options, [("workflow", root)])
-    assert ran.structured_content == {"status": "completed", "count": 1, "durable": True}
+    assert ran["structuredContent"] == {"status": "completed", "count": 1, "durable": True}
     requests = backend.requests
     assert len(requests) == 2 * (depth + 1)
     asked = [request.body["messages"][0]["content"] for request in requests[: depth + 1]]

@@ -1,5 +1,6 @@
 """`orkestrel serve --ask`: the prompt tool answered through MCP elicitation (accept, decline,
-cancel) over stdio and HTTP, or on the answering page served beside `/mcp`."""
+cancel) over stdio and HTTP, in both protocol eras where the installed SDK line speaks them, or
+on the answering page served beside `/mcp` behind the server's guard."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import contextlib
 import functools
 import io
 import json
-import os
 import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -16,13 +16,11 @@ from typing import Any
 
 import anyio
 import httpx
-import mcp_types as types
 import pytest
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from orkestrel.cli.serve import register, run_serve
 from orkestrel.mcp.elicitation import form_to_elicitation
+from support.mcp_client import MAJOR, Session, connect, stdio, text
 from support.polling import until
 
 pytestmark = pytest.mark.anyio
@@ -57,7 +55,9 @@ CHECKBOX: Any = {
 }
 GOOD = {"owner": "ada@example.com", "replicas": 3, "now": True, "region": "eu", "day": "2025-01-31"}
 
-Connect = Callable[..., AbstractAsyncContextManager[Client]]
+Connect = Callable[..., AbstractAsyncContextManager[Session]]
+
+ASK = [sys.executable, "-m", "orkestrel", "serve", "--ask", "--tools", "infer"]
 
 
 def parse(*argv: str) -> argparse.Namespace:
@@ -67,19 +67,24 @@ def parse(*argv: str) -> argparse.Namespace:
 
 
 class Person:
-    """An MCP client's elicitation callback answering from a script, recording what it saw."""
+    """An MCP client's elicitation callback answering from a script, recording the wire params
+    it saw."""
 
-    def __init__(self, *replies: types.ElicitResult) -> None:
+    def __init__(self, *replies: dict[str, Any]) -> None:
         self.replies = list(replies)
-        self.seen: list[types.ElicitRequestParams] = []
+        self.seen: list[dict[str, Any]] = []
 
-    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+    async def __call__(self, params: dict[str, Any]) -> dict[str, Any]:
         self.seen.append(params)
         return self.replies.pop(0)
 
 
-def accept(content: dict[str, Any]) -> types.ElicitResult:
-    return types.ElicitResult(action="accept", content=content)
+def accept(content: dict[str, Any]) -> dict[str, Any]:
+    return {"action": "accept", "content": content}
+
+
+DECLINE = {"action": "decline"}
+CANCEL = {"action": "cancel"}
 
 
 @asynccontextmanager
@@ -106,91 +111,84 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.fixture(params=["stdio", "http", "http-legacy"])
-def connect(request: pytest.FixtureRequest) -> Connect:
+# The 2.x client speaks the 2026 era (elicitation as `InputRequiredResult` and a retried call)
+# unless told `legacy`; the 1.x client speaks only the earlier one (`elicitation/create` sent
+# to the client while the call runs).
+WIRES = ["stdio", "http"] + (["stdio-legacy", "http-legacy"] if MAJOR >= 2 else [])
+
+
+@pytest.fixture(params=WIRES)
+def served(request: pytest.FixtureRequest) -> Connect:
     """Serves `orkestrel serve --ask` and connects the SDK's client, with its callback."""
-    mode = str(request.param)
+    wire, _, era = str(request.param).partition("-")
+    mode = era or None
 
     @asynccontextmanager
-    async def open_client(callback: Any = None, *argv: str) -> AsyncIterator[Client]:
-        if mode == "stdio":
-            parameters = StdioServerParameters(
-                command=sys.executable,
-                args=["-m", "orkestrel", "serve", "--ask", "--tools", "infer", *argv],
-                env=dict(os.environ),
-            )
-            async with Client(parameters, elicitation_callback=callback) as client:
+    async def open_client(callback: Any = None, *argv: str) -> AsyncIterator[Session]:
+        if wire == "stdio":
+            async with connect(
+                stdio(ASK[0], [*ASK[1:], *argv]), mode=mode, elicitation=callback
+            ) as client:
                 yield client
             return
-        async with http_server("--ask", *argv) as (url, _):
-            legacy = {"mode": "legacy"} if mode == "http-legacy" else {}
-            async with Client(url, elicitation_callback=callback, **legacy) as client:
-                yield client
+        async with (
+            http_server("--ask", *argv) as (url, _),
+            connect(url, mode=mode, elicitation=callback) as client,
+        ):
+            yield client
 
-    return open_client  # type: ignore[return-value]
-
-
-def text(result: types.CallToolResult) -> str:
-    (block,) = result.content
-    assert isinstance(block, types.TextContent)
-    return block.text
+    return open_client
 
 
-async def test_the_client_accepts_declines_and_cancels(connect: Connect) -> None:
-    person = Person(
-        accept(GOOD), types.ElicitResult(action="decline"), types.ElicitResult(action="cancel")
-    )
-    async with connect(person) as client:
-        assert "ask" in [tool.name for tool in (await client.list_tools()).tools]
+async def test_the_client_accepts_declines_and_cancels(served: Connect) -> None:
+    person = Person(accept(GOOD), DECLINE, CANCEL)
+    async with served(person) as client:
+        assert "ask" in [tool["name"] for tool in await client.list_tools()]
         accepted = await client.call_tool("ask", {"to": "user", "schema": SCHEMA})
         declined = await client.call_tool("ask", {"to": "user", "schema": SCHEMA})
         cancelled = await client.call_tool("ask", {"to": "user", "schema": SCHEMA})
-    assert accepted.is_error is False
+    assert accepted.get("isError", False) is False
     assert json.loads(text(accepted)) == {**GOOD, "ticket": "T-1"}
-    assert (declined.is_error, text(declined)) == (True, "'user' declined the form")
-    assert (cancelled.is_error, text(cancelled)) == (
+    assert (declined.get("isError"), text(declined)) == (True, "'user' declined the form")
+    assert (cancelled.get("isError"), text(cancelled)) == (
         True,
         "form to 'user' expired before it was answered",
     )
     assert len(person.seen) == 3
     asked = person.seen[0]
-    assert isinstance(asked, types.ElicitRequestFormParams)
-    assert asked.message == "Deploy\n\nPick the rollout."
-    assert asked.requested_schema == form_to_elicitation(SCHEMA)
+    assert asked.get("mode", "form") == "form"
+    assert asked["message"] == "Deploy\n\nPick the rollout."
+    assert asked["requestedSchema"] == form_to_elicitation(SCHEMA)
 
 
-async def test_a_rejected_elicited_answer_is_asked_again_with_the_faults(connect: Connect) -> None:
+async def test_a_rejected_elicited_answer_is_asked_again_with_the_faults(served: Connect) -> None:
     person = Person(accept({**GOOD, "owner": "not an email", "replicas": "3"}), accept(GOOD))
-    async with connect(person) as client:
+    async with served(person) as client:
         result = await client.call_tool("ask", {"to": "user", "schema": SCHEMA})
     assert json.loads(text(result)) == {**GOOD, "ticket": "T-1"}
     assert len(person.seen) == 2
-    assert "Please correct: owner: The answer is not an email address" in person.seen[1].message
+    assert "Please correct: owner: The answer is not an email address" in person.seen[1]["message"]
 
 
-async def test_answers_that_keep_breaking_the_rules_end_as_answer(connect: Connect) -> None:
+async def test_answers_that_keep_breaking_the_rules_end_as_answer(served: Connect) -> None:
     wrong = accept({**GOOD, "owner": "nope"})
     person = Person(wrong, wrong, wrong)
-    async with connect(person) as client:
+    async with served(person) as client:
         result = await client.call_tool("ask", {"to": "user", "schema": SCHEMA})
-    assert (result.is_error, text(result)) == (True, "'user' declined the form")
+    assert (result.get("isError"), text(result)) == (True, "'user' declined the form")
     assert len(person.seen) == 3
 
 
 async def test_over_stdio_a_form_elicitation_cannot_express_is_a_clear_tool_error() -> None:
-    parameters = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "orkestrel", "serve", "--ask", "--tools", "infer"],
-        env=dict(os.environ),
-    )
-    async with Client(parameters, elicitation_callback=Person()) as client:
+    parameters = stdio(ASK[0], ASK[1:])
+    async with connect(parameters, elicitation=Person()) as client:
         result = await client.call_tool("ask", {"to": "user", "schema": CHECKBOX})
-    assert result.is_error is True
+    assert result.get("isError") is True
     assert text(result) == (
         "asking 'user' failed: cannot reach the person at 'user': field 'extras' is a checkbox "
         "field, and no answering page is served"
     )
-    async with Client(parameters) as client:
+    async with connect(parameters) as client:
         plain = await client.call_tool("ask", {"to": "user", "schema": SCHEMA})
     assert text(plain).endswith(
         "the MCP client does not support elicitation, and no answering page is served"
@@ -201,7 +199,7 @@ async def test_over_http_the_page_answers_what_elicitation_cannot() -> None:
     async with http_server("--ask") as (url, err):
         root = url.removesuffix("/mcp")
         async with (
-            Client(url, elicitation_callback=Person()) as client,
+            connect(url, elicitation=Person()) as client,
             httpx.AsyncClient(base_url=root) as web,
         ):
             page = await web.get("/terminals/user/")
@@ -227,30 +225,62 @@ async def test_over_http_the_page_answers_what_elicitation_cannot() -> None:
             assert (
                 await web.get("/terminals/user", headers={"host": "evil.example"})
             ).status_code == 421
-            assert (await client.call_tool("infer", {"samples": [1]})).is_error is False
+            assert (await client.call_tool("infer", {"samples": [1]})).get("isError") is False
 
 
-async def test_a_token_guards_the_routes_and_is_required_off_loopback() -> None:
+async def answer_status(web: httpx.AsyncClient, headers: dict[str, str]) -> int:
+    """The status of an answer POST for a form that does not exist (422 once past the guard)."""
+    posted = await web.post("/terminals/user", json={"id": "x", "values": {}}, headers=headers)
+    return posted.status_code
+
+
+async def test_an_ask_token_guards_the_terminal_routes_but_not_the_page_files() -> None:
     async with http_server("--ask", "--ask-token", "s3cret") as (url, _):
         root = url.removesuffix("/mcp")
         async with httpx.AsyncClient(base_url=root) as web:
+            assert await answer_status(web, {}) == 401
+            assert await answer_status(web, {"x-orkestrel-token": "wrong"}) == 401
+            assert await answer_status(web, {"x-orkestrel-token": "s3cret"}) == 422
+            streamed = await web.get("/terminals/user")
+            assert streamed.status_code == 401
+            for name in ("", "page.js", "page.css"):
+                page = await web.get(f"/terminals/user/{name}")
+                assert page.status_code == 200, name
             assert (
-                await web.post("/terminals/user", json={"id": "x", "values": {}})
-            ).status_code == 401
-            allowed = await web.post(
-                "/terminals/user",
-                json={"id": "x", "values": {}},
-                headers={"x-orkestrel-token": "s3cret"},
-            )
-            assert allowed.status_code == 422
-            assert (await web.get("/terminals/user/")).status_code == 200
+                await web.get("/terminals/user/", headers={"host": "evil.example"})
+            ).status_code == 421
+            foreign = {"x-orkestrel-token": "s3cret", "origin": "https://evil.example"}
+            assert await answer_status(web, foreign) == 403
     err = io.StringIO()
     status = await run_serve(parse("--transport", "http", "--host", "0.0.0.0", "--ask"), stderr=err)
     assert status == 2
-    assert "set --ask-token" in err.getvalue()
+    assert "without a token" in err.getvalue()
     bad = io.StringIO()
     assert await run_serve(parse("--ask", "--ask-timeout", "0"), stderr=bad) == 2
     assert "--ask-timeout" in bad.getvalue()
+
+
+async def test_the_page_takes_the_bearer_token_which_the_ask_token_does_not_replace() -> None:
+    async with http_server("--ask", "--token", "bearer", "--ask-token", "page") as (url, _):
+        root = url.removesuffix("/mcp")
+        async with httpx.AsyncClient(base_url=root) as web:
+            assert (await web.get("/terminals/user/")).status_code == 200
+            assert await answer_status(web, {"x-orkestrel-token": "page"}) == 422
+            assert await answer_status(web, {"x-orkestrel-token": "bearer"}) == 422
+            assert await answer_status(web, {"authorization": "Bearer bearer"}) == 422
+            assert await answer_status(web, {"authorization": "Bearer page"}) == 401
+            assert await answer_status(web, {}) == 401
+            ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+            for headers in ({"x-orkestrel-token": "bearer"}, {"authorization": "Bearer page"}):
+                assert (await web.post("/mcp", json=ping, headers=headers)).status_code == 401
+        async with connect(url, headers={"Authorization": "Bearer bearer"}) as client:
+            assert "ask" in [tool["name"] for tool in await client.list_tools()]
+    async with http_server("--ask", "--token", "bearer") as (url, _):
+        root = url.removesuffix("/mcp")
+        async with httpx.AsyncClient(base_url=root) as web:
+            assert await answer_status(web, {"x-orkestrel-token": "bearer"}) == 422
+            assert await answer_status(web, {"x-orkestrel-token": "other"}) == 401
+            assert (await web.get("/terminals/user/page.js")).status_code == 200
 
 
 def test_the_mapping_to_the_restricted_elicitation_schema() -> None:

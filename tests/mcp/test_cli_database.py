@@ -11,15 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import mcp_types as types
 import pytest
-from mcp.client import Client
 
 from orkestrel.cli.builtins import builtin_factories, open_definitions, open_resolver
 from orkestrel.cli.toolbox import open_toolbox
 from orkestrel.database import DatabaseError
 from orkestrel.mcp import create_server
 from orkestrel.tool import ToolManager
+from support.mcp_client import connect, text
 from support.readonly import readonly_folder
 
 pytestmark = pytest.mark.anyio
@@ -138,17 +137,15 @@ async def test_the_default_driver_is_kept_on_disk_too(tmp_path: Path) -> None:
 
 
 async def test_over_mcp_a_malformed_call_is_a_one_line_error(tmp_path: Path) -> None:
-    async with toolbox(tmp_path) as manager, Client(create_server(manager)) as client:
-        listed = (await client.list_tools()).tools
+    async with toolbox(tmp_path) as manager, connect(create_server(manager)) as client:
+        listed = await client.list_tools()
         bad = await client.call_tool("database", {"operation": "records", "id": 7})
         unknown = await client.call_tool("database", {"operation": "explode"})
-    assert [tool.name for tool in listed] == ["database"]
+    assert [tool["name"] for tool in listed] == ["database"]
     for result in (bad, unknown):
-        assert result.is_error is True
-        (block,) = result.content
-        assert isinstance(block, types.TextContent)
-        assert block.text.startswith("malformed database call: ")
-        assert "\n" not in block.text
+        assert result.get("isError", False) is True
+        assert text(result).startswith("malformed database call: ")
+        assert "\n" not in text(result)
     assert os.listdir(tmp_path) == []
 
 

@@ -6,22 +6,19 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
 import pytest
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.serve import register, run_serve
 from orkestrel.cli.toolbox import open_toolbox
 from orkestrel.tool import ToolManager
+from support.mcp_client import Session, connect, stdio, text
 
 pytestmark = pytest.mark.anyio
 
@@ -44,29 +41,21 @@ ACME = {"id": "acc1", "name": "Acme"}
 ADA = {"id": "c1", "name": "Ada", "accountId": "acc1"}
 
 
-def text(result: types.CallToolResult) -> str:
-    (block,) = result.content
-    assert isinstance(block, types.TextContent)
-    return block.text
-
-
 @asynccontextmanager
-async def serving(tmp_path: Path, relations: Path, *extra: str) -> AsyncIterator[Client]:
+async def serving(tmp_path: Path, relations: Path, *extra: str) -> AsyncIterator[Session]:
     argv = ["serve", "--root", str(tmp_path), "--data", str(tmp_path / "data")]
-    parameters = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "orkestrel", *argv, "--relations", str(relations), *extra],
-        env={name: os.environ[name] for name in ("PYTHONPATH",) if name in os.environ},
+    parameters = stdio(
+        sys.executable, ["-m", "orkestrel", *argv, "--relations", str(relations), *extra]
     )
-    async with Client(parameters) as client:
+    async with connect(parameters) as client:
         yield client
 
 
-async def fill(client: Client) -> None:
+async def fill(client: Session) -> None:
     created = await client.call_tool(
         "database", {"operation": "create", "id": "shop", "driver": "sqlite", "tables": TABLES}
     )
-    assert created.is_error is False, text(created)
+    assert created.get("isError", False) is False, text(created)
     for table, row in (
         ("accounts", ACME),
         ("contacts", ADA),
@@ -75,7 +64,7 @@ async def fill(client: Client) -> None:
         added = await client.call_tool(
             "database", {"operation": "add", "id": "shop", "table": table, "row": row}
         )
-        assert added.is_error is False, text(added)
+        assert added.get("isError", False) is False, text(added)
 
 
 async def test_a_two_level_include_over_mcp_against_a_sqlite_file(tmp_path: Path) -> None:
@@ -88,7 +77,7 @@ async def test_a_two_level_include_over_mcp_against_a_sqlite_file(tmp_path: Path
         "include": ["contacts.account"],
     }
     async with serving(tmp_path, relations) as client:
-        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        listed = {tool["name"]: tool for tool in await client.list_tools()}
         before = await client.call_tool("relation", load)
         await fill(client)
         loaded = await client.call_tool("relation", load)
@@ -106,15 +95,15 @@ async def test_a_two_level_include_over_mcp_against_a_sqlite_file(tmp_path: Path
         described = await client.call_tool("describe", {"name": "relation"})
     assert list(listed) == ["infer", "describe", "database", "relation", "workspace"]
     tool = listed["relation"]
-    assert tool.input_schema["type"] == "object"
-    assert "anyOf" not in tool.input_schema
-    assert tool.annotations is not None
-    assert (tool.annotations.read_only_hint, tool.annotations.destructive_hint) == (False, True)
-    assert (before.is_error, text(before)) == (True, "unknown database 'shop'")
-    assert loaded.is_error is False
-    assert loaded.structured_content == {"row": {**ACME, "contacts": [{**ADA, "account": ACME}]}}
-    assert linked.structured_content == {"linked": True}
-    assert (typo.is_error, text(typo)) == (
+    assert tool["inputSchema"]["type"] == "object"
+    assert "anyOf" not in tool["inputSchema"]
+    hints = tool["annotations"]
+    assert (hints["readOnlyHint"], hints["destructiveHint"]) == (False, True)
+    assert (before.get("isError"), text(before)) == (True, "unknown database 'shop'")
+    assert loaded.get("isError", False) is False
+    assert loaded["structuredContent"] == {"row": {**ACME, "contacts": [{**ADA, "account": ACME}]}}
+    assert linked["structuredContent"] == {"linked": True}
+    assert (typo.get("isError"), text(typo)) == (
         True,
         "unknown relation 'acount' in include path 'contacts.acount'",
     )
@@ -142,20 +131,20 @@ async def test_a_two_level_include_over_mcp_against_a_sqlite_file(tmp_path: Path
                 "target": "rep1",
             },
         )
-        hints = {tool.name: tool.annotations for tool in (await client.list_tools()).tools}
-    assert again.structured_content == loaded.structured_content
-    assert keys.structured_content == {
+        annotated = {tool["name"]: tool.get("annotations") for tool in await client.list_tools()}
+    assert again["structuredContent"] == loaded["structuredContent"]
+    assert keys["structuredContent"] == {
         "keys": ["rep1"],
         "count": 1,
         "truncated": False,
         "limit": 1000,
     }
-    assert (refused.is_error, text(refused)) == (
+    assert (refused.get("isError"), text(refused)) == (
         True,
         "operation 'unlink' is disabled in readonly mode",
     )
-    assert hints["relation"] is not None
-    assert hints["relation"].read_only_hint is True
+    assert annotated["relation"] is not None
+    assert annotated["relation"]["readOnlyHint"] is True
 
 
 def toolbox(data: Path, relations: Path, readonly: bool = False) -> Any:

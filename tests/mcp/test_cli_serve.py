@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import sys
 from pathlib import Path
@@ -10,11 +11,11 @@ from types import ModuleType
 from typing import Any
 
 import anyio
-import mcp_types as types
+import httpx
 import pytest
-from mcp.client import Client
 
 from orkestrel.cli.serve import register, run_serve
+from support.mcp_client import connect
 
 pytestmark = pytest.mark.anyio
 
@@ -48,16 +49,16 @@ async def test_serves_the_selected_plugin_over_http(
     async with anyio.create_task_group() as group:
         group.start_soon(serve)
         url = await listening(app, err)
-        async with Client(url) as client:
-            names = [tool.name for tool in (await client.list_tools()).tools]
+        async with connect(url) as client:
+            names = [tool["name"] for tool in await client.list_tools()]
             hello = await client.call_tool("hello", {"who": "mcp"})
             refused = await client.call_tool("refuse", {"why": "because"})
         group.cancel_scope.cancel()
     assert names == ["hello", "where", "refuse"]
-    assert hello.content == [types.TextContent(text='"hello mcp"')]
-    assert (refused.is_error, refused.content) == (
+    assert hello["content"] == [{"type": "text", "text": '"hello mcp"'}]
+    assert (refused.get("isError", False), refused["content"]) == (
         True,
-        [types.TextContent(text="refused: because")],
+        [{"type": "text", "text": "refused: because"}],
     )
 
 
@@ -86,3 +87,69 @@ async def test_without_the_mcp_extra_serve_says_how_to_get_it(
     assert await run_serve(parse("--root", str(tmp_path)), stderr=err) == 1
     assert err.getvalue().startswith("orkestrel serve: ")
     assert "orkestrel.mcp" in err.getvalue()
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from orkestrel import __version__
+    from orkestrel.cli import main
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"orkestrel {__version__}\n"
+
+
+def test_the_serving_defaults_mirror_the_bridge() -> None:
+    from orkestrel import mcp
+    from orkestrel.cli import serve as cli
+
+    options = parse()
+    assert (options.session_idle, options.max_sessions, options.timeout) == (
+        mcp.DEFAULT_SESSION_IDLE_SECONDS,
+        mcp.DEFAULT_MAX_SESSIONS,
+        None,
+    )
+    assert cli.TOKEN_ENV == mcp.TOKEN_ENV
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--timeout", "0"],
+        ["--timeout", "soon"],
+        ["--timeout", "nan"],
+        ["--session-idle", "-1"],
+        ["--max-sessions", "0"],
+        ["--max-sessions", "1.5"],
+    ],
+)
+def test_bad_serving_options_are_usage_errors(argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        parse(*argv)
+    assert stop.value.code == 2
+
+
+async def test_extra_routes_are_mounted_beside_mcp_behind_the_guard(
+    app: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    from orkestrel.cli import serve as cli
+
+    def health(options: argparse.Namespace, manager: Any) -> list[Route]:
+        count = manager.count
+        return [Route("/health", lambda request: PlainTextResponse(f"{count} tools"))]
+
+    monkeypatch.setattr(cli, "route_factories", lambda: [health])
+    err = io.StringIO()
+    argv = ["--transport", "http", "--port", "0", "--tools", "infer", "--token", "t"]
+    options = parse(*argv, "--root", str(tmp_path))
+    async with anyio.create_task_group() as group:
+        group.start_soon(functools.partial(run_serve, options, stderr=err))
+        url = await listening(app, err)
+        side = url.removesuffix("/mcp") + "/health"
+        async with httpx.AsyncClient() as http:
+            bare = await http.get(side)
+            authorized = await http.get(side, headers={"Authorization": "Bearer t"})
+        group.cancel_scope.cancel()
+    assert bare.status_code == 401
+    assert (authorized.status_code, authorized.text) == (200, "1 tools")

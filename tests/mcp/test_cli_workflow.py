@@ -4,35 +4,27 @@ workflow whose steps call the other served tools, and the run is kept under `--d
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import mcp_types as types
 import pytest
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.workflow import SERVED_DESCRIPTION, WORKFLOWS_FILE, open_workflow_store
 from orkestrel.toolbox import WORKFLOW_TOOL_SUMMARY
+from support.mcp_client import Session, connect, stdio
+from support.mcp_client import text as only_text
 
 pytestmark = pytest.mark.anyio
 
 SHOP = {"items": {"columns": {"name": "string"}}}
 
 
-def only_text(result: types.CallToolResult) -> str:
-    (block,) = result.content
-    assert isinstance(block, types.TextContent)
-    return block.text
-
-
 @asynccontextmanager
-async def serve(tmp_path: Path, *extra: str) -> AsyncIterator[Client]:
+async def serve(tmp_path: Path, *extra: str) -> AsyncIterator[Session]:
     argv = [
         "serve",
         "--workflow",
@@ -42,12 +34,7 @@ async def serve(tmp_path: Path, *extra: str) -> AsyncIterator[Client]:
         str(tmp_path / "data"),
         *extra,
     ]
-    # The SDK hands the server a minimal environment; keep the interpreter's module path.
-    env = {"PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else None
-    parameters = StdioServerParameters(
-        command=sys.executable, args=["-m", "orkestrel", *argv], env=env
-    )
-    async with Client(parameters) as client:
+    async with connect(stdio(sys.executable, ["-m", "orkestrel", *argv])) as client:
         yield client
 
 
@@ -76,7 +63,7 @@ async def test_a_served_workflow_calls_the_other_tools_and_is_kept(tmp_path: Pat
         {"name": "infer", "input": {"samples": [{"a": 1}]}},
     ]
     async with serve(tmp_path) as client:
-        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        listed = {tool["name"]: tool for tool in await client.list_tools()}
         described = await client.call_tool("describe", {"name": "workflow"})
         ran = await client.call_tool("workflow", {"name": "stock", "steps": steps})
         read = await client.call_tool("workspace", {"operation": "read", "path": "plan.md"})
@@ -99,27 +86,27 @@ async def test_a_served_workflow_calls_the_other_tools_and_is_kept(tmp_path: Pat
         reserved = await client.call_tool("workflow", {"steps": [{"name": "workflow"}]})
         malformed = await client.call_tool("workflow", {"steps": [{"name": ""}]})
     assert list(listed)[-1] == "workflow"
-    assert listed["workflow"].description == WORKFLOW_TOOL_SUMMARY
-    assert sorted(listed["workflow"].input_schema["properties"]) == ["name", "steps"]
+    assert listed["workflow"]["description"] == WORKFLOW_TOOL_SUMMARY
+    assert sorted(listed["workflow"]["inputSchema"]["properties"]) == ["name", "steps"]
     assert json.loads(only_text(described)) == SERVED_DESCRIPTION
-    assert (ran.is_error, ran.structured_content) == (
+    assert (ran.get("isError", False), ran.get("structuredContent")) == (
         False,
         {"status": "completed", "count": 4, "durable": True},
     )
     assert only_text(read) == '"# Plan\\n"'
     assert (tmp_path / "root" / "plan.md").read_text() == "# Plan\n"
-    assert rows.structured_content is not None
-    assert rows.structured_content["rows"] == [{"id": "tea", "name": "Tea"}]
-    assert failing.structured_content == {"status": "completed", "count": 1, "durable": True}
-    assert (ghost.is_error, only_text(ghost)) == (
+    assert rows.get("structuredContent") is not None
+    assert rows.get("structuredContent")["rows"] == [{"id": "tea", "name": "Tea"}]
+    assert failing.get("structuredContent") == {"status": "completed", "count": 1, "durable": True}
+    assert (ghost.get("isError", False), only_text(ghost)) == (
         True,
         "task 'phase-0-task-0' behavior 'ghost' is not registered",
     )
-    assert (reserved.is_error, only_text(reserved)) == (
+    assert (reserved.get("isError", False), only_text(reserved)) == (
         True,
         "task 'phase-0-task-0' behavior 'workflow' is not registered",
     )
-    assert malformed.is_error is True
+    assert malformed.get("isError", False) is True
     assert only_text(malformed).startswith("malformed workflow definition: steps/0/name")
 
     assert (tmp_path / "data" / WORKFLOWS_FILE).exists()
@@ -157,8 +144,8 @@ async def test_a_readonly_server_runs_workflows_and_keeps_nothing(tmp_path: Path
                 ]
             },
         )
-    assert ran.structured_content == {"status": "completed", "count": 1}
-    assert refused.structured_content == {"status": "completed", "count": 1}
+    assert ran.get("structuredContent") == {"status": "completed", "count": 1}
+    assert refused.get("structuredContent") == {"status": "completed", "count": 1}
     assert not (tmp_path / "data").exists()
     assert not (tmp_path / "root").exists()
 

@@ -4,22 +4,30 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import anyio
 import pytest
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from orkestrel.mcp import ToolNameCollisionError, create_server, from_mcp
 from orkestrel.tool import ToolCall, ToolManager, ToolManagerInterface
+from support.mcp_client import MODES, connect, needs_v2, raw_session, stdio, text
 
 APP = Path(__file__).resolve().parent / "app.py"
 
 pytestmark = pytest.mark.anyio
+
+
+@asynccontextmanager
+async def wrapped(server: Any, **options: Any) -> AsyncIterator[ToolManagerInterface]:
+    """`from_mcp` over an in-process server, through a client of the installed SDK line."""
+    async with connect(server) as client, from_mcp(client.client, **options) as tools:
+        yield tools
+
 
 ADD_HINTS = {"readOnlyHint": True, "idempotentHint": True, "openWorldHint": False}
 
@@ -56,24 +64,27 @@ async def check_wrapped(tools: ToolManagerInterface, app: ModuleType, prefix: st
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("mode", MODES)
 async def test_a_connected_client_is_wrapped_and_left_open(app: ModuleType, mode: str) -> None:
-    async with Client(create_server(app.build()), mode=mode) as client:
-        async with from_mcp(client) as tools:
+    async with connect(create_server(app.build()), mode=mode) as client:
+        async with from_mcp(client.client) as tools:
             await check_wrapped(tools, app)
         assert tools.count == 0
-        assert (await client.call_tool("add", {"left": 1, "right": 1})).is_error is False
+        assert (await client.call_tool("add", {"left": 1, "right": 1})).get("isError") is False
 
 
 async def test_a_client_session_is_wrapped(app: ModuleType) -> None:
     async with (
-        Client(create_server(app.build())) as client,
-        from_mcp(client.session, prefix="s.") as tools,
+        connect(create_server(app.build())) as client,
+        from_mcp(raw_session(client), prefix="s.") as tools,
     ):
         await check_wrapped(tools, app, "s_")
 
 
+@needs_v2
 async def test_an_unopened_client_is_opened_and_closed(app: ModuleType) -> None:
+    from mcp.client import Client
+
     client = Client(create_server(app.build()))
     async with from_mcp(client) as tools:
         await check_wrapped(tools, app)
@@ -85,7 +96,7 @@ async def test_an_unopened_client_is_opened_and_closed(app: ModuleType) -> None:
 SOURCES: dict[str, Callable[[], Any]] = {
     "argv": lambda: [sys.executable, str(APP)],
     "command-line": lambda: shlex.join([sys.executable, str(APP)]),
-    "parameters": lambda: StdioServerParameters(command=sys.executable, args=[str(APP)]),
+    "parameters": lambda: stdio(sys.executable, [str(APP)]),
 }
 
 
@@ -111,7 +122,7 @@ async def test_servers_aggregate_into_one_manager_with_prefixes(app: ModuleType)
     manager = ToolManager()
     local = app.build()
     async with (
-        from_mcp(Client(create_server(app.build())), manager=manager) as first,
+        wrapped(create_server(app.build()), manager=manager) as first,
         from_mcp([sys.executable, str(APP)], prefix="two_", manager=manager) as second,
     ):
         assert first is manager
@@ -129,12 +140,12 @@ async def test_a_name_collision_refuses_the_whole_server(app: ModuleType) -> Non
     manager.add(app.build().tools()[:2])
     kept = manager.tools()
     with pytest.raises(ToolNameCollisionError) as caught:
-        async with from_mcp(Client(create_server(app.build())), manager=manager):
+        async with wrapped(create_server(app.build()), manager=manager):
             pass
     assert caught.value.names == ("add", "echo")
     assert str(caught.value) == "tool name collision: 'add', 'echo'; pass prefix= to keep both"
     assert manager.tools() == kept
-    async with from_mcp(Client(create_server(app.build())), manager=manager, prefix="x_"):
+    async with wrapped(create_server(app.build()), manager=manager, prefix="x_"):
         assert manager.count == 2 + app.build().count
     assert manager.tools() == kept
 
@@ -154,15 +165,15 @@ async def test_a_prefix_that_collides_within_the_registry_is_refused(app: Module
     local = app.build()
     manager = ToolManager()
     manager.add(local.tools())
-    async with from_mcp(Client(create_server(local)), prefix="p", manager=manager):
+    async with wrapped(create_server(local), prefix="p", manager=manager):
         with pytest.raises(ToolNameCollisionError):
-            async with from_mcp(Client(create_server(local)), prefix="p", manager=manager):
+            async with wrapped(create_server(local), prefix="p", manager=manager):
                 pass
         assert manager.count == 2 * local.count
 
 
 async def test_a_tool_replaced_while_open_is_not_removed_on_exit(app: ModuleType) -> None:
-    async with from_mcp(Client(create_server(app.build()))) as tools:
+    async with wrapped(create_server(app.build())) as tools:
         replacement = app.build().tool("add")
         assert replacement is not None
         tools.add(replacement)
@@ -189,16 +200,15 @@ async def test_cancelling_a_wrapped_call_cancels_the_remote_call(
 async def test_a_wrapped_registry_serves_again_without_loss(app: ModuleType) -> None:
     async with (
         from_mcp([sys.executable, str(APP)], prefix="up_") as tools,
-        Client(create_server(tools)) as client,
+        connect(create_server(tools)) as client,
     ):
-        listed = {tool.name: tool for tool in (await client.list_tools()).tools}
+        listed = {tool["name"]: tool for tool in await client.list_tools()}
         echoed = await client.call_tool("up_echo", {"a": [1, {"b": True}]})
         failed = await client.call_tool("up_add", {"left": None, "right": 1})
-    assert listed["up_add"].annotations is not None
-    assert listed["up_add"].annotations.read_only_hint is True
-    assert listed["up_add"].input_schema == app.NUMBERS
-    assert echoed.structured_content == {"a": [1, {"b": True}]}
-    assert (failed.is_error, failed.content[0].text) == (  # type: ignore[union-attr]
+    assert listed["up_add"]["annotations"]["readOnlyHint"] is True
+    assert listed["up_add"]["inputSchema"] == app.NUMBERS
+    assert echoed.get("structuredContent") == {"a": [1, {"b": True}]}
+    assert (failed.get("isError"), text(failed)) == (
         True,
         "add: left and right must be numbers",
     )

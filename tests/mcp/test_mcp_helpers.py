@@ -8,14 +8,15 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-import mcp_types as types
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from orkestrel.mcp import RemoteToolError, mcp_to_value, result_to_mcp, tool_to_mcp
+from orkestrel.mcp.sdk import model
 from orkestrel.tool import Tool, ToolResult
+from support.mcp_client import wire
 
 JSON = st.recursive(
     st.none()
@@ -34,10 +35,26 @@ def success(value: Any) -> ToolResult:
     return {"id": "1", "name": "t", "success": True, "value": value}
 
 
-def only_text(result: types.CallToolResult) -> str:
-    (block,) = result.content
-    assert isinstance(block, types.TextContent)
-    return block.text
+def only_text(result: dict[str, Any]) -> str:
+    (block,) = result["content"]
+    assert block["type"] == "text"
+    return str(block["text"])
+
+
+def projected(result: ToolResult) -> dict[str, Any]:
+    """`result_to_mcp` as wire JSON, whichever SDK line built the model."""
+    return wire(result_to_mcp(result))  # type: ignore[no-any-return]
+
+
+def listed(tool: Tool) -> dict[str, Any]:
+    """`tool_to_mcp` as wire JSON."""
+    return wire(tool_to_mcp(tool))  # type: ignore[no-any-return]
+
+
+def text_result(*texts: str, **fields: Any) -> Any:
+    """An SDK `CallToolResult` of text blocks."""
+    blocks = [{"type": "text", "text": item} for item in texts]
+    return model("CallToolResult", {"content": blocks, **fields})
 
 
 CYCLE: dict[str, Any] = {}
@@ -52,8 +69,8 @@ def nested(depth: int) -> Any:
 
 
 def test_a_failure_is_an_error_result_with_the_message_alone() -> None:
-    result = result_to_mcp({"id": "1", "name": "t", "success": False, "error": "bad input"})
-    assert (result.is_error, only_text(result), result.structured_content) == (
+    result = projected({"id": "1", "name": "t", "success": False, "error": "bad input"})
+    assert (result.get("isError", False), only_text(result), result.get("structuredContent")) == (
         True,
         "bad input",
         None,
@@ -75,15 +92,19 @@ def test_a_failure_is_an_error_result_with_the_message_alone() -> None:
     ],
 )
 def test_a_non_dict_success_is_compact_json_text_only(value: Any, text: str) -> None:
-    result = result_to_mcp(success(value))
-    assert (result.is_error, only_text(result), result.structured_content) == (False, text, None)
+    result = projected(success(value))
+    assert (result.get("isError", False), only_text(result), result.get("structuredContent")) == (
+        False,
+        text,
+        None,
+    )
 
 
 def test_a_dict_success_is_also_structured_content() -> None:
     value = {"b": [1, {"c": None}], "a": "x"}
-    result = result_to_mcp(success(value))
+    result = projected(success(value))
     assert only_text(result) == '{"b":[1,{"c":null}],"a":"x"}'
-    assert result.structured_content == value
+    assert result.get("structuredContent") == value
 
 
 def test_models_dataclasses_and_known_types_encode_as_json() -> None:
@@ -96,18 +117,18 @@ def test_models_dataclasses_and_known_types_encode_as_json() -> None:
         left: int
         right: set[int]
 
-    model = result_to_mcp(success(Point(x=1, when=date(2024, 2, 29))))
-    assert model.structured_content == {"x": 1, "when": "2024-02-29"}
-    pair = result_to_mcp(success(Pair(1, {3})))
-    assert pair.structured_content == {"left": 1, "right": [3]}
-    keys = result_to_mcp(success({1: "one", None: "none"}))
-    assert keys.structured_content == {"1": "one", "None": "none"}
+    model = projected(success(Point(x=1, when=date(2024, 2, 29))))
+    assert model.get("structuredContent") == {"x": 1, "when": "2024-02-29"}
+    pair = projected(success(Pair(1, {3})))
+    assert pair.get("structuredContent") == {"left": 1, "right": [3]}
+    keys = projected(success({1: "one", None: "none"}))
+    assert keys.get("structuredContent") == {"1": "one", "None": "none"}
 
 
 def test_non_finite_floats_become_null() -> None:
-    result = result_to_mcp(success({"nan": math.nan, "inf": [math.inf, -math.inf]}))
+    result = projected(success({"nan": math.nan, "inf": [math.inf, -math.inf]}))
     assert json.loads(only_text(result)) == {"nan": None, "inf": [None, None]}
-    assert result.structured_content == {"nan": None, "inf": [None, None]}
+    assert result.get("structuredContent") == {"nan": None, "inf": [None, None]}
 
 
 @pytest.mark.parametrize(
@@ -122,8 +143,8 @@ def test_non_finite_floats_become_null() -> None:
     ids=["deep", "bad-utf8-bytes", "lone-surrogate", "unknown-type", "cycle"],
 )
 def test_unencodable_values_become_one_line_error_results(value: Any) -> None:
-    result = result_to_mcp(success(value))
-    assert result.is_error is True
+    result = projected(success(value))
+    assert result.get("isError", False) is True
     assert only_text(result).startswith("tool result is not JSON-encodable: ")
     assert "\n" not in only_text(result)
 
@@ -134,41 +155,40 @@ def test_json_values_survive_the_round_trip(value: Any) -> None:
 
 
 def test_an_error_result_raises_the_remote_text() -> None:
-    result = types.CallToolResult(
-        content=[types.TextContent(text="first"), types.TextContent(text="second")], is_error=True
-    )
+    result = text_result("first", "second", isError=True)
     with pytest.raises(RemoteToolError) as caught:
         mcp_to_value(result, "remote")
     assert (str(caught.value), caught.value.tool) == ("first\nsecond", "remote")
-    silent = types.CallToolResult(content=[], is_error=True)
+    silent = {"content": [], "isError": True}
     with pytest.raises(RemoteToolError, match="remote tool failed without a message"):
         mcp_to_value(silent)
 
 
 def test_structured_content_wins_over_text() -> None:
-    result = types.CallToolResult(
-        content=[types.TextContent(text="a summary")], structured_content={"rows": 3}
-    )
+    result = text_result("a summary", structuredContent={"rows": 3})
     assert mcp_to_value(result) == {"rows": 3}
 
 
 @pytest.mark.parametrize("text", ["plain words", "{not json", "[" * 100_000, ""])
 def test_text_that_is_not_json_is_returned_as_is(text: str) -> None:
-    assert mcp_to_value(types.CallToolResult(content=[types.TextContent(text=text)])) == text
+    assert mcp_to_value(text_result(text)) == text
 
 
 def test_other_content_is_returned_as_wire_blocks() -> None:
-    result = types.CallToolResult(
-        content=[
-            types.TextContent(text="caption"),
-            types.ImageContent(data="aGk=", mime_type="image/png"),
-        ]
+    result = model(
+        "CallToolResult",
+        {
+            "content": [
+                {"type": "text", "text": "caption"},
+                {"type": "image", "data": "aGk=", "mimeType": "image/png"},
+            ]
+        },
     )
     assert mcp_to_value(result) == [
         {"type": "text", "text": "caption"},
         {"type": "image", "data": "aGk=", "mimeType": "image/png"},
     ]
-    assert mcp_to_value(types.CallToolResult(content=[])) == []
+    assert mcp_to_value(model("CallToolResult", {"content": []})) == []
 
 
 def test_listing_entry_follows_the_advertised_definition() -> None:
@@ -181,16 +201,18 @@ def test_listing_entry_follows_the_advertised_definition() -> None:
         annotations={"readOnlyHint": True, "openWorldHint": False, "title": "Find"},
         execute=lambda args: None,
     )
-    entry = tool_to_mcp(full)
-    assert (entry.name, entry.description, entry.input_schema) == ("find", "Finds rows.", schema)
-    assert entry.annotations == types.ToolAnnotations(
-        read_only_hint=True, open_world_hint=False, title="Find"
-    )
+    entry = listed(full)
+    assert entry == {
+        "name": "find",
+        "description": "Finds rows.",
+        "inputSchema": schema,
+        "annotations": {"readOnlyHint": True, "openWorldHint": False, "title": "Find"},
+    }
     bare = tool_to_mcp(Tool(name="bare", execute=lambda args: None))
-    assert (bare.description, bare.annotations) == (None, None)
-    assert bare.input_schema == {"type": "object", "properties": {}}
-    bare.input_schema["properties"]["leak"] = {}
-    assert tool_to_mcp(Tool(name="again", execute=lambda args: None)).input_schema == {
+    assert wire(bare) == {"name": "bare", "inputSchema": {"type": "object", "properties": {}}}
+    schema_of_bare = bare.input_schema if hasattr(bare, "input_schema") else bare.inputSchema
+    schema_of_bare["properties"]["leak"] = {}
+    assert listed(Tool(name="again", execute=lambda args: None))["inputSchema"] == {
         "type": "object",
         "properties": {},
     }
@@ -204,11 +226,11 @@ def test_invalid_annotations_name_the_tool() -> None:
 
 def test_a_schema_without_a_root_type_is_listed_as_an_object() -> None:
     union = {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}]}
-    entry = tool_to_mcp(Tool(name="union", parameters=union, execute=lambda args: None))
-    assert entry.input_schema == {"type": "object", **union}
+    entry = listed(Tool(name="union", parameters=union, execute=lambda args: None))
+    assert entry["inputSchema"] == {"type": "object", **union}
     assert union == {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}]}
     kept = {"type": "object", "properties": {}}
-    assert tool_to_mcp(Tool(name="kept", parameters=kept, execute=lambda a: 0)).input_schema == kept
+    assert listed(Tool(name="kept", parameters=kept, execute=lambda a: 0))["inputSchema"] == kept
 
 
 def test_a_schema_of_another_root_type_cannot_be_listed() -> None:

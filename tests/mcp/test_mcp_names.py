@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from mcp.client import Client
 
 from orkestrel.mcp import ToolNameCollisionError, create_server, from_mcp
 from orkestrel.tool import PORTABLE_NAME, PROVIDERS, Tool, ToolManager, export, portable_name
+from support.mcp_client import connect
 
 pytestmark = pytest.mark.anyio
 
@@ -21,17 +23,23 @@ REMOTE = [
 ]
 
 
+def answering(name: str) -> Any:
+    """A handler answering its tool's name (one parameter: the MCP server passes each call a
+    `ToolContext`, which a second parameter would receive)."""
+    return lambda args: name
+
+
 def remote_server() -> ToolManager:
     tools = ToolManager()
-    tools.add([Tool(name=name, execute=lambda args, n=name: n) for name in REMOTE])
+    tools.add([Tool(name=name, execute=answering(name)) for name in REMOTE])
     return tools
 
 
 @pytest.mark.parametrize("prefix", ["", "weather.", "w_", "my server/", "9"])
 async def test_wrapped_names_pass_every_providers_rule(prefix: str) -> None:
     async with (
-        Client(create_server(remote_server())) as client,
-        from_mcp(client, prefix=prefix) as tools,
+        connect(create_server(remote_server())) as client,
+        from_mcp(client.client, prefix=prefix) as tools,
     ):
         names = [tool.name for tool in tools.tools()]
         assert len(set(names)) == len(REMOTE)
@@ -47,8 +55,8 @@ async def test_wrapped_names_pass_every_providers_rule(prefix: str) -> None:
 
 async def test_a_dotted_prefix_becomes_an_underscore() -> None:
     async with (
-        Client(create_server(remote_server())) as client,
-        from_mcp(client, prefix="weather.") as tools,
+        connect(create_server(remote_server())) as client,
+        from_mcp(client.client, prefix="weather.") as tools,
     ):
         assert tools.tool("weather_lookup") is not None
         assert tools.tool("weather_weather_now") is not None
@@ -58,7 +66,7 @@ async def test_names_that_become_equal_are_a_collision() -> None:
     remote = ToolManager()
     remote.add([Tool(name="a.b", execute=lambda args: 1), Tool(name="a_b", execute=lambda args: 2)])
     with pytest.raises(ToolNameCollisionError, match="a_b"):
-        async with from_mcp(Client(create_server(remote))):
+        async with connect(create_server(remote)) as client, from_mcp(client.client):
             pass
 
 

@@ -11,12 +11,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
-import mcp_types as types
 import pytest
-from mcp.client import Client
 
 from orkestrel.mcp import create_server, serve
 from orkestrel.tool import ToolManager, create_tool
+from support.mcp_client import MODES, connect
 
 pytestmark = pytest.mark.anyio
 
@@ -34,12 +33,12 @@ async def test_http_on_port_zero_reports_its_url_and_stops_when_cancelled(
         parts = urlsplit(url)
         assert (parts.scheme, parts.hostname, parts.path) == ("http", "127.0.0.1", "/mcp")
         assert parts.port not in (None, 0)
-        async with Client(url) as client:
+        async with connect(url) as client:
             listed = await client.list_tools()
             answer = await client.call_tool("add", {"left": 40, "right": 2})
         group.cancel_scope.cancel()
-    assert [tool.name for tool in listed.tools][:2] == ["add", "echo"]
-    assert answer.content == [types.TextContent(text="42")]
+    assert [tool["name"] for tool in listed][:2] == ["add", "echo"]
+    assert answer["content"] == [{"type": "text", "text": "42"}]
     assert parts.port is not None
     assert refused(parts.port)
 
@@ -57,11 +56,11 @@ def has_ipv6_loopback() -> bool:
 async def test_http_on_ipv6_loopback(app: ModuleType) -> None:
     async with anyio.create_task_group() as group:
         url = await group.start(functools.partial(serve, app.build(), "http", host="::1", port=0))
-        async with Client(url) as client:
+        async with connect(url) as client:
             answer = await client.call_tool("add", {"left": 1, "right": 2})
         group.cancel_scope.cancel()
     assert url.startswith("http://[::1]:")
-    assert answer.content == [types.TextContent(text="3")]
+    assert answer["content"] == [{"type": "text", "text": "3"}]
 
 
 async def test_http_serves_on_a_custom_path(app: ModuleType) -> None:
@@ -69,11 +68,11 @@ async def test_http_serves_on_a_custom_path(app: ModuleType) -> None:
         url = await group.start(
             functools.partial(serve, app.build(), "http", port=0, path="/tools/mcp")
         )
-        async with Client(url, mode="legacy") as client:
+        async with connect(url, mode="legacy") as client:
             answer = await client.call_tool("shout", {"text": "path"})
         group.cancel_scope.cancel()
     assert url.endswith("/tools/mcp")
-    assert answer.content == [types.TextContent(text='"PATH"')]
+    assert answer["content"] == [{"type": "text", "text": '"PATH"'}]
 
 
 async def test_http_on_loopback_refuses_foreign_hosts_and_origins(
@@ -126,19 +125,21 @@ async def test_bad_options_are_refused(
 async def test_the_listing_follows_the_manager(anyio_backend: str) -> None:
     manager = ToolManager()
     server = create_server(manager, name="growing", version="9.9", instructions="Be kind.")
-    async with Client(server) as client:
-        assert (await client.list_tools(cache_mode="refresh")).tools == []
+    async with connect(server) as client:
+        assert await client.list_tools(refresh=True) == []
         manager.add(create_tool(name="late", execute=lambda args: "here"))
-        listed = await client.list_tools(cache_mode="refresh")
+        listed = await client.list_tools(refresh=True)
         answer = await client.call_tool("late", {})
         manager.remove("late")
         gone = await client.call_tool("late", {})
-        assert client.instructions == "Be kind."
-        assert client.server_info is not None
-        assert (client.server_info.name, client.server_info.version) == ("growing", "9.9")
-    assert [tool.name for tool in listed.tools] == ["late"]
-    assert answer.content == [types.TextContent(text='"here"')]
-    assert (gone.is_error, gone.content) == (True, [types.TextContent(text="tool not found: late")])
+        assert client.instructions() == "Be kind."
+        assert client.server_info() == {"name": "growing", "version": "9.9"}
+    assert [tool["name"] for tool in listed] == ["late"]
+    assert answer["content"] == [{"type": "text", "text": '"here"'}]
+    assert (gone.get("isError", False), gone["content"]) == (
+        True,
+        [{"type": "text", "text": "tool not found: late"}],
+    )
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
@@ -146,31 +147,31 @@ async def test_a_server_timeout_fails_and_cancels_the_call(
     app: ModuleType, tmp_path: Path, anyio_backend: str
 ) -> None:
     marker = tmp_path / "watch"
-    async with Client(create_server(app.build(), timeout=0.2)) as client:
+    async with connect(create_server(app.build(), timeout=0.2)) as client:
         result = await client.call_tool("watch", {"marker": str(marker)})
         quick = await client.call_tool("add", {"left": 1, "right": 2})
-    assert (result.is_error, result.content) == (
+    assert (result.get("isError", False), result["content"]) == (
         True,
-        [types.TextContent(text="tool timed out after 200 ms")],
+        [{"type": "text", "text": "tool timed out after 200 ms"}],
     )
     assert await anyio.Path(marker).read_text() == "cancelled"
-    assert quick.content == [types.TextContent(text="3")]
+    assert quick["content"] == [{"type": "text", "text": "3"}]
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
-@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("mode", MODES)
 async def test_cancellation_in_process_on_both_backends(
     app: ModuleType, tmp_path: Path, anyio_backend: str, mode: str
 ) -> None:
     marker = tmp_path / "watch"
-    async with Client(create_server(app.build()), mode=mode) as client:
+    async with connect(create_server(app.build()), mode=mode) as client:
         async with anyio.create_task_group() as group:
             group.start_soon(client.call_tool, "watch", {"marker": str(marker)})
             await app.poll(lambda: app.running(marker))
             group.cancel_scope.cancel()
         await app.poll(lambda: app.settled(marker))
         after = await client.call_tool("echo", {"still": "serving"})
-    assert after.structured_content == {"still": "serving"}
+    assert after.get("structuredContent") == {"still": "serving"}
 
 
 def test_invalid_annotations_are_refused_when_the_server_is_built() -> None:
@@ -185,7 +186,7 @@ def test_invalid_annotations_are_refused_when_the_server_is_built() -> None:
 async def test_http_stops_while_a_client_is_still_connected(app: ModuleType) -> None:
     stopped = anyio.Event()
     scope = anyio.CancelScope()
-    answers: list[types.CallToolResult] = []
+    answers: list[dict[str, Any]] = []
 
     async def server(task_status: Any) -> None:
         with scope:
@@ -194,9 +195,9 @@ async def test_http_stops_while_a_client_is_still_connected(app: ModuleType) -> 
 
     async with anyio.create_task_group() as group:
         url = await group.start(server)
-        async with Client(url, mode="legacy") as client:
+        async with connect(url, mode="legacy") as client:
             answers.append(await client.call_tool("add", {"left": 1, "right": 2}))
             scope.cancel()
             with anyio.fail_after(30):
                 await stopped.wait()
-    assert answers[0].content == [types.TextContent(text="3")]
+    assert answers[0]["content"] == [{"type": "text", "text": "3"}]

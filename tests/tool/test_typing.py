@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -28,15 +29,28 @@ def _checker(name: str) -> str:
     return found
 
 
+def _search_paths() -> list[str]:
+    """Where the checkers find this orkestrel: nothing extra for an installed wheel (both find
+    site-packages, and mypy refuses it on MYPYPATH), the source tree otherwise."""
+    package = Path(orkestrel.__file__).resolve().parent.parent
+    installed = {Path(sysconfig.get_paths()[key]).resolve() for key in ("purelib", "platlib")}
+    return [] if package in installed else [str(package)]
+
+
+def _mypy_environment() -> dict[str, str]:
+    environment = {key: value for key, value in os.environ.items() if key != "MYPYPATH"}
+    paths = _search_paths()
+    return {**environment, "MYPYPATH": os.pathsep.join(paths)} if paths else environment
+
+
 def _project(tmp_path: Path) -> Path:
     """A copy of the script beside a strict pyright configuration that finds this orkestrel."""
     shutil.copy(SCRIPT, tmp_path / SCRIPT.name)
-    package = Path(orkestrel.__file__).resolve().parent.parent
     config = {
         "include": [SCRIPT.name],
         "typeCheckingMode": "strict",
         "pythonVersion": "3.11",
-        "extraPaths": [str(package)],
+        "extraPaths": _search_paths(),
     }
     (tmp_path / "pyrightconfig.json").write_text(json.dumps(config), encoding="utf-8")
     return tmp_path
@@ -65,7 +79,6 @@ def test_pyright_strict_accepts_the_user_script(tmp_path: Path) -> None:
 
 def test_mypy_strict_accepts_the_user_script(tmp_path: Path) -> None:
     project = _project(tmp_path)
-    package = Path(orkestrel.__file__).resolve().parent.parent
     done = subprocess.run(
         [_checker("mypy"), "--strict", "--no-incremental", SCRIPT.name],
         capture_output=True,
@@ -73,6 +86,6 @@ def test_mypy_strict_accepts_the_user_script(tmp_path: Path) -> None:
         timeout=600,
         check=False,
         cwd=project,
-        env={**os.environ, "MYPYPATH": str(package)},
+        env=_mypy_environment(),
     )
     assert done.returncode == 0, done.stdout + done.stderr

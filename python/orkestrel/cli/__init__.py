@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 
+from orkestrel import __version__
 from orkestrel.cli.constants import COMMANDS
 
 TYPE_CHECKING = False  # `typing`, like every module a command does not use, stays unimported
@@ -31,6 +32,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="orkestrel",
         description="Tools for LLM agents and data, from the command line.",
     )
+    parser.add_argument("--version", action="version", version=f"orkestrel {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, summary) in COMMANDS.items():
         if only is None or only == name:

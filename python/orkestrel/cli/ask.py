@@ -4,12 +4,12 @@ HTTP the terminal routes and the answering page beside the MCP endpoint."""
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from orkestrel.mcp.http import RouteAccess
     from orkestrel.terminal import TerminalManager
     from orkestrel.tool import ToolInterface
 
@@ -45,8 +45,9 @@ def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
         "--ask-token",
         default=os.environ.get(ASK_TOKEN_VARIABLE),
         metavar="TOKEN",
-        help="the x-orkestrel-token the answering page and terminal routes require (default: "
-        f"${ASK_TOKEN_VARIABLE}; required off loopback)",
+        help="a token for the answering page, sent in x-orkestrel-token, that answers forms "
+        f"but calls no tool (default: ${ASK_TOKEN_VARIABLE}); the page takes the --token "
+        "bearer token too",
     )
     parser.add_argument(
         "--ask-timeout",
@@ -59,34 +60,35 @@ def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
 
 @dataclass(frozen=True)
 class Ask:
-    """Represents what `--ask` serves: the terminal manager, the prompt tool, and the HTTP
-    routes (empty over stdio)."""
+    """Represents what `--ask` serves: the terminal manager, the prompt tool, and over HTTP
+    the routes to mount beside `/mcp` with how a browser passes the guard to reach them (the
+    page's files need no token; the stream and answer routes take one in
+    `x-orkestrel-token`)."""
 
     manager: TerminalManager
     terminal: str
     tool: ToolInterface
-    routes: list[Any]
+    routes: list[Any] = field(default_factory=list)
+    access: list[RouteAccess] = field(default_factory=list)
 
 
 class AskSetupError(Exception):
     """Represents `--ask` options that cannot be served as given."""
 
 
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
+def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
+    """Builds what `--ask` serves from the parsed options and the server's bearer `token`;
+    raises `AskSetupError` for a timeout out of range, or for HTTP off loopback with no token
+    at all.
 
-
-def open_ask(options: argparse.Namespace) -> Ask:
-    """Builds what `--ask` serves from the parsed options; raises `AskSetupError` for a timeout
-    out of range, or for HTTP off loopback without a token."""
+    The terminal routes are built without a token of their own: the server's guard checks it
+    in front of them, accepting the bearer token, or `--ask-token` or the bearer token in
+    `x-orkestrel-token` (what the page sends).
+    """
     # Imported here so that a command line that never asks loads none of this.
     from orkestrel.mcp.elicitation import ElicitingTerminalManager
-    from orkestrel.terminal import create_terminal_manager
+    from orkestrel.mcp.http import RouteAccess, is_loopback
+    from orkestrel.terminal import HEADER_TOKEN, create_terminal_manager
     from orkestrel.toolbox import (
         create_prompt_tool,
         create_terminal_page_routes,
@@ -98,43 +100,25 @@ def open_ask(options: argparse.Namespace) -> Ask:
     if not 1 <= seconds <= 86_400:
         raise AskSetupError(f"--ask-timeout must be from 1 to 86400 seconds, got {seconds}")
     http = options.transport == "http"
-    token = options.ask_token or None
-    if http and token is None and not _loopback(options.host):
+    tokens = tuple(dict.fromkeys(t for t in (options.ask_token or None, token) if t))
+    if http and not tokens and not is_loopback(options.host):
         raise AskSetupError(
             f"--ask on {options.host} would let anyone on the network answer forms; "
-            f"set --ask-token or ${ASK_TOKEN_VARIABLE}"
+            f"set --token or --ask-token (${ASK_TOKEN_VARIABLE})"
         )
     manager = create_terminal_manager(timeout=seconds * 1000)
     manager.add(options.ask_terminal)
     eliciting = ElicitingTerminalManager(manager, terminal=options.ask_terminal, page=http)
     tool = create_prompt_tool(manager=eliciting, from_=ASK_FROM)
-    routes: list[Any] = []
-    if http:
-        records = create_terminal_routes(manager, token=token)
-        routes = starlette_routes(records + create_terminal_page_routes())
-        _guard_hosts(routes, options.host)
-    return Ask(manager, options.ask_terminal, tool, routes)
-
-
-def _guard_hosts(routes: list[Any], host: str) -> None:
-    """Refuses, on loopback, a request whose `Host` is not a loopback name, so a page on
-    another site cannot reach the terminal through DNS rebinding."""
-    if not _loopback(host):
-        return
-    from starlette.responses import Response
-
-    for route in routes:
-        inner = route.app
-
-        async def guarded(scope: Any, receive: Any, send: Any, inner: Any = inner) -> None:
-            headers = dict(scope.get("headers") or [])
-            name = headers.get(b"host", b"").decode("latin-1").rsplit(":", 1)[0]
-            if scope["type"] == "http" and not _loopback(name):
-                await Response("unknown host", status_code=421)(scope, receive, send)
-                return
-            await inner(scope, receive, send)
-
-        route.app = guarded
+    if not http:
+        return Ask(manager, options.ask_terminal, tool)
+    calls = starlette_routes(create_terminal_routes(manager))
+    page = starlette_routes(create_terminal_page_routes())
+    access = [
+        RouteAccess(routes=tuple(page)),
+        RouteAccess(routes=tuple(calls), header=HEADER_TOKEN, tokens=tokens),
+    ]
+    return Ask(manager, options.ask_terminal, tool, [*calls, *page], access)
 
 
 def page_url(listening: str, terminal: str) -> str:

@@ -1,4 +1,5 @@
-"""Input helpers for the command line: JSON vs JSON Lines detection and a re-joined stream."""
+"""Input helpers for the command line: JSON vs JSON Lines detection from a bounded peek, and
+a re-joined stream."""
 
 from __future__ import annotations
 
@@ -10,17 +11,48 @@ if TYPE_CHECKING:
 
     Layout = Literal["json", "jsonl"]
 
+PEEK_BYTES = 1 << 20
+"""How much of an input is read, at most, to tell JSON Lines from one JSON document."""
+
 _BLANK = b" \t\r\n"
+_CHUNK = 1 << 16
+_STARTS = {bytes([byte]) for byte in b'{["-0123456789tfn'}
 
 
-def first_line(stream: BinaryIO) -> bytes:
-    """Reads up to and including the first non-blank line (the leading blank lines too)."""
-    taken = b""
-    while True:
-        line = stream.readline()
-        taken += line
-        if not line or line.strip(_BLANK):
-            return taken
+class Peek:
+    """What a peek at the head of an input found: the bytes read (to be read again first),
+    the layout, and whether the layout is certain (the first line ended within the peek)."""
+
+    __slots__ = ("certain", "head", "layout")
+
+    def __init__(self, head: bytes, layout: Layout, certain: bool) -> None:
+        self.head = head
+        self.layout: Layout = layout
+        self.certain = certain
+
+
+def peek(stream: BinaryIO, limit: int = PEEK_BYTES) -> Peek:
+    """Reads at most `limit` bytes of `stream`, up to the end of its first non-blank line, and
+    tells the layout from them: JSON Lines when that line is a whole JSON value by itself.
+
+    A first line longer than `limit` is taken for one JSON document, uncertainly; a head that
+    cannot begin any JSON value raises its `JSONInputError` at once, so an endless input of
+    garbage (`/dev/zero`) is refused without being read to its end.
+    """
+    head = b""
+    while len(head) < limit:
+        chunk = stream.read(min(_CHUNK, limit - len(head)))
+        if not chunk:
+            return Peek(head, detect(head), True)
+        head += chunk
+        text = head.lstrip(b"\xef\xbb\xbf").lstrip(_BLANK)
+        end = text.find(b"\n")
+        if end >= 0:
+            return Peek(head, detect(text[:end]), True)
+    start = head.lstrip(b"\xef\xbb\xbf").lstrip(_BLANK)[:1]
+    if start not in _STARTS:
+        infer_json(head)  # raises the parser's own error, at the offending byte
+    return Peek(head, "json", False)
 
 
 def detect(head: bytes) -> Layout:

@@ -7,12 +7,13 @@ from __future__ import annotations
 # `argparse`, `typing` and `pathlib` are left out too: `quick_arguments` reads the usual command
 # lines itself, and argparse takes over for anything else.
 import os
+import stat
 import sys
 from types import SimpleNamespace
 
 from orkestrel._core import INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, SchemaBuilder
 from orkestrel.cli.constants import COMMANDS
-from orkestrel.cli.helpers import Prefixed, detect, first_line, render_json
+from orkestrel.cli.helpers import Peek, Prefixed, peek, render_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +33,10 @@ DESCRIPTION = """\
 Infer one JSON Schema that every sample validates against. Each line of a JSON Lines file and
 each JSON document is a sample; all FILEs feed the same schema. The layout is detected from the
 content unless --jsonl or --json is given. Exit status: 0 ok, 1 bad input, 2 usage."""
+
+
+_TRAILING = "unexpected content after the value"
+"""The reason a JSON document that is really JSON Lines fails with."""
 
 
 def _count(text: str) -> int:
@@ -202,22 +207,40 @@ def _read_lines(
 def _read_one(
     builder: SchemaBuilder, name: str, args: Arguments, bar: ProgressBar | None
 ) -> LinesReport | None:
-    layout: Layout | None = args.layout
+    """Reads one input, opened once: its layout comes from a bounded peek of the same stream,
+    so a pipe, a FIFO or a process substitution reads like a file."""
     if name == "-":
-        stdin: BinaryIO = sys.stdin.buffer
-        head = first_line(stdin) if layout is None else b""
-        if (layout or detect(head)) == "json":
-            builder.add_json(head + stdin.read())
-            return None
-        return _read_lines(builder, Prefixed(head, stdin), args, bar)
-    if layout is None:
-        with open(name, "rb") as stream:
-            layout = detect(first_line(stream))
-    if layout == "json":
-        with open(name, "rb") as stream:
-            builder.add_json(stream.read())
+        return _read_stream(builder, sys.stdin.buffer, None, args, bar)
+    with open(name, "rb") as stream:
+        regular = stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+        return _read_stream(builder, stream, name if regular else None, args, bar)
+
+
+def _read_stream(
+    builder: SchemaBuilder,
+    stream: BinaryIO,
+    path: str | None,
+    args: Arguments,
+    bar: ProgressBar | None,
+) -> LinesReport | None:
+    layout: Layout | None = args.layout
+    found = Peek(b"", layout, True) if layout is not None else peek(stream)
+    if found.layout == "json":
+        document = found.head + stream.read()
+        try:
+            builder.add_json(document)
+        except ValueError as error:
+            # A first line longer than the peek may still be JSON Lines: read it so.
+            if found.certain or getattr(error, "reason", None) != _TRAILING:
+                raise
+            import io
+
+            return _read_lines(builder, Prefixed(document, io.BytesIO()), args, bar)
         return None
-    return _read_lines(builder, name, args, bar)
+    if path is not None:
+        # A regular file is read again from its start by the core, on every core.
+        return _read_lines(builder, path, args, bar)
+    return _read_lines(builder, Prefixed(found.head, stream), args, bar)
 
 
 def _note_skipped(name: str, report: LinesReport) -> None:
@@ -237,7 +260,13 @@ def _write(text: str, output: str | None) -> None:
     import tempfile
 
     folder, base = os.path.split(output)
-    fd, temporary = tempfile.mkstemp(dir=folder or ".", prefix=f".{base}.")
+    folder = folder or "."
+    if not os.path.isdir(folder):
+        import errno
+
+        # Named here, or the error would name the temporary file that could not be made.
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), folder)
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{base}.")
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -257,17 +286,18 @@ def _render(schema: dict[str, Any], indent: int) -> str:
     return text + "\n"
 
 
-def _failed(error: OSError | ValueError, name: str) -> int:
-    """Reports a failed read; anything but a file, JSON or contract error is raised again."""
+def _failed(error: OSError | ValueError, name: str) -> str:
+    """Says what a failed read went wrong on; anything but a file, JSON or contract error is
+    raised again."""
     from orkestrel.contract import ContractError, JSONInputError
 
     if isinstance(error, JSONInputError):
         where = "" if error.source else f"{name}: "
-        return _fail(f"{where}{error}")
+        return f"{where}{error}"
     if isinstance(error, OSError) and error.filename is not None:
-        return _fail(f"{error.filename}: {error.strerror}")
+        return f"{error.filename}: {error.strerror}"
     if isinstance(error, OSError | ContractError):
-        return _fail(str(error))
+        return str(error)
     raise error
 
 
@@ -290,21 +320,17 @@ def run(args: Arguments) -> int:
         bar = _progress(args)
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror}")
-    name = args.files[0]
     try:
-        for name in args.files:
-            report = _read_one(builder, name, args, bar)
-            if bar and name != "-":
-                bar.advance(os.stat(name).st_size)
-            if report and report.skipped and not args.quiet:
-                _note_skipped(name, report)
-        schema = builder.to_schema()
-    except (OSError, ValueError) as error:
-        return _failed(error, name)
+        failure = _read_all(builder, args, bar)
     finally:
         if bar:
-            bar.close()
-    return _emit(schema, args)
+            bar.close()  # before any message, so it is not glued to the bar
+    if failure is not None:
+        return _fail(failure)
+    if builder.samples == 0:
+        inputs = ", ".join(args.files)
+        return _fail(f"{inputs}: no samples to infer a schema from (the input is empty)")
+    return _emit(builder.to_schema(), args)
 
 
 def _emit(schema: dict[str, Any], args: Arguments) -> int:
@@ -313,3 +339,25 @@ def _emit(schema: dict[str, Any], args: Arguments) -> int:
     except OSError as error:
         return _fail(f"{error.filename or args.output}: {error.strerror}")
     return OK
+
+
+def _read_all(builder: SchemaBuilder, args: Arguments, bar: ProgressBar | None) -> str | None:
+    """Reads every input into `builder`; gives the failure message, if any. Notes of skipped
+    lines wait until the progress bar is cleared."""
+    notes: list[tuple[str, LinesReport]] = []
+    name = args.files[0]
+    try:
+        for name in args.files:
+            report = _read_one(builder, name, args, bar)
+            if bar and name != "-":
+                bar.advance(os.stat(name).st_size)
+            if report and report.skipped and not args.quiet:
+                notes.append((name, report))
+    except (OSError, ValueError) as error:
+        return _failed(error, name)
+    finally:
+        if bar:
+            bar.close()
+        for noted, report in notes:
+            _note_skipped(noted, report)
+    return None

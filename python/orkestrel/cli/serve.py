@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
+import os
+import signal
 import sys
+import threading
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TextIO
 
 import anyio
@@ -18,6 +23,14 @@ from orkestrel.tool import ToolManager
 
 USAGE = 2
 FAILURE = 1
+
+TOKEN_ENV = "ORKESTREL_TOKEN"
+"""The environment variable the HTTP bearer token is read from when `--token` is not given."""
+
+# These mirror `orkestrel.mcp.constants`, which cannot be imported without the MCP SDK, and
+# the parser must work (to say how to get the SDK) without it.
+DEFAULT_SESSION_IDLE_SECONDS = 300.0
+DEFAULT_MAX_SESSIONS = 1000
 
 
 def register(commands: Any) -> argparse.ArgumentParser:
@@ -43,8 +56,88 @@ def register(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument(
         "--port", type=int, default=8000, help="HTTP port, 0 for a free one (default: 8000)"
     )
+    add_serve_arguments(parser)
     parser.set_defaults(run=run)
     return parser
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+    return value
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """Adds the serving options: the call timeout and the HTTP security and session bounds."""
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="fail any tool call that runs longer than this (default: no limit)",
+    )
+    http = parser.add_argument_group("HTTP")
+    http.add_argument(
+        "--token",
+        default=None,
+        help=f"require 'Authorization: Bearer TOKEN' on every request (default: ${TOKEN_ENV}); "
+        "needed to bind an address other than loopback",
+    )
+    http.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="also answer requests whose Host header is HOST (repeatable; * for any, behind "
+        "a proxy that checks it)",
+    )
+    http.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also accept browser requests from ORIGIN, e.g. https://app.example (repeatable)",
+    )
+    http.add_argument(
+        "--session-idle",
+        type=_seconds,
+        default=DEFAULT_SESSION_IDLE_SECONDS,
+        metavar="SECONDS",
+        help="close a session after this long without a request "
+        f"(default: {DEFAULT_SESSION_IDLE_SECONDS:g})",
+    )
+    http.add_argument(
+        "--max-sessions",
+        type=_count,
+        default=DEFAULT_MAX_SESSIONS,
+        metavar="N",
+        help=f"open sessions at most; past it new ones get 503 (default: {DEFAULT_MAX_SESSIONS})",
+    )
+
+
+RouteFactory = Callable[[argparse.Namespace, ToolManager], Iterable[Any]]
+"""Builds extra Starlette routes that `serve --transport http` mounts beside `/mcp`, from the
+parsed options and the served toolbox; they sit behind the same token, `Host` and `Origin`
+checks."""
+
+
+def route_factories() -> list[RouteFactory]:
+    """Lists the route factories `orkestrel serve` mounts over HTTP (add yours here)."""
+    return []
 
 
 def run(options: argparse.Namespace) -> int:
@@ -68,8 +161,17 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
     except ImportError as error:
         print(f"orkestrel serve: {error}", file=err)
         return FAILURE
+    token = options.token if options.token is not None else os.environ.get(TOKEN_ENV) or None
+    if options.transport == "http" and token is None and not _loopback(options.host):
+        print(
+            f"orkestrel serve: refusing to serve {options.host} without a token: anyone who "
+            f"can reach it could call every tool (edit files, change databases); pass --token "
+            f"or set {TOKEN_ENV}, or bind 127.0.0.1",
+            file=err,
+        )
+        return USAGE
     try:
-        ask = open_ask(options) if getattr(options, "ask", False) else None
+        ask = open_ask(options, token) if getattr(options, "ask", False) else None
     except AskSetupError as error:
         print(f"orkestrel serve: {error}", file=err)
         return USAGE
@@ -77,19 +179,52 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         async with toolbox_of(options, err) as manager:
             if ask is not None:
                 manager.add(ask.tool)
-            await _serve(manager, options, interactive, err, ask)
+            await _until_stopped(_serve, manager, options, token, interactive, err, ask)
     except ToolboxSetupError as error:
         print(f"orkestrel serve: {error}", file=err)
         return USAGE if error.usage else FAILURE
-    except OSError as error:
+    except (OSError, ValueError) as error:
         print(f"orkestrel serve: {error}", file=err)
         return FAILURE
     return 0
 
 
+def _loopback(host: str) -> bool:
+    from orkestrel.mcp.http import is_loopback
+
+    return is_loopback(host)
+
+
+async def _until_stopped(serve: Callable[..., Awaitable[None]], *args: Any) -> None:
+    """Runs `serve` until it ends or the process gets SIGTERM or SIGINT, which stop it
+    gracefully (open calls are cancelled, connections closed, cleanup run)."""
+    from orkestrel.mcp.helpers import raise_alone
+
+    try:
+        await _stoppable(serve, *args)
+    except BaseExceptionGroup as group:
+        raise_alone(group)
+
+
+async def _stoppable(serve: Callable[..., Awaitable[None]], *args: Any) -> None:
+    async with anyio.create_task_group() as group:
+
+        async def stop_on_signal() -> None:
+            with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+                async for _ in signals:
+                    group.cancel_scope.cancel()
+                    return
+
+        if threading.current_thread() is threading.main_thread():
+            group.start_soon(stop_on_signal)
+        await serve(*args)
+        group.cancel_scope.cancel()
+
+
 async def _serve(
     manager: ToolManager,
     options: argparse.Namespace,
+    token: str | None,
     interactive: bool,
     err: TextIO,
     ask: Ask | None = None,
@@ -97,6 +232,8 @@ async def _serve(
     from orkestrel.mcp import serve
     from orkestrel.mcp.helpers import raise_alone
 
+    routes = [*(ask.routes if ask is not None else ())]
+    routes += [route for make in route_factories() for route in make(options, manager)]
     try:
         async with anyio.create_task_group() as group:
             closing = anyio.CancelScope()
@@ -112,7 +249,14 @@ async def _serve(
                         options.transport,
                         host=options.host,
                         port=options.port,
-                        routes=ask.routes if ask is not None else (),
+                        timeout=options.timeout,
+                        token=token,
+                        allowed_hosts=options.allow_host,
+                        allowed_origins=options.allow_origin,
+                        session_idle=options.session_idle,
+                        max_sessions=options.max_sessions,
+                        routes=routes,
+                        access=ask.access if ask is not None else (),
                     ),
                 )
             )

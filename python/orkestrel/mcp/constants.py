@@ -24,3 +24,25 @@ MAX_LIST_PAGES = 1000
 
 SHUTDOWN_GRACE_SECONDS = 3.0
 """How long the HTTP transport waits for open connections when it is asked to stop."""
+
+MAX_LINE_BYTES = 64 * 1024 * 1024
+"""The longest stdio message read whole; a longer one is answered with a parse error."""
+
+DEFAULT_SESSION_IDLE_SECONDS = 300.0
+"""How long an HTTP session may go without a request before it is closed and forgotten."""
+
+DEFAULT_MAX_SESSIONS = 1000
+"""How many HTTP sessions may be open at once; past it, opening another answers 503."""
+
+LISTING_POLL_SECONDS = 1.0
+"""How often `serve` compares the served listing with what each client was last shown."""
+
+TOKEN_ENV = "ORKESTREL_TOKEN"
+"""The environment variable `orkestrel serve` reads its HTTP bearer token from."""
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+"""The `Host` names a loopback-bound HTTP server answers to."""
+
+INPUT_REQUIRED = "input_required"
+"""The `resultType` of a 2026-era call result that asks the client for input before the call
+can finish (an `InputRequiredResult`)."""

@@ -27,6 +27,7 @@ from orkestrel.form import (
     parse_value,
     serialize_form,
 )
+from orkestrel.mcp.constants import INPUT_REQUIRED
 from orkestrel.terminal import (
     AnswerResult,
     Emitter,
@@ -58,7 +59,7 @@ class Served:
 
     context: Any
     params: Any = None
-    input_required: Any = None
+    input_required: dict[str, Any] | None = None
 
 
 class InputRequired(Exception):
@@ -327,15 +328,14 @@ class ElicitingTerminalManager:
     def _require(
         self, served: Served, id: str, message: str, requested: dict[str, Any], attempt: int
     ) -> Awaitable[FormValues]:
-        import mcp_types as types
-
-        request = types.ElicitRequest(
-            params=types.ElicitRequestFormParams(message=message, requested_schema=requested)
-        )
-        served.input_required = types.InputRequiredResult(
-            input_requests={ELICITATION_KEY: request},
-            request_state=json.dumps({"form": id, "attempt": attempt}),
-        )
+        elicit = {"mode": "form", "message": message, "requestedSchema": requested}
+        served.input_required = {
+            "resultType": INPUT_REQUIRED,
+            "inputRequests": {
+                ELICITATION_KEY: {"method": "elicitation/create", "params": elicit},
+            },
+            "requestState": json.dumps({"form": id, "attempt": attempt}),
+        }
         return _raise(InputRequired(f"form {id!r} waits for the MCP client's input"))
 
     def _resume(

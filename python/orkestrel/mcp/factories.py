@@ -8,16 +8,14 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
-import mcp_types as types
-from mcp.client import Client, ClientSession
-from mcp.client.stdio import StdioServerParameters
-from mcp.server import Server, ServerRequestContext
-
 from orkestrel import __version__
+from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import DEFAULT_SERVER_NAME, MAX_LIST_PAGES
+from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
-from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_to_mcp, tool_to_mcp
+from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_wire, return_type, tool_wire
+from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.types import McpSource
 from orkestrel.tool import (
     Tool,
@@ -36,49 +34,52 @@ def create_server(
     version: str = __version__,
     instructions: str | None = None,
     timeout: float | None = None,
-) -> Server[Any]:
-    """Creates a low-level MCP SDK server whose tool listing is the manager's definitions and
-    whose tool calls run through the manager's `execute`.
+    watch: ListingWatch | None = None,
+) -> Any:
+    """Creates a low-level MCP SDK server (of the installed SDK line) whose tool listing is the
+    manager's definitions and whose tool calls run through the manager's `execute`.
 
-    The listing is read on every request, so tools added later are served. `timeout` (seconds)
-    bounds each call as `ToolManager.execute` does. A client's cancellation cancels the running
-    call. Raises `ValueError` when a registered tool cannot be listed: its annotations are not
-    valid MCP annotations, or its parameter schema's root is not an object.
+    The listing is read on every request, so tools added later are served, and the server
+    advertises `tools.listChanged`: after every call it tells each connection whose listing
+    changed (`watch`, when given, is the tracker `serve` also polls). `timeout` (seconds)
+    bounds each call as `ToolManager.execute` does. Each call's `caller` is an
+    `McpToolContext`, so handlers can report progress and log to the client. A client's
+    cancellation cancels the running call. Raises `ValueError` when a registered tool cannot
+    be listed: its annotations are not valid MCP annotations, or its parameter schema's root
+    is not an object.
     """
     for tool in manager.tools():
-        tool_to_mcp(tool)
+        tool_wire(tool)
+    listing = watch if watch is not None else ListingWatch(manager)
 
-    async def list_tools(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
-    ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[tool_to_mcp(tool) for tool in manager.tools()])
+    async def list_tools(request: sdk.Request) -> dict[str, Any]:
+        listing.listed(request)
+        return {"tools": [tool_wire(tool) for tool in manager.tools()]}
 
-    async def call_tool(
-        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
+    async def call_tool(request: sdk.Request, tool_name: str, arguments: Any) -> dict[str, Any]:
+        listing.joined(request)
         call: ToolCall = {
-            "id": str(ctx.request_id) if ctx.request_id is not None else str(uuid.uuid4()),
-            "name": params.name,
-            "arguments": params.arguments if params.arguments is not None else {},
+            "id": str(request.id) if request.id is not None else str(uuid.uuid4()),
+            "name": tool_name,
+            "arguments": arguments if arguments is not None else {},
+            "caller": McpToolContext(request),
         }
-        with serving_request(ctx, params) as served:
+        tool = manager.tool(tool_name)
+        with serving_request(request.context, request.params) as served:
             result = await manager.execute(call, timeout=timeout)
-        if isinstance(served.input_required, types.InputRequiredResult):
+        await listing.check()
+        if served.input_required is not None:
+            # The ask inside the call needs the client's input first (the 2026 protocol era).
             return served.input_required
-        return result_to_mcp(result)
+        return result_wire(result, None if tool is None else return_type(tool))
 
     def input_schema(tool_name: str) -> Mapping[str, Any] | None:
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
-    return Server(
-        name,
-        version=version,
-        instructions=instructions,
-        get_tool_input_schema=input_schema,
-        on_list_tools=list_tools,
-        on_call_tool=call_tool,
-    )
+    server = sdk.build_server(name, version, instructions, list_tools, call_tool, input_schema)
+    listing.serve(server)
+    return server
 
 
 @asynccontextmanager
@@ -118,56 +119,45 @@ async def from_mcp(
         raise_alone(group)
 
 
-async def _connect(source: McpSource, stack: AsyncExitStack) -> Client | ClientSession:
-    if isinstance(source, ClientSession):
-        return source
-    if isinstance(source, Client):
-        try:
-            source.session  # noqa: B018
-        except RuntimeError:
-            await stack.enter_async_context(source)
-        return source
-    return await stack.enter_async_context(Client(_server(source)))
+async def _connect(source: McpSource, stack: AsyncExitStack) -> Any:
+    if sdk.is_session(source):
+        return await sdk.enter_client(source, stack)
+    return await stack.enter_async_context(sdk.client_session(_server(source)))
 
 
-def _server(source: StdioServerParameters | str | Any) -> StdioServerParameters | str:
-    if isinstance(source, StdioServerParameters):
+def _server(source: Any) -> Any:
+    if sdk.is_stdio_parameters(source):
         return source
     if isinstance(source, str) and source.startswith(("http://", "https://")):
         return source
     argv = shlex.split(source) if isinstance(source, str) else [str(item) for item in source]
     if not argv:
         raise ValueError("from_mcp needs a command to start the server, got an empty one")
-    return StdioServerParameters(command=argv[0], args=argv[1:])
+    return sdk.stdio_parameters(argv[0], argv[1:])
 
 
-async def _list(session: Client | ClientSession) -> list[types.Tool]:
-    tools: list[types.Tool] = []
+async def _list(session: Any) -> list[dict[str, Any]]:
+    tools: list[dict[str, Any]] = []
     cursor: str | None = None
     for _ in range(MAX_LIST_PAGES):
-        if isinstance(session, Client):
-            page = await session.list_tools(cursor=cursor)
-        else:
-            page = await session.list_tools(params=types.PaginatedRequestParams(cursor=cursor))
-        tools.extend(page.tools)
-        cursor = page.next_cursor
+        page, cursor = await sdk.list_page(session, cursor)
+        tools.extend(sdk.wire(tool) for tool in page)
         if cursor is None:
             return tools
     raise RuntimeError(f"the MCP server's tool listing did not end after {MAX_LIST_PAGES} pages")
 
 
-def _wrap(session: Client | ClientSession, remote: types.Tool, prefix: str) -> ToolInterface:
-    async def execute(args: Mapping[str, Any]) -> Any:
-        result = await session.call_tool(remote.name, dict(args))
-        return mcp_to_value(result, remote.name)
+def _wrap(session: Any, remote: dict[str, Any], prefix: str) -> ToolInterface:
+    remote_name: str = remote["name"]
 
-    annotations = remote.annotations
+    async def execute(args: Mapping[str, Any]) -> Any:
+        result = await sdk.call_remote(session, remote_name, dict(args))
+        return mcp_to_value(result, remote_name)
+
     return Tool(
-        name=portable_name(prefix + remote.name),
-        description=remote.description,
-        parameters=remote.input_schema,
-        annotations=None
-        if annotations is None
-        else annotations.model_dump(by_alias=True, exclude_none=True),
+        name=portable_name(prefix + remote_name),
+        description=remote.get("description"),
+        parameters=remote.get("inputSchema"),
+        annotations=remote.get("annotations"),
         execute=execute,
     )

@@ -1,35 +1,43 @@
-"""Projections between the tool runtime's records and the MCP SDK's types."""
+"""Projections between the tool runtime's records and the MCP protocol's messages.
+
+The `*_wire` functions build the protocol's JSON shapes (camelCase keys), which both MCP SDK
+lines accept; the public projections wrap them in the installed SDK's models.
+"""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
+import typing
+from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-import mcp_types as types
-from pydantic import ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import PydanticSerializationError, to_json, to_jsonable_python
+from typing_extensions import is_typeddict
 
 from orkestrel._errors import raise_alone as raise_alone
+from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import EMPTY_INPUT_SCHEMA
 from orkestrel.mcp.errors import RemoteToolError
 from orkestrel.tool import ToolInterface, ToolResult, tool_to_definition
 
 
-def tool_to_mcp(tool: ToolInterface) -> types.Tool:
-    """Projects a tool onto its MCP listing entry: the advertised definition, with the tool's
-    annotations as MCP tool annotations.
+def tool_wire(tool: ToolInterface) -> dict[str, Any]:
+    """Projects a tool onto its MCP listing entry as wire JSON: the advertised definition, the
+    tool's annotations, and the output schema of its declared return type when it has one.
 
     A tool without parameters lists an empty object schema, and a schema with no root `type`
-    (a top-level `anyOf` union, say) is listed with `"type": "object"` added, since MCP
-    arguments are always an object and clients require the root type. Raises `ValueError`
-    naming the tool when its schema's root type is another type, or its annotations are not
-    valid MCP tool annotations.
+    is listed with `"type": "object"` added, since MCP arguments are always an object. Raises
+    `ValueError` naming the tool when its schema's root type is another type, or its
+    annotations are not valid MCP tool annotations.
     """
     definition = tool_to_definition(tool)
     parameters = definition.get("parameters")
     if parameters is None:
-        schema = copy.deepcopy(EMPTY_INPUT_SCHEMA)
+        schema: Mapping[str, Any] = copy.deepcopy(EMPTY_INPUT_SCHEMA)
     elif "type" not in parameters:
         schema = {"type": "object", **parameters}
     elif parameters["type"] == "object":
@@ -39,64 +47,137 @@ def tool_to_mcp(tool: ToolInterface) -> types.Tool:
             f"tool {tool.name!r}: MCP needs an object parameter schema, "
             f"not type {parameters['type']!r}"
         )
+    entry: dict[str, Any] = {"name": definition["name"], "inputSchema": schema}
+    description = definition.get("description")
+    if description is not None:
+        entry["description"] = description
     annotations = getattr(tool, "annotations", None)
+    if annotations is not None:
+        entry["annotations"] = _annotations(tool.name, annotations)
+    output = output_schema(tool)
+    if output is not None:
+        entry["outputSchema"] = output
+    return entry
+
+
+def _annotations(name: str, annotations: Any) -> dict[str, Any]:
+    if not isinstance(annotations, Mapping):
+        raise ValueError(f"tool {name!r}: invalid MCP annotations: not a mapping")
     try:
-        hints = None if annotations is None else types.ToolAnnotations.model_validate(annotations)
+        hints = sdk.model("ToolAnnotations", annotations)
     except ValidationError as error:
-        raise ValueError(f"tool {tool.name!r}: invalid MCP annotations: {error}") from None
-    return types.Tool(
-        name=definition["name"],
-        description=definition.get("description"),
-        input_schema=schema,
-        annotations=hints,
+        raise ValueError(f"tool {name!r}: invalid MCP annotations: {error}") from None
+    return sdk.wire(hints)
+
+
+def tool_to_mcp(tool: ToolInterface) -> Any:
+    """Projects a tool onto its MCP listing entry, as the installed SDK's `Tool` model: the
+    advertised definition, its annotations, and the output schema of its declared return type.
+
+    Raises `ValueError` naming the tool when its schema's root type is not an object, or its
+    annotations are not valid MCP tool annotations.
+    """
+    return sdk.model("Tool", tool_wire(tool))
+
+
+def return_type(tool: ToolInterface) -> Any:
+    """The structured return type a tool declares: the return annotation of a `@tool`
+    function when it is a pydantic model, a `TypedDict` or a dataclass that pydantic can
+    describe as a JSON object; else `None`."""
+    function = getattr(tool, "__wrapped__", None)
+    if function is None:
+        return None
+    try:
+        returned = typing.get_type_hints(function).get("return")
+    except Exception:
+        return None
+    structured = isinstance(returned, type) and (
+        issubclass(returned, BaseModel)
+        or is_typeddict(returned)
+        or dataclasses.is_dataclass(returned)
     )
+    return returned if structured and _schema(returned) is not None else None
 
 
-def result_to_mcp(result: ToolResult) -> types.CallToolResult:
-    """Projects a tool result onto an MCP call result.
+@lru_cache(maxsize=256)
+def _adapter(kind: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(kind)
+
+
+@lru_cache(maxsize=256)
+def _schema(kind: Any) -> dict[str, Any] | None:
+    try:
+        schema: dict[str, Any] = _adapter(kind).json_schema(mode="serialization")
+    except Exception:  # a type pydantic cannot describe (`typing.TypedDict` before 3.12)
+        return None
+    return schema if schema.get("type") == "object" else None
+
+
+def output_schema(tool: ToolInterface) -> dict[str, Any] | None:
+    """The JSON Schema (an object root) of the structured value a tool declares it returns,
+    or `None` when it declares none."""
+    kind = return_type(tool)
+    return None if kind is None else copy.deepcopy(_schema(kind))
+
+
+def result_wire(result: ToolResult, returns: Any = None) -> dict[str, Any]:
+    """Projects a tool result onto an MCP call result as wire JSON.
 
     A failure is `isError` with the message as its only text. A success is its value as compact
-    JSON text, plus the same value as structured content when it encodes to a JSON object. A
-    value that cannot be encoded (a cycle, excessive depth, bytes that are not UTF-8, an unknown
-    type) becomes an `isError` result that says so, since no faithful answer exists.
+    JSON text, plus the same value as structured content when it encodes to a JSON object; a
+    tool that declares a structured return type `returns` has its value dumped through that
+    type, so the structured content matches the advertised output schema. A value that cannot
+    be encoded (a cycle, excessive depth, bytes that are not UTF-8, an unknown type) becomes an
+    `isError` result that says so, since no faithful answer exists.
     """
     if not result["success"]:
-        return _error(result["error"])
+        return _error(str(result.get("error", "")))
+    raw = result.get("value")
     try:
-        value = to_jsonable_python(result["value"], inf_nan_mode="null")
+        if returns is not None:
+            value = _adapter(returns).dump_python(raw, mode="json")
+        else:
+            value = to_jsonable_python(raw, inf_nan_mode="null")
         text = to_json(value).decode()
     except (PydanticSerializationError, ValueError, TypeError) as error:
         return _error(f"tool result is not JSON-encodable: {_first_line(str(error))}")
-    structured = value if isinstance(value, dict) else None
-    return types.CallToolResult(
-        content=[types.TextContent(text=text)], structured_content=structured, is_error=False
-    )
+    answer: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
+    if isinstance(value, dict):
+        answer["structuredContent"] = value
+    return answer
 
 
-def mcp_to_value(result: types.CallToolResult, name: str = "") -> Any:
+def result_to_mcp(result: ToolResult) -> Any:
+    """Projects a tool result onto an MCP call result, as the installed SDK's `CallToolResult`:
+    a failure is `isError` with its message as the only text, a success is compact JSON text
+    plus structured content when the value encodes to a JSON object."""
+    return sdk.model("CallToolResult", result_wire(result))
+
+
+def mcp_to_value(result: Any, name: str = "") -> Any:
     """Reads the value a remote MCP tool answered, or raises `RemoteToolError` for `isError`.
 
     Structured content wins. Otherwise a single text block is parsed as JSON, falling back to
     the text itself; any other content is returned as its list of wire-shaped blocks.
     """
-    if result.is_error:
-        texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
+    answer = result if isinstance(result, Mapping) else sdk.wire(result)
+    content = list(answer.get("content") or [])
+    if answer.get("isError"):
+        texts = [block["text"] for block in content if block.get("type") == "text"]
         raise RemoteToolError(name, "\n".join(texts) or "remote tool failed without a message")
-    if result.structured_content is not None:
-        return result.structured_content
-    if len(result.content) == 1 and isinstance(result.content[0], types.TextContent):
-        text = result.content[0].text
+    if answer.get("structuredContent") is not None:
+        return answer["structuredContent"]
+    if len(content) == 1 and content[0].get("type") == "text":
+        text = content[0]["text"]
         try:
             return json.loads(text)
         except (ValueError, RecursionError):
             return text
-    return [
-        block.model_dump(by_alias=True, mode="json", exclude_none=True) for block in result.content
-    ]
+    return content
 
 
-def _error(message: str) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+def _error(message: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
 def _first_line(text: str) -> str:

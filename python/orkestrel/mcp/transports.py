@@ -3,26 +3,35 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import anyio
+import uvicorn
 from anyio.abc import TaskStatus
 from anyio.lowlevel import current_token
-from mcp.server import Server
-from mcp.server.stdio import stdio_server
 from starlette.routing import BaseRoute
 
 from orkestrel import __version__
+from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import (
     DEFAULT_HOST,
+    DEFAULT_MAX_SESSIONS,
     DEFAULT_PATH,
     DEFAULT_PORT,
     DEFAULT_SERVER_NAME,
+    DEFAULT_SESSION_IDLE_SECONDS,
+    LISTING_POLL_SECONDS,
     SHUTDOWN_GRACE_SECONDS,
+    TOKEN_ENV,
 )
 from orkestrel.mcp.factories import create_server
+from orkestrel.mcp.helpers import raise_alone
+from orkestrel.mcp.http import RouteAccess, create_http_app, default_hosts, is_loopback
+from orkestrel.mcp.listing import ListingWatch
+from orkestrel.mcp.stdio import FilteredLines, LineWriter, claimed_stdio
 from orkestrel.mcp.types import McpTransport
 from orkestrel.tool import ToolManagerInterface
 
@@ -38,47 +47,110 @@ async def serve(
     version: str = __version__,
     instructions: str | None = None,
     timeout: float | None = None,
-    routes: Sequence[BaseRoute] = (),
+    token: str | None = None,
+    allowed_hosts: Sequence[str] = (),
+    allowed_origins: Sequence[str] = (),
+    session_idle: float | None = DEFAULT_SESSION_IDLE_SECONDS,
+    max_sessions: int | None = DEFAULT_MAX_SESSIONS,
+    routes: Iterable[BaseRoute] = (),
+    access: Sequence[RouteAccess] = (),
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serves a `ToolManager` as an MCP server until the client disconnects (stdio) or the task
-    is cancelled or the process is interrupted (HTTP).
+    is cancelled (HTTP, which then closes its connections gracefully).
 
     `"stdio"` speaks on the process's stdin and stdout. `"http"` serves streamable HTTP at
     `http://host:port/path`, binding loopback by default; `port=0` picks a free port. Started
     with `TaskGroup.start`, it reports `"stdio"` or the HTTP URL once it accepts connections.
-    HTTP needs the asyncio backend. `timeout` (seconds) bounds each tool call. `routes` are
-    Starlette routes served beside the MCP endpoint over HTTP (the terminal routes, say).
+    HTTP needs the asyncio backend. `timeout` (seconds) bounds each tool call.
+
+    Over HTTP, `token` requires `Authorization: Bearer <token>` on every request (401
+    otherwise); binding an address other than loopback without a token raises `ValueError`.
+    Requests whose `Host` is not this server's (loopback names, the bound address, and
+    `allowed_hosts`) or whose `Origin` is a foreign page get 421 and 403. Sessions idle for
+    `session_idle` seconds are closed, at most `max_sessions` are open at once, and `routes`
+    are extra Starlette routes served beside `path` (the terminal routes and answering page,
+    say) behind the same checks; `access` lets a browser reach some of them without the
+    bearer header (see `RouteAccess`).
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ValueError(f"port must be an integer from 0 to 65535, got {port!r}")
+    watch = ListingWatch(manager)
     server = create_server(
-        manager, name=name, version=version, instructions=instructions, timeout=timeout
+        manager,
+        name=name,
+        version=version,
+        instructions=instructions,
+        timeout=timeout,
+        watch=watch,
     )
     if transport == "stdio":
-        async with stdio_server() as (read_stream, write_stream):
-            task_status.started("stdio")
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        try:
+            await _serve_stdio(server, watch, task_status)
+        except BaseExceptionGroup as failure:
+            raise_alone(failure)
         return
-    await _serve_http(server, host, port, path, task_status, routes)
+    if not token and not is_loopback(host):
+        raise ValueError(
+            f"refusing to serve HTTP on {host} without a token: anyone who can reach it could "
+            f"call every tool; pass a token (--token or ${TOKEN_ENV}) or bind 127.0.0.1"
+        )
+    app = create_http_app(
+        server,
+        path=path,
+        token=token,
+        hosts=[*default_hosts(host), *allowed_hosts],
+        origins=allowed_origins,
+        idle_timeout=session_idle,
+        max_sessions=max_sessions,
+        routes=routes,
+        access=access,
+    )
+    if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
+        raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")
+    listener = _bind(host, port)
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(_poll, watch)
+            await _serve_http(app, listener, path, task_status)
+            group.cancel_scope.cancel()
+    except BaseExceptionGroup as failure:
+        raise_alone(failure)
+    finally:
+        listener.close()
+
+
+async def _poll(watch: ListingWatch) -> None:
+    while True:
+        await anyio.sleep(LISTING_POLL_SECONDS)
+        await watch.check()
+
+
+async def _serve_stdio(server: Any, watch: ListingWatch, task_status: TaskStatus[str]) -> None:
+    with claimed_stdio() as (wire_in, wire_out):
+        writer = LineWriter(wire_out)
+        async with sdk.stdio(FilteredLines(wire_in, writer), writer) as (read, write):
+            task_status.started("stdio")
+            async with anyio.create_task_group() as group:
+                group.start_soon(_poll, watch)
+                await server.run(read, write, server.create_initialization_options())
+                group.cancel_scope.cancel()
+
+
+class _Uvicorn(uvicorn.Server):
+    """A uvicorn server that leaves signals to whoever runs it: uvicorn's own handlers would
+    re-raise SIGTERM after shutting down, so the process would die of it instead of exiting."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 async def _serve_http(
-    server: Server[Any],
-    host: str,
-    port: int,
-    path: str,
-    task_status: TaskStatus[str],
-    routes: Sequence[BaseRoute] = (),
+    app: Any, listener: socket.socket, path: str, task_status: TaskStatus[str]
 ) -> None:
-    if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
-        raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")
-    import uvicorn
-
-    app = server.streamable_http_app(streamable_http_path=path, host=host)
-    app.router.routes.extend(routes)
     config = uvicorn.Config(
         app,
         log_config=None,
@@ -87,8 +159,7 @@ async def _serve_http(
         lifespan="on",
         timeout_graceful_shutdown=int(SHUTDOWN_GRACE_SECONDS),
     )
-    web = uvicorn.Server(config)
-    listener = _bind(host, port)
+    web = _Uvicorn(config)
     finished = anyio.Event()
 
     async def run() -> None:
@@ -96,7 +167,6 @@ async def _serve_http(
             with anyio.CancelScope(shield=True):
                 await web.serve(sockets=[listener])
         finally:
-            listener.close()
             finished.set()
 
     async with anyio.create_task_group() as group:

@@ -1,6 +1,7 @@
 """The tool runtime: `Tool`, the `ToolManager` registry, and the call and result records."""
 
 from orkestrel.tool.base import Tool
+from orkestrel.tool.context import Context, LogLevel, ToolContext
 from orkestrel.tool.cost import DefinitionsCost, ToolCost, definitions_cost, estimate_tokens
 from orkestrel.tool.decorator import FunctionTool, tool
 from orkestrel.tool.errors import ArgumentFault, ArgumentsError, DocstringWarning, ExportError
@@ -39,6 +40,7 @@ __all__ = [
     "ArgumentFault",
     "ArgumentsError",
     "Caller",
+    "Context",
     "DefinitionsCost",
     "DocstringWarning",
     "ExportAction",
@@ -46,9 +48,11 @@ __all__ = [
     "ExportError",
     "ExportResult",
     "FunctionTool",
+    "LogLevel",
     "Provider",
     "Tool",
     "ToolCall",
+    "ToolContext",
     "ToolCost",
     "ToolDefinition",
     "ToolFailure",

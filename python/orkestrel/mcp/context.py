@@ -1,0 +1,28 @@
+"""`McpToolContext`: the `ToolContext` a served call's handler gets, wired to its client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from orkestrel.mcp import sdk
+from orkestrel.tool import LogLevel, ToolContext
+
+
+class McpToolContext(ToolContext):
+    """Represents one served MCP request: progress goes out as `notifications/progress` (when
+    the client sent a progress token) and log entries as `notifications/message`, both on
+    the request's own stream."""
+
+    def __init__(self, request: sdk.Request) -> None:
+        self._request = request
+        self.request_id = request.id
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Sends `notifications/progress` for this request."""
+        await sdk.report_progress(self._request, progress, total, message)
+
+    async def log(self, level: LogLevel, data: Any, *, logger: str | None = None) -> None:
+        """Sends `notifications/message` at `level` for this request."""
+        await sdk.send_log(self._request, level, data, logger)

@@ -1,0 +1,282 @@
+"""The streamable HTTP app: the SDK's session manager at `/mcp`, beside any other Starlette
+routes, all behind one guard (bearer token, `Host` and `Origin`)."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import socket
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute, Match, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from orkestrel.mcp import sdk
+from orkestrel.mcp.constants import LOOPBACK_HOSTS
+
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+
+MAX_CHECKED_BODY = 4 * 1024 * 1024
+"""Bodies up to this size are checked for JSON before the SDK reads them (its own limit)."""
+
+
+def is_loopback(host: str) -> bool:
+    """Tells whether binding `host` serves this machine only."""
+    name = host.strip("[]")
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def default_hosts(bind: str) -> list[str]:
+    """The `Host` names a server bound to `bind` answers to unless told more: loopback names,
+    and for another address that address (for a wildcard, this machine's host names)."""
+    hosts: list[str] = list(LOOPBACK_HOSTS)
+    if is_loopback(bind):
+        return hosts
+    if bind in WILDCARD_HOSTS:
+        hosts.extend(dict.fromkeys([socket.gethostname(), socket.getfqdn()]))
+    else:
+        hosts.append(f"[{bind}]" if ":" in bind else bind)
+    return hosts
+
+
+def _split(authority: str) -> tuple[str, str | None]:
+    """`name` and `port` of `name:port`, `[v6]:port`, `name` or `[v6]`."""
+    if authority.startswith("["):
+        end = authority.find("]")
+        rest = authority[end + 1 :]
+        return authority[: end + 1].lower(), rest[1:] if rest.startswith(":") else None
+    name, colon, port = authority.rpartition(":")
+    return (name.lower(), port) if colon and port.isdigit() else (authority.lower(), None)
+
+
+@dataclass(frozen=True)
+class RouteAccess:
+    """Represents how requests to some mounted `routes` pass the guard's token check, for
+    routes a browser reaches without the bearer header. With no `header`, they need no token
+    at all: plain files that hold nothing (a page, its script and style sheet). With a
+    `header`, one of `tokens` in that header passes as well as the bearer token does (and when
+    the server has no bearer token, a non-empty `tokens` is still required there). The `Host`
+    and `Origin` checks apply to these routes as to every other."""
+
+    routes: tuple[BaseRoute, ...]
+    header: str | None = None
+    tokens: tuple[str, ...] = ()
+
+
+class Guard:
+    """Refuses, before any route runs, a request whose `Host` is not one this server answers to
+    (421), whose `Origin` is a foreign web page (403), or that lacks the bearer token when one
+    is set (401). `"*"` in `hosts` accepts any `Host` (behind a proxy that checks it).
+
+    `routes` are the app's routes in the router's order and `access` how some of them are
+    reached instead of by the bearer token: the route a request goes to is the first of
+    `routes` it fully matches, as the router picks it."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        token: str | None,
+        hosts: Sequence[str],
+        origins: Sequence[str] = (),
+        routes: Sequence[BaseRoute] = (),
+        access: Sequence[RouteAccess] = (),
+    ) -> None:
+        self.app = app
+        self.token = token.encode() if token else None
+        self.any_host = "*" in hosts
+        self.hosts = [_split(host) for host in hosts if host != "*"]
+        self.origins = {origin.rstrip("/").lower() for origin in origins}
+        self.routes = list(routes)
+        self.access: Mapping[int, RouteAccess] = {
+            id(route): grant for grant in access for route in grant.routes
+        }
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {key.decode("latin-1").lower(): value for key, value in scope["headers"]}
+        host = headers.get("host", b"").decode("latin-1")
+        if not self._host_ok(host):
+            await _refuse(scope, send, 421, f"unknown Host header {host!r}")
+            return
+        origin = headers.get("origin")
+        if origin is not None and not self._origin_ok(origin.decode("latin-1")):
+            await _refuse(scope, send, 403, "cross-origin request refused")
+            return
+        refusal = self._refusal(scope, headers)
+        if refusal is not None:
+            await _refuse(scope, send, 401, refusal, challenge=True)
+            return
+        await self.app(scope, receive, send)
+
+    def _refusal(self, scope: Scope, headers: Mapping[str, bytes]) -> str | None:
+        """Why the request's credentials do not pass, or `None` when they do."""
+        grant = self._access(scope) if self.access else None
+        bearer = self.token is not None and self._token_ok(headers.get("authorization"))
+        if grant is None:
+            return None if self.token is None or bearer else "missing or wrong bearer token"
+        if grant.header is None or bearer or (self.token is None and not grant.tokens):
+            return None
+        given = headers.get(grant.header.lower())
+        if given is not None and any(
+            hmac.compare_digest(given, token.encode()) for token in grant.tokens
+        ):
+            return None
+        return f"missing or wrong token (send it in {grant.header} or as a bearer token)"
+
+    def _access(self, scope: Scope) -> RouteAccess | None:
+        for route in self.routes:
+            match, _ = route.matches(scope)
+            if match == Match.FULL:
+                return self.access.get(id(route))
+        return None
+
+    def _host_ok(self, host: str) -> bool:
+        if self.any_host:
+            return True
+        name, port = _split(host)
+        return any(name == known and (want is None or want == port) for known, want in self.hosts)
+
+    def _origin_ok(self, origin: str) -> bool:
+        if origin.rstrip("/").lower() in self.origins:
+            return True
+        parts = urlsplit(origin)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            return False
+        return self._host_ok(parts.netloc)
+
+    def _token_ok(self, header: bytes | None) -> bool:
+        assert self.token is not None
+        if header is None or header[:7].lower() != b"bearer ":
+            return False
+        return hmac.compare_digest(header[7:].strip(), self.token)
+
+
+async def _refuse(
+    scope: Scope,
+    send: Send,
+    status: int,
+    message: str,
+    *,
+    challenge: bool = False,
+    code: int = INVALID_REQUEST,
+) -> None:
+    if scope["type"] == "websocket":
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    body = json.dumps(
+        {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+    ).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if challenge:
+        headers.append((b"www-authenticate", b'Bearer realm="orkestrel"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class _Endpoint:
+    """The ASGI endpoint handing every request at the MCP path to the session manager, after
+    answering a POST whose body is not JSON at all (or nests past the parser) with a 400 parse
+    error, as SDK releases differ there (a 1.x server answers such a body with a 500)."""
+
+    def __init__(self, manager: Any) -> None:
+        self.manager = manager
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.manager.handle_request(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size, more = 0, True
+        while more and size <= MAX_CHECKED_BODY:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.manager.handle_request(scope, _replay(chunks, message, receive), send)
+                return
+            chunk = message.get("body", b"")
+            chunks.append(chunk)
+            size += len(chunk)
+            more = message.get("more_body", False)
+        if not more:
+            reason = _unparseable(b"".join(chunks))
+            if reason is not None:
+                await _refuse(scope, send, 400, reason, code=PARSE_ERROR)
+                return
+        last = {"type": "http.request", "body": chunks.pop() if chunks else b"", "more_body": more}
+        await self.manager.handle_request(scope, _replay(chunks, last, receive), send)
+
+
+def _unparseable(body: bytes) -> str | None:
+    try:
+        json.loads(body)
+    except RecursionError:
+        return "parse error: the message nests deeper than the parser allows"
+    except ValueError as error:
+        return f"parse error: {error}"
+    return None
+
+
+def _replay(chunks: list[bytes], last: Any, receive: Receive) -> Receive:
+    pending: list[Any] = [
+        {"type": "http.request", "body": chunk, "more_body": True} for chunk in chunks
+    ]
+    pending.append(last)
+
+    async def replayed() -> Any:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replayed
+
+
+def create_http_app(
+    server: Any,
+    *,
+    path: str,
+    token: str | None,
+    hosts: Sequence[str],
+    origins: Sequence[str] = (),
+    idle_timeout: float | None,
+    max_sessions: int | None,
+    routes: Iterable[BaseRoute] = (),
+    access: Sequence[RouteAccess] = (),
+) -> Starlette:
+    """Builds the Starlette app that serves `server` over streamable HTTP at `path`.
+
+    `routes` are mounted beside the MCP endpoint (a terminal's web page, a health check);
+    the guard (token, `Host`, `Origin`) runs in front of every route alike, and `access` says
+    which of them a browser reaches another way than by the bearer header. Sessions idle for
+    `idle_timeout` seconds are closed, and at most `max_sessions` are open at once.
+    """
+    manager = sdk.session_manager(server, idle_timeout=idle_timeout, max_sessions=max_sessions)
+    mounted: list[BaseRoute] = [Route(path, endpoint=_Endpoint(manager)), *routes]
+    guard = Middleware(
+        Guard,
+        token=token,
+        hosts=list(hosts),
+        origins=list(origins),
+        routes=mounted,
+        access=list(access),
+    )
+
+    def lifespan(app: Starlette) -> Any:
+        return manager.run()
+
+    return Starlette(routes=mounted, middleware=[guard], lifespan=lifespan)

@@ -1,0 +1,371 @@
+"""The one place that knows which MCP SDK line is installed: 1.x (decorator-era low-level
+server, `mcp.types`) or 2.x (constructor handlers, `mcp_types`).
+
+Everything else in `orkestrel.mcp` speaks wire-shaped dicts (the protocol's camelCase JSON) and
+goes through these functions, so both lines serve the same bytes. The 1.x branch is reached
+through `Any`: type checkers see the installed line only, and this repository type-checks
+against 2.x.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+import anyio
+import anyio.lowlevel
+
+from orkestrel.mcp.constants import INPUT_REQUIRED
+from orkestrel.mcp.requirements import installed_major
+
+MAJOR = installed_major()
+"""The major version of the installed MCP SDK (1 or 2)."""
+
+types: Any = importlib.import_module("mcp_types" if MAJOR >= 2 else "mcp.types")
+"""The installed line's protocol types module."""
+
+ListTools = Callable[["Request"], Awaitable[dict[str, Any]]]
+CallTool = Callable[["Request", str, Any], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class Request:
+    """Represents the inbound request a handler serves: its id, the connection's session
+    (for notifications and requests back to the client), the client's progress token, if any,
+    and the SDK's own request context and params (what elicitation reads: the protocol
+    version, and a 2026-era retry's `input_responses` and `request_state`)."""
+
+    id: Any
+    session: Any
+    progress_token: Any = None
+    context: Any = None
+    params: Any = None
+
+
+def model(kind: str, wire: Mapping[str, Any]) -> Any:
+    """Builds the installed line's `types.<kind>` model from its wire shape."""
+    return getattr(types, kind).model_validate(dict(wire))
+
+
+def wire(value: Any) -> dict[str, Any]:
+    """Dumps an SDK model to its wire shape (camelCase keys, no unset members)."""
+    dumped: dict[str, Any] = value.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return dumped
+
+
+def build_server(
+    name: str,
+    version: str,
+    instructions: str | None,
+    list_tools: ListTools,
+    call_tool: CallTool,
+    input_schema: Callable[[str], Mapping[str, Any] | None],
+) -> Any:
+    """Builds a low-level SDK server whose `tools/list` and `tools/call` answer with the wire
+    dicts the given handlers return, and which advertises `tools.listChanged`."""
+    if MAJOR >= 2:
+        return _server_v2(name, version, instructions, list_tools, call_tool, input_schema)
+    return _server_v1(name, version, instructions, list_tools, call_tool)
+
+
+def _server_v2(
+    name: str,
+    version: str,
+    instructions: str | None,
+    list_tools: ListTools,
+    call_tool: CallTool,
+    input_schema: Callable[[str], Mapping[str, Any] | None],
+) -> Any:
+    from mcp.server import Server
+    from mcp.server.lowlevel.server import NotificationOptions
+
+    class ListingServer(Server[Any]):
+        def create_initialization_options(self, *args: Any, **kwargs: Any) -> Any:
+            if not args and kwargs.get("notification_options") is None:
+                kwargs["notification_options"] = NotificationOptions(tools_changed=True)
+            return super().create_initialization_options(*args, **kwargs)
+
+    def request(ctx: Any, params: Any = None) -> Request:
+        return Request(ctx.request_id, ctx.session, context=ctx, params=params)
+
+    async def on_list(ctx: Any, params: Any) -> Any:
+        return model("ListToolsResult", await list_tools(request(ctx)))
+
+    async def on_call(ctx: Any, params: Any) -> Any:
+        answer = await call_tool(request(ctx, params), params.name, params.arguments)
+        # The 2026 era answers a call that needs the client's input first with the request.
+        kind = "InputRequiredResult" if answer.get("resultType") == INPUT_REQUIRED else None
+        return model(kind or "CallToolResult", answer)
+
+    server = ListingServer(
+        name, version=version, instructions=instructions, get_tool_input_schema=input_schema
+    )
+    server.add_request_handler("tools/list", types.PaginatedRequestParams, on_list)
+    server.add_request_handler("tools/call", types.CallToolRequestParams, on_call)
+    # The 2026 protocol era delivers list changes only on `subscriptions/listen` streams.
+    from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+
+    bus = InMemorySubscriptionBus()
+    server.add_request_handler(
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, ListenHandler(bus)
+    )
+    server.orkestrel_bus = bus  # type: ignore[attr-defined]
+    return server
+
+
+async def publish_tools_changed(server: Any) -> None:
+    """Tells the `subscriptions/listen` streams of a 2.x server that the tool list changed
+    (the 1.x line has no such streams)."""
+    bus = getattr(server, "orkestrel_bus", None)
+    if bus is None:
+        return
+    from mcp.server.subscriptions import ToolsListChanged
+
+    await bus.publish(ToolsListChanged())
+
+
+def _server_v1(
+    name: str,
+    version: str,
+    instructions: str | None,
+    list_tools: ListTools,
+    call_tool: CallTool,
+) -> Any:
+    lowlevel: Any = importlib.import_module("mcp.server.lowlevel.server")
+
+    class ListingServer(lowlevel.Server):  # type: ignore[misc]
+        def create_initialization_options(self, *args: Any, **kwargs: Any) -> Any:
+            if not args and kwargs.get("notification_options") is None:
+                kwargs["notification_options"] = lowlevel.NotificationOptions(tools_changed=True)
+            return super().create_initialization_options(*args, **kwargs)
+
+    server: Any = ListingServer(name, version=version, instructions=instructions)
+
+    def request(params: Any = None) -> Request:
+        ctx = server.request_context
+        token = None if ctx.meta is None else getattr(ctx.meta, "progressToken", None)
+        return Request(ctx.request_id, ctx.session, token, context=ctx, params=params)
+
+    async def on_list(req: Any) -> Any:
+        return types.ServerResult(model("ListToolsResult", await list_tools(request())))
+
+    async def on_call(req: Any) -> Any:
+        answer = await call_tool(request(req.params), req.params.name, req.params.arguments)
+        # A cancel that lands while the call is shielded is only delivered at the next
+        # checkpoint; without one the handler returns, 1.x responds to a request its cancel
+        # already answered, and the session dies on "Request already responded to".
+        await anyio.lowlevel.checkpoint()
+        return types.ServerResult(model("CallToolResult", answer))
+
+    server.request_handlers[types.ListToolsRequest] = on_list
+    server.request_handlers[types.CallToolRequest] = on_call
+    return server
+
+
+async def report_progress(
+    request: Request, progress: float, total: float | None, message: str | None
+) -> None:
+    """Sends `notifications/progress` for `request`; nothing when the client asked for none."""
+    if MAJOR >= 2:
+        # The 2.x session is scoped to its request and knows the client's token.
+        await request.session.report_progress(progress, total, message)
+        return
+    if request.progress_token is None:
+        return
+    await request.session.send_progress_notification(
+        request.progress_token, progress, total, message, related_request_id=request.id
+    )
+
+
+async def send_log(request: Request, level: str, data: Any, logger: str | None) -> None:
+    """Sends `notifications/message` on `request`'s stream. On the 2026 protocol era a
+    request receives only the levels it opted in to, as the 2.x session records them."""
+    params = {"level": level, "data": data, **({"logger": logger} if logger else {})}
+    if MAJOR >= 2:
+        # `send_log_message` warns that logging is deprecated for the 2026 era; this is the
+        # same delivery, through the public notification path, under the session's own gate.
+        allowed = getattr(request.session, "_allowed_log_levels", None)
+        if allowed is not None and level not in allowed:
+            return
+        notification = model("LoggingMessageNotification", {"params": params})
+        await request.session.send_notification(notification, related_request_id=request.id)
+        return
+    notification = types.ServerNotification(model("LoggingMessageNotification", {"params": params}))
+    await request.session.send_notification(notification, related_request_id=request.id)
+
+
+def connection(request: Request) -> Any:
+    """The connection `request` came in on: it outlives the request, is weakly referable, and
+    can send `notifications/tools/list_changed` (`send_tool_list_changed()`)."""
+    # 2.x hands each request its own session view over one connection; 1.x has one session.
+    return getattr(request.session, "_connection", request.session)
+
+
+def session_manager(
+    server: Any,
+    *,
+    idle_timeout: float | None,
+    max_sessions: int | None,
+) -> Any:
+    """Builds the SDK's streamable HTTP session manager over `server`, with our own transport
+    guard in front of it instead of the SDK's (see `orkestrel.mcp.http`)."""
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    if MAJOR < 2:
+        _quiet_closed_streams()
+    return StreamableHTTPSessionManager(
+        app=server,
+        session_idle_timeout=idle_timeout,
+        max_sessions=max_sessions,
+    )
+
+
+class _ClosedStreamFilter(logging.Filter):
+    """Drops the 1.x SDK's error log of an event stream that ended because its session closed
+    (a `ClosedResourceError`, logged with a traceback on every client that disconnects)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, anyio.ClosedResourceError | anyio.BrokenResourceError)
+
+
+def _quiet_closed_streams() -> None:
+    target = logging.getLogger("mcp.server.streamable_http")
+    if not any(isinstance(item, _ClosedStreamFilter) for item in target.filters):
+        target.addFilter(_ClosedStreamFilter())
+
+
+def stdio(stdin: Any, stdout: Any) -> AbstractAsyncContextManager[tuple[Any, Any]]:
+    """Opens the SDK's stdio transport over the given line streams."""
+    from mcp.server.stdio import stdio_server
+
+    return stdio_server(stdin=stdin, stdout=stdout)
+
+
+def parse_message(line: str) -> Any:
+    """Validates one JSON-RPC line exactly as the installed SDK's stdio reader does; raises
+    when the SDK would drop it."""
+    if MAJOR >= 2:
+        return types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    return types.JSONRPCMessage.model_validate_json(line)
+
+
+def session_message(wire_message: Mapping[str, Any]) -> Any:
+    """Wraps a wire JSON-RPC message for the SDK's write stream."""
+    from mcp.shared.message import SessionMessage
+
+    if MAJOR >= 2:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_python(dict(wire_message)))
+    return SessionMessage(types.JSONRPCMessage.model_validate(dict(wire_message)))
+
+
+@asynccontextmanager
+async def client_session(target: Any) -> AsyncIterator[Any]:
+    """Opens a client connection to `target` (stdio parameters or an `http(s)://` URL) with the
+    installed line's own client, and yields it initialized."""
+    if MAJOR >= 2:
+        from mcp.client import Client
+
+        async with Client(target) as client:
+            yield client
+        return
+    from mcp.client.session import ClientSession
+
+    if isinstance(target, str):
+        http: Any = importlib.import_module("mcp.client.streamable_http")
+        transport = http.streamable_http_client(target)
+    else:
+        from mcp.client.stdio import stdio_client
+
+        transport = stdio_client(target)
+    async with transport as streams, ClientSession(streams[0], streams[1]) as session:
+        await session.initialize()
+        yield session
+
+
+def is_session(source: Any) -> bool:
+    """Tells whether `source` is an open client of the installed line (a 2.x `Client` or a
+    `ClientSession`)."""
+    from mcp.client.session import ClientSession
+
+    if isinstance(source, ClientSession):
+        return True
+    if MAJOR >= 2:
+        from mcp.client import Client
+
+        return isinstance(source, Client)
+    return False
+
+
+async def enter_client(source: Any, stack: Any) -> Any:
+    """Enters a 2.x `Client` that is not connected yet; returns the source."""
+    if MAJOR >= 2:
+        from mcp.client import Client
+
+        if isinstance(source, Client):
+            try:
+                source.session  # noqa: B018
+            except RuntimeError:
+                await stack.enter_async_context(source)
+    return source
+
+
+async def list_page(session: Any, cursor: str | None) -> tuple[list[Any], str | None]:
+    """Lists one page of a remote server's tools; gives the tools and the next cursor."""
+    if MAJOR >= 2:
+        from mcp.client import Client
+
+        if isinstance(session, Client):
+            page = await session.list_tools(cursor=cursor)
+        else:
+            page = await session.list_tools(params=types.PaginatedRequestParams(cursor=cursor))
+        return list(page.tools), page.next_cursor
+    page = await session.list_tools(cursor=cursor)
+    return list(page.tools), page.nextCursor
+
+
+async def call_remote(session: Any, name: str, arguments: dict[str, Any]) -> Any:
+    """Calls a remote tool; cancelling the caller cancels the remote call (the 1.x client
+    does not say so to the server by itself, so this sends `notifications/cancelled`)."""
+    if MAJOR >= 2:
+        return await session.call_tool(name, arguments)
+
+    ident = session._request_id
+    try:
+        return await session.call_tool(name, arguments)
+    except anyio.get_cancelled_exc_class():
+        cancel = types.CancelledNotification(
+            params=types.CancelledNotificationParams(requestId=ident)
+        )
+        # A connection that is gone took the remote call with it.
+        gone = contextlib.suppress(anyio.BrokenResourceError, anyio.ClosedResourceError)
+        with anyio.CancelScope(shield=True), anyio.move_on_after(5), gone:
+            await session.send_notification(types.ClientNotification(cancel))
+        raise
+
+
+def stdio_parameters(command: str, args: list[str]) -> Any:
+    """Builds stdio launch parameters for a server command that inherits this process's
+    environment, as a subprocess does (the SDK's default passes only a few variables)."""
+    from mcp.client.stdio import StdioServerParameters
+
+    return StdioServerParameters(command=command, args=args, env=dict(os.environ))
+
+
+def is_stdio_parameters(source: Any) -> bool:
+    """Tells whether `source` is the installed line's stdio launch parameters."""
+    from mcp.client.stdio import StdioServerParameters
+
+    return isinstance(source, StdioServerParameters)
+
+
+def sdk_version() -> str:
+    """The installed MCP SDK's version string."""
+    return metadata.version("mcp")

@@ -1,0 +1,167 @@
+"""`orkestrel serve` driven by the MCP clients users run it with: pydantic-ai's `MCPToolset`
+under a scripted `FunctionModel`, the OpenAI Agents SDK's `MCPServerStdio` under a scripted
+model, and langchain-mcp-adapters. Each is a real package; a client missing from the installed
+SDK line's environment is skipped (pydantic-ai needs mcp 2.x, langchain-mcp-adapters 1.x)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.mcp_client import wire
+
+pytestmark = pytest.mark.anyio
+
+ORKESTREL = [sys.executable, "-m", "orkestrel"]
+SAMPLES = [{"id": 1, "tag": "a"}, {"id": 2}]
+
+
+def serve_args(tmp_path: Path) -> list[str]:
+    root = tmp_path / "root"
+    root.mkdir(exist_ok=True)
+    return ["-m", "orkestrel", "serve", "--root", str(root), "--data", str(tmp_path / "data")]
+
+
+async def test_pydantic_ai_agent_calls_the_served_tools(tmp_path: Path) -> None:
+    pytest.importorskip("fastmcp", reason="pydantic-ai's MCP toolset needs the 2.x SDK line")
+    from pydantic_ai import Agent
+    from pydantic_ai.mcp import MCPToolset, StdioTransport
+    from pydantic_ai.messages import (
+        ModelMessage,
+        ModelResponse,
+        TextPart,
+        ToolCallPart,
+        ToolReturnPart,
+    )
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    offered: list[str] = []
+
+    def script(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        offered[:] = [tool.name for tool in info.function_tools]
+        returns = [
+            part
+            for message in messages
+            for part in getattr(message, "parts", [])
+            if isinstance(part, ToolReturnPart)
+        ]
+        if not returns:
+            write = {"operation": "write", "path": "notes.md", "content": "# Notes\n"}
+            return ModelResponse(
+                parts=[
+                    ToolCallPart("infer", {"samples": SAMPLES}, tool_call_id="c1"),
+                    ToolCallPart("workspace", write, tool_call_id="c2"),
+                ]
+            )
+        inferred = next(part for part in returns if part.tool_name == "infer")
+        return ModelResponse(parts=[TextPart(json.dumps(inferred.model_response_object()))])
+
+    transport = StdioTransport(sys.executable, serve_args(tmp_path), env=dict(os.environ))
+    toolset = MCPToolset(transport, init_timeout=60, read_timeout=120)
+    agent = Agent(FunctionModel(script), toolsets=[toolset])
+    async with agent:
+        result = await agent.run("Infer a schema and keep a note.")
+    assert offered == ["infer", "describe", "database", "workspace"]
+    schema = json.loads(result.output)
+    assert schema["type"] == "object"
+    assert set(schema["properties"]) == {"id", "tag"}
+    assert (tmp_path / "root" / "notes.md").read_text() == "# Notes\n"
+
+
+async def test_openai_agents_runs_the_served_tools(tmp_path: Path) -> None:
+    agents = pytest.importorskip("agents")
+    from agents.items import ModelResponse
+    from agents.mcp import MCPServerStdio
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import (
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
+
+    seen: dict[str, Any] = {}
+
+    class Scripted(Model):
+        async def get_response(
+            self,
+            system_instructions: Any,
+            input: Any,
+            model_settings: Any,
+            tools: Any,
+            *args: Any,
+            **kwargs: Any,
+        ) -> ModelResponse:
+            items = input if isinstance(input, list) else []
+            seen["tools"] = {tool.name: tool for tool in tools}
+            outputs = [
+                item
+                for item in items
+                if isinstance(item, dict) and item.get("type") == "function_call_output"
+            ]
+            if not outputs:
+                call = ResponseFunctionToolCall(
+                    type="function_call",
+                    call_id="c1",
+                    name="infer",
+                    arguments=json.dumps({"samples": SAMPLES}),
+                )
+                return ModelResponse(output=[call], usage=Usage(), response_id=None)
+            seen["output"] = outputs[0]["output"]
+            text = ResponseOutputText(type="output_text", text="done", annotations=[])
+            message = ResponseOutputMessage(
+                id="m1", type="message", role="assistant", status="completed", content=[text]
+            )
+            return ModelResponse(output=[message], usage=Usage(), response_id=None)
+
+        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    params = {"command": sys.executable, "args": serve_args(tmp_path), "env": dict(os.environ)}
+    async with MCPServerStdio(params=params, client_session_timeout_seconds=60) as server:
+        listed = [tool.name for tool in await server.list_tools()]
+        direct = await server.call_tool("describe", {"name": "infer"})
+        agent = agents.Agent(name="schemas", model=Scripted(), mcp_servers=[server])
+        offline = agents.RunConfig(tracing_disabled=True)
+        result = await agents.Runner.run(agent, "Infer a schema.", run_config=offline)
+    assert listed == ["infer", "describe", "database", "workspace"]
+    assert wire(direct).get("isError", False) is False
+    assert result.final_output == "done"
+    assert set(seen["tools"]) == set(listed)
+    output = seen["output"]
+    if isinstance(output, str):
+        output = json.loads(output)
+    block = output[0] if isinstance(output, list) else output
+    schema = json.loads(block["text"])
+    assert set(schema["properties"]) == {"id", "tag"}
+
+
+async def test_langchain_mcp_adapters_load_and_call_the_served_tools(tmp_path: Path) -> None:
+    try:
+        from langchain_mcp_adapters.client import MultiServerMCPClient
+    except ImportError as error:
+        pytest.skip(f"langchain-mcp-adapters does not import with this SDK line: {error}")
+    client = MultiServerMCPClient(
+        {
+            "orkestrel": {
+                "command": sys.executable,
+                "args": serve_args(tmp_path),
+                "env": dict(os.environ),
+                "transport": "stdio",
+            }
+        }
+    )
+    tools = {tool.name: tool for tool in await client.get_tools()}
+    answer = await tools["infer"].ainvoke({"samples": SAMPLES})
+    refused = await tools["workspace"].ainvoke({"operation": "read", "path": "../x"})
+    assert list(tools) == ["infer", "describe", "database", "workspace"]
+    blocks = answer if isinstance(answer, list) else [answer]
+    texts = [block["text"] if isinstance(block, dict) else str(block) for block in blocks]
+    schema = json.loads(texts[0])
+    assert set(schema["properties"]) == {"id", "tag"}
+    assert refused is not None

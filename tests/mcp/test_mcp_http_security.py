@@ -1,0 +1,115 @@
+"""The HTTP transport's guard: a bearer token, `Host` and `Origin` checks, refusal to serve
+another interface without a token, and extra routes behind the same checks; real uvicorn on
+a free loopback port."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from types import ModuleType
+from typing import Any
+
+import anyio
+import pytest
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import Route
+
+from orkestrel.mcp import serve
+from support.mcp_client import connect, text
+
+pytestmark = pytest.mark.anyio
+
+INITIALIZE = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        },
+    }
+).encode()
+
+Post = Callable[..., tuple[int, bytes]]
+
+
+async def hello(request: Request) -> PlainTextResponse:
+    return PlainTextResponse("hello from beside /mcp")
+
+
+@asynccontextmanager
+async def served(app: ModuleType, **options: Any) -> AsyncIterator[str]:
+    async with anyio.create_task_group() as group:
+        url = await group.start(functools.partial(serve, app.build(), "http", port=0, **options))
+        yield url
+        group.cancel_scope.cancel()
+
+
+async def post(http_post: Post, url: str, **headers: str) -> tuple[int, bytes]:
+    return await anyio.to_thread.run_sync(lambda: http_post(url, INITIALIZE, headers))
+
+
+async def test_a_token_is_required_on_every_route(app: ModuleType, http_post: Post) -> None:
+    routes = [Route("/hello", hello, methods=["POST"])]
+    async with served(app, token="s3cret", routes=routes) as url:
+        bare = await post(http_post, url)
+        wrong = await post(http_post, url, Authorization="Bearer nope")
+        basic = await post(http_post, url, Authorization="Basic czNjcmV0")
+        right = await post(http_post, url, Authorization="Bearer s3cret")
+        side = url.removesuffix("/mcp") + "/hello"
+        side_bare = await anyio.to_thread.run_sync(lambda: http_post(side, b""))
+        side_right = await anyio.to_thread.run_sync(
+            lambda: http_post(side, b"", {"Authorization": "Bearer s3cret"})
+        )
+        async with connect(url, headers={"Authorization": "Bearer s3cret"}) as client:
+            answer = await client.call_tool("add", {"left": 2, "right": 3})
+    for status, body in (bare, wrong, basic, side_bare):
+        assert status == 401
+        assert json.loads(body)["error"]["message"] == "missing or wrong bearer token"
+    assert right[0] == 200
+    assert side_right == (200, b"hello from beside /mcp")
+    assert text(answer) == "5"
+
+
+async def test_foreign_host_and_origin_are_refused(app: ModuleType, http_post: Post) -> None:
+    async with served(app) as url:
+        port = url.split(":")[2].split("/")[0]
+        rebound = await post(http_post, url, Host=f"evil.example:{port}")
+        foreign = await post(http_post, url, Origin="http://evil.example")
+        sneaky = await post(http_post, url, Origin="http://127.0.0.1.evil.example")
+        local = await post(http_post, url, Origin="http://localhost:6274")
+        plain = await post(http_post, url)
+    assert rebound[0] == 421
+    assert json.loads(rebound[1])["error"]["message"].startswith("unknown Host header")
+    assert foreign[0] == sneaky[0] == 403
+    assert local[0] == plain[0] == 200
+
+
+async def test_allowed_hosts_and_origins_extend_the_defaults(
+    app: ModuleType, http_post: Post
+) -> None:
+    options = {"allowed_hosts": ["mcp.internal"], "allowed_origins": ["https://app.example"]}
+    async with served(app, **options) as url:
+        named = await post(http_post, url, Host="mcp.internal")
+        app_page = await post(http_post, url, Origin="https://app.example")
+        other = await post(http_post, url, Origin="https://other.example")
+    assert (named[0], app_page[0], other[0]) == (200, 200, 403)
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.0.2.10"])
+async def test_another_interface_without_a_token_is_refused(app: ModuleType, host: str) -> None:
+    with pytest.raises(ValueError, match=f"refusing to serve HTTP on {host} without a token"):
+        await serve(app.build(), "http", host=host, port=0)
+
+
+async def test_a_wildcard_bind_with_a_token_serves(app: ModuleType, http_post: Post) -> None:
+    async with served(app, host="0.0.0.0", token="t") as url:
+        loopback = url.replace("0.0.0.0", "127.0.0.1")
+        refused = await post(http_post, loopback)
+        answered = await post(http_post, loopback, Authorization="Bearer t")
+    assert (refused[0], answered[0]) == (401, 200)
