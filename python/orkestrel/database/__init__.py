@@ -33,7 +33,12 @@ from orkestrel.database.constants import (
     POSTGRES_SCHEMA_PREFIX,
 )
 from orkestrel.database.database import Database
-from orkestrel.database.drivers import PostgresDriver, SQLiteDriver, ThreadedDriver
+from orkestrel.database.drivers import (
+    PooledPostgresDriver,
+    PostgresDriver,
+    SQLiteDriver,
+    ThreadedDriver,
+)
 from orkestrel.database.drivers.threads import DATABASE_THREAD_LIMIT, database_thread_limiter
 from orkestrel.database.errors import (
     DATABASE_ERROR_CODES,
@@ -110,6 +115,7 @@ __all__ = [
     "KeyGenerator",
     "Operator",
     "Order",
+    "PooledPostgresDriver",
     "PostgresDriver",
     "PrimaryMap",
     "QueryInput",

@@ -106,6 +106,11 @@ class PooledPostgresDriver(PostgresDriver):
         if connection is not None:
             self._interrupt(connection)
 
+    async def close(self) -> None:
+        """Closes the driver, leaving the pool open; later calls raise `DatabaseError` coded
+        `CLOSED`."""
+        await super().close()
+
     async def destroy(self, schemas: Mapping[str, TableSchema], *, name: str) -> None:
         """Drops the declared tables and the version stamp of database `name`, then its schema
         when nothing else is left in it (never `public`), and closes the driver."""
