@@ -31,17 +31,17 @@ pub(crate) struct Tok {
 }
 
 #[derive(Clone, Copy)]
-struct Frame {
-    tok: u32,
-    count: u32,
-    object: bool,
+pub(crate) struct Frame {
+    pub tok: u32,
+    pub count: u32,
+    pub object: bool,
 }
 
 /// A reusable token buffer.
 #[derive(Default)]
 pub struct Tape {
     pub(crate) toks: Vec<Tok>,
-    stack: Vec<Frame>,
+    pub(crate) stack: Vec<Frame>,
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;
@@ -291,7 +291,7 @@ impl Tape {
         }
     }
 
-    fn literal(
+    pub(super) fn literal(
         &mut self,
         buf: &[u8],
         pos: usize,
@@ -310,7 +310,7 @@ impl Tape {
         Ok(pos + word.len())
     }
 
-    fn number(&mut self, buf: &[u8], start: usize) -> Result<usize, SyntaxError> {
+    pub(super) fn number(&mut self, buf: &[u8], start: usize) -> Result<usize, SyntaxError> {
         let mut i = start + usize::from(buf[start] == b'-');
         match buf.get(i) {
             Some(b'0') => i += 1,
@@ -347,7 +347,12 @@ impl Tape {
         Ok(i)
     }
 
-    fn string(&mut self, buf: &[u8], open: usize, tag: u8) -> Result<usize, SyntaxError> {
+    pub(super) fn string(
+        &mut self,
+        buf: &[u8],
+        open: usize,
+        tag: u8,
+    ) -> Result<usize, SyntaxError> {
         let start = open + 1;
         let mut i = start;
         let mut flag = 0;
