@@ -11,6 +11,7 @@ Run with a release build (`/work/bin/core-build --release` or `maturin develop -
     python benches/ratios.py lines      # infer_json_lines vs polars-genson (pre-split column)
     python benches/ratios.py contract   # parse vs msgspec.convert, is_valid vs jsonschema-rs
     python benches/ratios.py cli        # genson-rs CLI and `orkestrel infer` start-up, as processes
+    python benches/ratios.py tool       # ToolManager.execute over a bare await, in one event loop
     python benches/ratios.py all --rounds 9
 
 The genson-rs CLI is built on first use with `cargo install --locked genson-rs --root
@@ -322,11 +323,61 @@ def contract(rounds: int) -> None:
     _contract_contenders(rounds)
 
 
+def tool(rounds: int) -> None:
+    """`ToolManager.execute` of one call against a bare await of its async handler, both
+    inside one running event loop (no `run_until_complete` per call)."""
+    import asyncio
+
+    from orkestrel.tool import Tool, ToolManager
+
+    async def add(args: dict[str, Any]) -> float:
+        return float(args["left"]) + float(args["right"])
+
+    tools = ToolManager()
+    tools.add(Tool(name="add", execute=add))
+    arguments = {"left": 2, "right": 3}
+    call: Any = {"id": "1", "name": "add", "arguments": arguments}
+    calls = 20_000
+
+    async def bare() -> None:
+        for _ in range(calls):
+            await add(arguments)
+
+    async def managed() -> None:
+        execute = tools.execute
+        for _ in range(calls):
+            await execute(call)
+
+    async def timed() -> dict[str, list[float]]:
+        times: dict[str, list[float]] = {"bare await": [], "ToolManager.execute": []}
+        pairs = [("bare await", bare), ("ToolManager.execute", managed)]
+        for r in range(rounds):
+            for name, work in pairs if r % 2 else pairs[::-1]:
+                gc.collect()
+                start = time.perf_counter()
+                await work()
+                times[name].append((time.perf_counter() - start) / calls)
+        return times
+
+    times = asyncio.run(timed())
+    over = sorted(
+        m - b for m, b in zip(times["ToolManager.execute"], times["bare await"], strict=True)
+    )
+    report(
+        "tool: one call, async handler",
+        times,
+        "bare await",
+        f" (execute over a bare await: {_unit(statistics.median(over))}, "
+        f"range {_unit(over[0])} to {_unit(over[-1])})",
+    )
+
+
 GROUPS: dict[str, Callable[[int], None]] = {
     "objects": objects,
     "lines": lines,
     "contract": contract,
     "cli": cli,
+    "tool": tool,
 }
 
 
