@@ -9,6 +9,7 @@ Run with a release build (`/work/bin/core-build --release` or `maturin develop -
 
     python benches/ratios.py objects    # samples_to_schema vs genson and per-record orjson.dumps
     python benches/ratios.py lines      # infer_json_lines vs polars-genson (pre-split column)
+    POLARS_MAX_THREADS=1 RAYON_NUM_THREADS=1 python benches/ratios.py lines   # theirs on one core
     python benches/ratios.py contract   # parse vs msgspec.convert, is_valid vs jsonschema-rs
     python benches/ratios.py cli        # genson-rs CLI and `orkestrel infer` start-up, as processes
     python benches/ratios.py tool       # ToolManager.execute over a bare await, in one event loop
