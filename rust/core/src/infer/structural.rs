@@ -15,7 +15,11 @@
 //!   up to (not including) its closing quote;
 //! - outside strings, the structural bytes `{}[]:,`, the quotes, and the first byte of each run
 //!   of other non-blank bytes (a scalar: number or literal) are the *events* the grammar check
-//!   visits in order; everything between two events is blank.
+//!   visits in order; between two events there are only blanks, string text or the rest of a
+//!   scalar.
+//!
+//! The classes are found with AVX2 when the CPU has it (checked at run time), else with SSE2
+//! (part of every x86_64 CPU), else byte by byte; the tests hold each to the byte-by-byte one.
 
 use super::error::SyntaxError;
 use super::tape::{Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, OBJECT, STRING, TRUE};
