@@ -156,16 +156,10 @@ pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
 }
 
 /// Whether [`classify_avx2`] may be called on this CPU.
+#[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    std::is_x86_feature_detected!("avx2")
 }
 
 /// Bit `i` set when bits `0..=i` of `x` hold an odd number of ones.
@@ -215,6 +209,7 @@ struct Scanner<'a> {
     high: bool,
     bad: bool,
     /// The CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
     avx2: bool,
 }
 
@@ -232,6 +227,7 @@ impl<'a> Scanner<'a> {
             backslash: false,
             high: false,
             bad: false,
+            #[cfg(target_arch = "x86_64")]
             avx2: avx2(),
         }
     }
