@@ -9,8 +9,10 @@ Run with a release build (`/work/bin/core-build --release` or `maturin develop -
 
     python benches/ratios.py objects    # samples_to_schema vs genson and per-record orjson.dumps
     python benches/ratios.py lines      # infer_json_lines vs polars-genson (pre-split column)
+    POLARS_MAX_THREADS=1 RAYON_NUM_THREADS=1 python benches/ratios.py lines   # theirs on one core
     python benches/ratios.py contract   # parse vs msgspec.convert, is_valid vs jsonschema-rs
     python benches/ratios.py cli        # genson-rs CLI and `orkestrel infer` start-up, as processes
+    python benches/ratios.py tool       # ToolManager.execute over a bare await, in one event loop
     python benches/ratios.py all --rounds 9
 
 The genson-rs CLI is built on first use with `cargo install --locked genson-rs --root
@@ -87,17 +89,23 @@ class Contender:
     inner: int = 1
 
 
-def measure(contenders: Sequence[Contender], rounds: int) -> dict[str, list[float]]:
-    """Seconds per call of each contender, one sample per round, interleaved."""
+def measure(
+    contenders: Sequence[Contender], rounds: int, cpu: dict[str, list[float]] | None = None
+) -> dict[str, list[float]]:
+    """Seconds per call of each contender, one sample per round, interleaved; `cpu`, when
+    given, receives the process CPU seconds per call of each sample as well."""
     times: dict[str, list[float]] = {c.name: [] for c in contenders}
     for r in range(rounds):
         order = list(contenders[r % len(contenders) :]) + list(contenders[: r % len(contenders)])
         for contender in order:
             gc.collect()
-            start = time.perf_counter()
+            start, used = time.perf_counter(), time.process_time()
             for _ in range(contender.inner):
                 contender.run()
             times[contender.name].append((time.perf_counter() - start) / contender.inner)
+            if cpu is not None:
+                spent = (time.process_time() - used) / contender.inner
+                cpu.setdefault(contender.name, []).append(spent)
     return times
 
 
@@ -193,7 +201,8 @@ def lines(rounds: int) -> None:
             Contender("orkestrel infer_json_lines, threads=2", lambda: ours(2)),
         ]
         cpu_before = time.process_time()
-        times = measure(contenders, rounds)
+        used: dict[str, list[float]] = {}
+        times = measure(contenders, rounds, used)
         cpu = time.process_time() - cpu_before
         wall = sum(sum(samples) for samples in times.values())
         rates = ", ".join(
@@ -205,6 +214,13 @@ def lines(rounds: int) -> None:
             times,
             "orkestrel infer_json_lines, threads=1",
             f" ({rates}; process CPU/wall {cpu / wall:.2f})",
+        )
+        # On a shared machine a contender that waits for a core loses wall time it did not
+        # spend working; process CPU time counts only the work (every thread of it).
+        report(
+            f"lines: {path.name}, process CPU time per call",
+            {name: used[name] for name in times},
+            "orkestrel infer_json_lines, threads=1",
         )
         del column
 
@@ -322,11 +338,61 @@ def contract(rounds: int) -> None:
     _contract_contenders(rounds)
 
 
+def tool(rounds: int) -> None:
+    """`ToolManager.execute` of one call against a bare await of its async handler, both
+    inside one running event loop (no `run_until_complete` per call)."""
+    import asyncio
+
+    from orkestrel.tool import Tool, ToolManager
+
+    async def add(args: dict[str, Any]) -> float:
+        return float(args["left"]) + float(args["right"])
+
+    tools = ToolManager()
+    tools.add(Tool(name="add", execute=add))
+    arguments = {"left": 2, "right": 3}
+    call: Any = {"id": "1", "name": "add", "arguments": arguments}
+    calls = 20_000
+
+    async def bare() -> None:
+        for _ in range(calls):
+            await add(arguments)
+
+    async def managed() -> None:
+        execute = tools.execute
+        for _ in range(calls):
+            await execute(call)
+
+    async def timed() -> dict[str, list[float]]:
+        times: dict[str, list[float]] = {"bare await": [], "ToolManager.execute": []}
+        pairs = [("bare await", bare), ("ToolManager.execute", managed)]
+        for r in range(rounds):
+            for name, work in pairs if r % 2 else pairs[::-1]:
+                gc.collect()
+                start = time.perf_counter()
+                await work()
+                times[name].append((time.perf_counter() - start) / calls)
+        return times
+
+    times = asyncio.run(timed())
+    over = sorted(
+        m - b for m, b in zip(times["ToolManager.execute"], times["bare await"], strict=True)
+    )
+    report(
+        "tool: one call, async handler",
+        times,
+        "bare await",
+        f" (execute over a bare await: {_unit(statistics.median(over))}, "
+        f"range {_unit(over[0])} to {_unit(over[-1])})",
+    )
+
+
 GROUPS: dict[str, Callable[[int], None]] = {
     "objects": objects,
     "lines": lines,
     "contract": contract,
     "cli": cli,
+    "tool": tool,
 }
 
 

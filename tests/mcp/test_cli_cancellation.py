@@ -31,8 +31,9 @@ class Served:
         command = [*ORKESTREL, "serve", "--root", str(tmp_path / "root")]
         command += ["--data", str(tmp_path / "data"), "--tools", "database,infer"]
         (tmp_path / "root").mkdir()
+        self._log = open(tmp_path / "stderr.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log
         )
         self.answers: queue.Queue[dict[str, Any]] = queue.Queue()
         self._watchdog = threading.Timer(WATCHDOG, self.process.kill)
@@ -80,6 +81,7 @@ class Served:
         self._watchdog.cancel()
         self.process.kill()
         self.process.communicate(timeout=15)
+        self._log.close()
 
 
 def count(id_: int) -> tuple[int, str, dict[str, Any]]:

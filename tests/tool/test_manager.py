@@ -484,3 +484,93 @@ async def test_a_base_exception_in_a_batch_cancels_the_other_calls() -> None:
     with anyio.fail_after(2), pytest.raises(Stop):
         await tools.execute([call("1", "slow"), call("2", "stop")])
     assert cancelled == ["slow"]
+
+
+class _Name(str):
+    pass
+
+
+class _Loud(Tool):
+    async def execute(self, args: Any, caller: Any = None) -> Any:
+        return ("overridden", await super().execute(args))
+
+
+async def test_a_plain_call_answers_as_the_general_path_does() -> None:
+    """One dict call with no options takes a shorter path than a batch or a timeout; both must
+    give the same result for every kind of tool, and follow a tool or schema replaced in place."""
+
+    async def one(args: dict[str, Any]) -> Any:
+        # A missing `arguments` is a fresh record each call: marking it shows if it is shared.
+        if not args:
+            args["marked"] = True
+            return "empty"
+        return dict(args)
+
+    async def two(args: Any, caller: Any) -> Any:
+        return (args, caller)
+
+    async def none() -> str:
+        return "none"
+
+    async def boom(args: Any) -> Any:
+        raise KeyError("left")
+
+    class Later:
+        def __await__(self) -> Any:
+            yield from anyio.lowlevel.checkpoint().__await__()
+            return "later"
+
+    optional = {
+        "type": "object",
+        "properties": {"n": {"type": "integer"}, "s": {"type": "string"}},
+        "required": ["n"],
+    }
+    tools = ToolManager()
+    tools.add(
+        [
+            make("one", one, parameters=optional),
+            make("two", two),
+            make("none", none),
+            make("boom", boom),
+            make("sync", lambda args: args),
+            make("awaitable", lambda args: Later()),
+            _Loud(name="loud", execute=one),
+        ]
+    )
+    calls: list[Any] = [
+        {"id": "1", "name": "one", "arguments": {"n": 1, "s": None}},
+        {"id": "2", "name": "one"},
+        {"id": "3", "name": "two", "arguments": {"a": 1}, "caller": "me"},
+        {"id": "4", "name": "two", "arguments": {"a": 1}},
+        {"id": "5", "name": "none", "arguments": {"a": 1}, "caller": "me"},
+        {"id": "6", "name": "boom", "arguments": {}},
+        {"id": "7", "name": "sync", "arguments": {"x": [1]}},
+        {"id": "8", "name": "awaitable", "arguments": {}},
+        {"id": "9", "name": "loud", "arguments": {"n": 2}},
+        {"id": "10", "name": _Name("one"), "arguments": {"n": 3}},
+        {"id": "11", "name": "ghost", "arguments": {}},
+        {"id": "12", "name": 5, "arguments": {}},
+    ]
+
+    async def both() -> None:
+        for item in calls:
+            # The plain call first, so it meets a replaced tool before the general path does.
+            plain = await tools.execute(item)
+            assert plain == (await tools.execute([item]))[0], item
+            assert plain == await tools.execute(item, timeout=60), item
+
+    await both()
+
+    # The same name now holds another tool, then that tool a new schema: neither may be
+    # answered from what was learnt about the old one.
+    async def newer(args: Any) -> Any:
+        return ["newer", args]
+
+    tools.add(make("one", newer, parameters=optional))
+    await both()
+    assert (await tools.execute(calls[0]))["value"] == ["newer", {"n": 1}]
+    replaced = tools.tool("one")
+    assert replaced is not None
+    replaced.parameters = None
+    await both()
+    assert (await tools.execute(calls[0]))["value"] == ["newer", {"n": 1, "s": None}]

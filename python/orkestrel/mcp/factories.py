@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
+import anyio
+
 from orkestrel import __version__
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import DEFAULT_SERVER_NAME, MAX_LIST_PAGES
@@ -99,6 +101,7 @@ async def from_mcp(
     On exit the wrapped tools are removed.
     """
     target: ToolManagerInterface = manager if manager is not None else ToolManager()
+    finished = False
     try:
         async with AsyncExitStack() as stack:
             session = await _connect(source, stack)
@@ -114,7 +117,16 @@ async def from_mcp(
                 for tool in tools:
                     if target.tool(tool.name) is tool:
                         target.remove(tool.name)
+            finished = True
     except BaseExceptionGroup as group:
+        if finished:
+            # A server's answer that arrives while the 1.x client closes (the answer to a call
+            # cancelled just before) fails the SDK's reader on the closed session: nothing was
+            # waiting for it, so closing still succeeded.
+            _, rest = group.split((anyio.BrokenResourceError, anyio.ClosedResourceError))
+            if rest is None:
+                return
+            group = rest
         # The SDK's task groups wrap whatever crosses them; a lone error is re-raised as itself.
         raise_alone(group)
 

@@ -15,13 +15,14 @@ import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
 import anyio
-import anyio.lowlevel
 
+from orkestrel.mcp.cancel_gate import CancelGate, CancelledCall, GatedStream
 from orkestrel.mcp.constants import INPUT_REQUIRED
 from orkestrel.mcp.requirements import installed_major
 
@@ -139,12 +140,21 @@ def _server_v1(
     call_tool: CallTool,
 ) -> Any:
     lowlevel: Any = importlib.import_module("mcp.server.lowlevel.server")
+    exceptions: Any = importlib.import_module("mcp.shared.exceptions")
+
+    gates: ContextVar[CancelGate] = ContextVar("gate")
 
     class ListingServer(lowlevel.Server):  # type: ignore[misc]
         def create_initialization_options(self, *args: Any, **kwargs: Any) -> Any:
             if not args and kwargs.get("notification_options") is None:
                 kwargs["notification_options"] = lowlevel.NotificationOptions(tools_changed=True)
             return super().create_initialization_options(*args, **kwargs)
+
+        async def run(self, read_stream: Any, *args: Any, **kwargs: Any) -> Any:
+            # One gate per session; the handler tasks the run spawns inherit it.
+            gate = CancelGate()
+            gates.set(gate)
+            return await super().run(GatedStream(read_stream, gate), *args, **kwargs)
 
     server: Any = ListingServer(name, version=version, instructions=instructions)
 
@@ -157,11 +167,11 @@ def _server_v1(
         return types.ServerResult(model("ListToolsResult", await list_tools(request())))
 
     async def on_call(req: Any) -> Any:
-        answer = await call_tool(request(req.params), req.params.name, req.params.arguments)
-        # A cancel that lands while the call is shielded is only delivered at the next
-        # checkpoint; without one the handler returns, 1.x responds to a request its cancel
-        # already answered, and the session dies on "Request already responded to".
-        await anyio.lowlevel.checkpoint()
+        try:
+            with gates.get().call(server.request_context.request_id):
+                answer = await call_tool(request(req.params), req.params.name, req.params.arguments)
+        except CancelledCall as cancelled:
+            raise exceptions.McpError(types.ErrorData(code=0, message=str(cancelled))) from None
         return types.ServerResult(model("CallToolResult", answer))
 
     server.request_handlers[types.ListToolsRequest] = on_list

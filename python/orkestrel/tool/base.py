@@ -102,13 +102,20 @@ class Tool:
         cancelled (a timeout included) the thread is abandoned and its late result dropped. An
         awaitable it returns is awaited.
         """
-        if self._arity == 0:
-            call = self._handler
-        elif caller is not _ABSENT and self._arity == 2:
-            call = functools.partial(self._handler, args, caller)
+        handler, arity = self._handler, self._arity
+        if self._async:
+            if arity == 0:
+                result = handler()
+            elif caller is not _ABSENT and arity == 2:
+                result = handler(args, caller)
+            else:
+                result = handler(args)
+        elif arity == 0:
+            result = await run_in_thread(handler)
+        elif caller is not _ABSENT and arity == 2:
+            result = await run_in_thread(functools.partial(handler, args, caller))
         else:
-            call = functools.partial(self._handler, args)
-        result = call() if self._async else await run_in_thread(call)
+            result = await run_in_thread(functools.partial(handler, args))
         if inspect.isawaitable(result):
             result = await result
         return result

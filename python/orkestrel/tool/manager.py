@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import partial
+from inspect import isawaitable
+from types import CoroutineType
 from typing import Any, cast, overload
 
 import anyio
 
 from orkestrel.tool.arguments import ArgumentsPlan, arguments_plan, read_arguments
-from orkestrel.tool.base import _ABSENT
+from orkestrel.tool.base import _ABSENT, Tool
 from orkestrel.tool.gather import gather
 from orkestrel.tool.helpers import error_message, tool_to_definition
 from orkestrel.tool.types import (
@@ -47,6 +49,10 @@ def _check_options(timeout: float | None, limit: int | None) -> None:
         raise ValueError(f"limit must be a positive integer, got {limit!r}")
 
 
+_Entry = tuple[ToolInterface, Any, ArgumentsPlan | None, Any]
+"""A registered tool's call plan (see `ToolManager._entry`)."""
+
+
 class ToolManager:
     """Represents an insertion-ordered tool registry with per-call error isolation.
 
@@ -61,7 +67,7 @@ class ToolManager:
 
     def __init__(self) -> None:
         self._tools: dict[str, ToolInterface] = {}
-        self._plans: dict[str, tuple[Any, ArgumentsPlan | None]] = {}
+        self._plans: dict[str, _Entry] = {}
 
     @property
     def count(self) -> int:
@@ -110,6 +116,38 @@ class ToolManager:
         (seconds) turns a slow call into a failure and cancels it; `limit` caps how many calls
         of a batch run at once.
         """
+        if type(call) is dict and timeout is None and limit is None:
+            # The common case, one plain call with no options, without the layers below: the
+            # same steps as `_run` (a dict's `get` is its `[]` with a default: no `__missing__`).
+            id_, name = call.get("id"), call.get("name")
+            tool = self._tools.get(name) if type(name) is str else None
+            if tool is None:
+                return await self._run(call, id_, name, None)
+            args: Any = None
+            try:
+                entry = self._plans.get(name)
+                if entry is None:
+                    entry = self._entry(name, tool)
+                known, parameters, plan, direct = entry
+                if known is not tool or parameters is not tool.parameters:
+                    known, parameters, plan, direct = self._entry(name, tool)
+                raw = call.get("arguments", {})
+                args = raw if plan is None else read_arguments(plan, raw)
+                if direct is not None:
+                    # What `Tool.execute` does for an async handler of one parameter, without
+                    # its coroutine around the handler's.
+                    value = direct(args)
+                    if type(value) is CoroutineType or isawaitable(value):
+                        value = await value
+                else:
+                    caller = call.get("caller", _ABSENT)
+                    if caller is _ABSENT:
+                        value = await tool.execute(args)
+                    else:
+                        value = await tool.execute(args, caller)
+            except Exception as exc:
+                return _failure(id_, name, error_message(exc, args))
+            return {"id": id_, "name": name, "success": True, "value": value}
         _check_options(timeout, limit)
         if not isinstance(call, list | tuple):
             single: ToolCall = call  # type: ignore[assignment]
@@ -140,13 +178,26 @@ class ToolManager:
         return success
 
     def _plan(self, name: str, tool: ToolInterface) -> ArgumentsPlan | None:
+        return self._entry(name, tool)[2]
+
+    def _entry(self, name: str, tool: ToolInterface) -> _Entry:
+        """What a call of `tool` (registered as `name`) needs: the tool and its parameters the
+        entry was made for, the arguments plan, and the handler when `execute` may call it
+        directly (a plain `Tool` with an async handler of one parameter)."""
         parameters = tool.parameters
         known = self._plans.get(name)
-        if known is not None and known[0] is parameters:
-            return known[1]
-        plan = arguments_plan(parameters)
-        self._plans[name] = (parameters, plan)
-        return plan
+        if known is not None and known[0] is tool and known[1] is parameters:
+            return known
+        if known is not None and known[1] is parameters:
+            plan = known[2]
+        else:
+            plan = arguments_plan(parameters)
+        # `Tool` is this package's own class: its handler, kind and arity are fixed at
+        # construction, and `Tool.execute` calls an async one-parameter handler as `h(args)`.
+        direct = tool._handler if type(tool) is Tool and tool._async and tool._arity == 1 else None
+        entry = (tool, parameters, plan, direct)
+        self._plans[name] = entry
+        return entry
 
     def remove(self, name: str | Sequence[str]) -> bool:
         """Removes one registered tool.

@@ -332,3 +332,107 @@ fn cancelling_stops_the_read() {
         Err(other) => panic!("{other:?}"),
     }
 }
+
+/// Records whose keys mostly repeat the previous record's, in the same order (the case a slot
+/// recognises without looking keys up), mixed with every way to break the repeat: another
+/// order, a missing or extra key, a duplicate key, the same key escaped, keys that share their
+/// first 16 bytes, and more keys than the breadth limit keeps.
+fn repeating_records(rng: &mut Rng, count: usize) -> Vec<String> {
+    let pool = [
+        r#""a""#,
+        r#""\u0061""#,
+        r#""b""#,
+        r#""""#,
+        r#""é""#,
+        r#""identifier""#,
+        r#""abcdefghijklmnopqrstu-1""#,
+        r#""abcdefghijklmnopqrstu-2""#,
+        r#""abcdefghijklmnop""#,
+        r#""abcdefghijklmno\u0070""#,
+        r#""zzz""#,
+    ];
+    let mut keys: Vec<usize> = vec![0, 2, 5, 6];
+    let mut out = Vec::new();
+    for _ in 0..count {
+        match rng.below(12) {
+            0 => {
+                let (i, j) = (rng.below(keys.len()), rng.below(keys.len()));
+                keys.swap(i, j);
+            }
+            1 if keys.len() > 1 => {
+                let i = rng.below(keys.len());
+                keys.remove(i);
+            }
+            2 => {
+                let (i, k) = (rng.below(keys.len() + 1), rng.below(pool.len()));
+                keys.insert(i, k);
+            }
+            3 => {
+                keys = (0..1 + rng.below(6))
+                    .map(|_| rng.below(pool.len()))
+                    .collect()
+            }
+            4 | 5 => {
+                let (i, k) = (rng.below(keys.len()), rng.below(pool.len()));
+                keys[i] = k;
+            }
+            _ => {}
+        }
+        let mut text = String::from("{");
+        for (i, &k) in keys.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(pool[k]);
+            text.push(':');
+            // Each key has its own two kinds of value, so a value counted under the wrong
+            // key shows in the schema.
+            text.push_str(match (k + rng.below(2)) % 7 {
+                0 => "1",
+                1 => "2.5",
+                2 => r#""x""#,
+                3 => "null",
+                4 => "[true]",
+                5 => r#"{"a": 1, "b": "y"}"#,
+                _ => r#"{"a": "z", "b": 3}"#,
+            });
+        }
+        text.push('}');
+        out.push(text);
+    }
+    out
+}
+
+#[test]
+fn repeated_key_orders_give_the_schema_of_records_taken_one_at_a_time() {
+    let mut rng = Rng(0x5EED);
+    for round in 0..60 {
+        let count = 1 + rng.below(120);
+        let texts = repeating_records(&mut rng, count);
+        let opts = Options {
+            enums: round % 2 == 0,
+            closed: round % 3 != 0,
+            max_properties: [2, 3, 4, 100][round % 4],
+            ..Options::default()
+        };
+        // One record per accumulator: none of them ever meets a repeat.
+        let mut merged = Accumulator::new(opts);
+        for text in &texts {
+            merged
+                .merge(&single(opts, std::slice::from_ref(text)))
+                .unwrap();
+        }
+        let want = merged.schema().unwrap().to_text();
+        assert_eq!(
+            single(opts, &texts).schema().unwrap().to_text(),
+            want,
+            "{texts:?}"
+        );
+        let lines = Lines {
+            threads: 1,
+            ..Lines::new(opts)
+        };
+        let (acc, _) = read_bytes(lines, &jsonl(&texts), &mut |_| true).unwrap();
+        assert_eq!(acc.schema().unwrap().to_text(), want, "{texts:?}");
+    }
+}

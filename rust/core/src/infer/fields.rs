@@ -44,6 +44,9 @@ pub(crate) struct Fields {
     order: Vec<Probe>,
     /// Column holding the largest key, once the breadth limit is reached.
     largest: Option<u32>,
+    /// One more than the entry count of the last record when its keys were distinct strings
+    /// that all have columns, predicted in that order by `order[..count]`; `0` otherwise.
+    repeat: u32,
 }
 
 /// A column prediction for one entry position: the key's length and first 16 bytes inline,
@@ -70,7 +73,7 @@ fn load(key: &[u8], at: usize) -> u64 {
 
 /// The first 16 bytes of a key as two little-endian words, zero-padded.
 #[inline]
-fn pack(key: &[u8]) -> [u64; 2] {
+pub(crate) fn pack(key: &[u8]) -> [u64; 2] {
     let n = key.len();
     if n >= 16 {
         [load(key, 0), load(key, 8)]
@@ -95,6 +98,50 @@ pub(crate) enum Found {
 }
 
 impl Fields {
+    /// The entry count of the last record when its keys were distinct strings that all have
+    /// columns, in the order `order` predicts.
+    #[inline]
+    pub fn repeat_count(&self) -> Option<usize> {
+        (self.repeat as usize).checked_sub(1)
+    }
+
+    /// Marks the record just added as clean with `count` entries (see [`Fields::repeat_count`]),
+    /// or not clean (`None`).
+    pub fn set_repeat(&mut self, count: Option<usize>) {
+        self.repeat = match count {
+            Some(n) if n <= self.order.len() && n < u32::MAX as usize => n as u32 + 1,
+            _ => 0,
+        };
+    }
+
+    /// Whether the key at entry position `pos` (its length, first 16 bytes as [`pack`] gives
+    /// them, and its full text on demand) is the key the last clean record had there.
+    #[inline]
+    pub fn repeated<'k>(
+        &self,
+        keys: &Keys,
+        pos: usize,
+        (len, head): (usize, [u64; 2]),
+        text: impl FnOnce() -> std::borrow::Cow<'k, [u8]>,
+    ) -> bool {
+        self.order.get(pos).is_some_and(|probe| {
+            probe.len as usize == len
+                && probe.head == head
+                && (len <= 16
+                    || self
+                        .columns
+                        .get(probe.column as usize)
+                        .is_some_and(|c| same_bytes(keys.get(c.key), &text())))
+        })
+    }
+
+    /// The column predicted for entry position `pos`; only meaningful for a record that
+    /// [`Fields::repeated`] matched at every position.
+    #[inline]
+    pub fn predicted(&self, pos: usize) -> Option<u32> {
+        self.order.get(pos).map(|probe| probe.column)
+    }
+
     /// The column of the key with `identity` (`(identity, epoch)`) at entry position `pos`,
     /// when the previous record had that very key there.
     #[inline]
@@ -131,6 +178,7 @@ impl Fields {
                 return Found::Column(probe.column);
             }
         }
+        self.repeat = 0;
         let found = self.lookup(keys, key, cap, child);
         if let Found::Column(column) = found {
             let probe = Probe {
@@ -243,6 +291,7 @@ impl Fields {
             });
         }
         self.order.clear();
+        self.repeat = 0;
         self.largest = None;
     }
 }

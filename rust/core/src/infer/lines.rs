@@ -52,7 +52,11 @@ pub(crate) fn read_chunk(
             Some(_) => {}
         }
         let line = &chunk[pos..];
-        match tape.parse_line(line) {
+        let parsed = match tape.parse_line_fast(line) {
+            Some(end) => Ok(end),
+            None => tape.parse_line(line),
+        };
+        match parsed {
             Ok(end) => {
                 acc.add(Parsed::root(tape, line));
                 out.samples += 1;

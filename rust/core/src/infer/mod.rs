@@ -25,6 +25,7 @@ mod slot;
 mod source;
 mod state;
 mod stream;
+mod structural;
 mod tape;
 mod terms;
 mod text;

@@ -132,6 +132,32 @@ impl<'a> Source<'a> for Parsed<'a> {
         key.text()
     }
 
+    #[inline]
+    fn key_head(key: Parsed<'a>) -> (usize, [u64; 2]) {
+        let t = key.tok();
+        let (start, len) = (t.a as usize, t.b as usize);
+        // Most keys are short and followed by more input: two loads and a mask.
+        match key.buf.get(start..start + 16) {
+            Some(bytes) if len <= 16 && t.flag & ESCAPED == 0 => {
+                let word = |at: usize, keep: usize| {
+                    let mut raw = [0u8; 8];
+                    raw.copy_from_slice(&bytes[at..at + 8]);
+                    let w = u64::from_le_bytes(raw);
+                    if keep >= 8 {
+                        w
+                    } else {
+                        w & ((1u64 << (8 * keep)) - 1)
+                    }
+                };
+                (len, [word(0, len), word(8, len.saturating_sub(8))])
+            }
+            _ => {
+                let text = key.text();
+                (text.len(), super::fields::pack(&text))
+            }
+        }
+    }
+
     fn kind(self) -> Kind {
         let t = self.tok();
         match t.tag {

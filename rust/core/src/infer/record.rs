@@ -82,10 +82,42 @@ impl Slot {
         let fields = self.fields.get_or_insert_with(Box::default);
         fields.rows += 1;
         let stamp = fields.rows;
+        if fields.repeat_count() == Some(v.len()) {
+            let keys = &ctx.keys;
+            let same = v.entries().enumerate().all(|(pos, (key, _))| {
+                key.is_some_and(|k| fields.repeated(keys, pos, S::key_head(k), || S::key_text(k)))
+            });
+            if same {
+                // The last clean record's keys in the same order: distinct, with known columns.
+                let mut words = ctx.take();
+                words.push(0);
+                for (pos, (_, value)) in v.entries().enumerate() {
+                    let Some(column) = fields
+                        .predicted(pos)
+                        .and_then(|c| fields.columns.get_mut(c as usize))
+                    else {
+                        continue;
+                    };
+                    column.present += 1;
+                    let term = column.slot.add(ctx, value, want);
+                    if want {
+                        words.extend([column.key, term]);
+                    }
+                }
+                let term = if want {
+                    self.record_term(ctx, !ctx.opts.closed, &mut words)
+                } else {
+                    EMPTY
+                };
+                ctx.give(words);
+                return term;
+            }
+        }
         // Pass 1: resolve every key to a column, as [column, key id] pairs per entry.
         let mut cols = ctx.take();
         let mut nonstring = false;
         let mut dropped = false;
+        let mut clean = true;
         for (pos, (key, _)) in v.entries().enumerate() {
             let Some(key) = key else {
                 nonstring = true;
@@ -97,6 +129,7 @@ impl Slot {
                     let column = &mut fields.columns[c as usize];
                     if column.seen == stamp {
                         cols[2 * column.entry as usize] = SKIP;
+                        clean = false;
                     }
                     column.seen = stamp;
                     column.entry = pos as u32;
@@ -115,12 +148,15 @@ impl Slot {
         for pair in cols.chunks_exact_mut(2) {
             let (c, key) = (pair[0], pair[1]);
             if c < DROPPED && fields.columns.get(c as usize).map(|col| col.key) != Some(key) {
+                clean = false;
                 pair[0] = fields.column_of(&ctx.keys, key).unwrap_or_else(|| {
                     dropped = true;
                     DROPPED
                 });
             }
         }
+        let count = v.len();
+        fields.set_repeat((clean && !nonstring && !dropped).then_some(count));
         let mut kept: Option<Vec<bool>> = None;
         let mut distinct = cols.chunks_exact(2).filter(|p| p[0] != SKIP).count();
         if want && (dropped || distinct > cap) {

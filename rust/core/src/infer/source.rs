@@ -61,6 +61,12 @@ pub trait Source<'a>: Copy {
     fn key_identity(_key: Self::Key) -> usize {
         0
     }
+    /// The length of a key's text and its first 16 bytes as two little-endian words,
+    /// zero-padded: what a slot compares first to know a key it met before.
+    fn key_head(key: Self::Key) -> (usize, [u64; 2]) {
+        let text = Self::key_text(key);
+        (text.len(), super::fields::pack(&text))
+    }
     /// Whether [`Source::key_identity`] ever answers other than `0`.
     const KEY_IDENTITIES: bool = false;
 

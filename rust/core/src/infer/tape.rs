@@ -31,17 +31,17 @@ pub(crate) struct Tok {
 }
 
 #[derive(Clone, Copy)]
-struct Frame {
-    tok: u32,
-    count: u32,
-    object: bool,
+pub(crate) struct Frame {
+    pub tok: u32,
+    pub count: u32,
+    pub object: bool,
 }
 
 /// A reusable token buffer.
 #[derive(Default)]
 pub struct Tape {
     pub(crate) toks: Vec<Tok>,
-    stack: Vec<Frame>,
+    pub(crate) stack: Vec<Frame>,
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;
@@ -149,7 +149,22 @@ fn fail<T>(offset: usize, reason: Reason) -> Result<T, SyntaxError> {
     Err(SyntaxError { offset, reason })
 }
 
+/// The index of the first byte at or after `i` that is not an ASCII digit (or the end).
+#[inline]
 fn digits(buf: &[u8], mut i: usize) -> usize {
+    // Eight bytes at a time: a byte is a digit when its value minus `'0'` is below 10.
+    while let Some(chunk) = buf.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let t = u64::from_le_bytes(word) ^ (LO * u64::from(b'0'));
+        // High bit of each byte set when that byte of `t` is at least 10 (no carry crosses
+        // bytes: each byte is at most 0x7f + 0x76 before the `|`).
+        let other = (((t & !HI) + LO * 0x76) | t) & HI;
+        if other != 0 {
+            return i + (other.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
     while buf.get(i).is_some_and(u8::is_ascii_digit) {
         i += 1;
     }
@@ -291,14 +306,15 @@ impl Tape {
         }
     }
 
-    fn literal(
+    pub(super) fn literal<const N: usize>(
         &mut self,
         buf: &[u8],
         pos: usize,
-        word: &[u8],
+        word: &[u8; N],
         tag: u8,
     ) -> Result<usize, SyntaxError> {
-        if buf.get(pos..pos + word.len()) != Some(word) {
+        // A fixed-length compare: no call to `memcmp` for four or five bytes.
+        if buf.get(pos..pos + N) != Some(&word[..]) {
             return fail(pos, Reason::Unexpected);
         }
         self.toks.push(Tok {
@@ -307,10 +323,10 @@ impl Tape {
             a: 0,
             b: 0,
         });
-        Ok(pos + word.len())
+        Ok(pos + N)
     }
 
-    fn number(&mut self, buf: &[u8], start: usize) -> Result<usize, SyntaxError> {
+    pub(super) fn number(&mut self, buf: &[u8], start: usize) -> Result<usize, SyntaxError> {
         let mut i = start + usize::from(buf[start] == b'-');
         match buf.get(i) {
             Some(b'0') => i += 1,
@@ -347,7 +363,12 @@ impl Tape {
         Ok(i)
     }
 
-    fn string(&mut self, buf: &[u8], open: usize, tag: u8) -> Result<usize, SyntaxError> {
+    pub(super) fn string(
+        &mut self,
+        buf: &[u8],
+        open: usize,
+        tag: u8,
+    ) -> Result<usize, SyntaxError> {
         let start = open + 1;
         let mut i = start;
         let mut flag = 0;
@@ -397,7 +418,35 @@ fn escape(buf: &[u8], i: usize) -> Result<usize, SyntaxError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{scan, scan_words};
+    use super::{digits, scan, scan_words};
+
+    #[test]
+    fn digits_stops_at_the_first_byte_that_is_not_one() {
+        let others = [
+            b'/', b':', b'.', b'e', b'-', 0x00, 0x7f, 0x80, 0xb0, 0xff, b' ',
+        ];
+        for len in 0..40 {
+            for start in 0..3 {
+                for &stop in &others {
+                    let mut buf: Vec<u8> = (0..start).map(|_| b'x').collect();
+                    buf.extend((0..len).map(|i| b'0' + (i * 7 % 10) as u8));
+                    assert_eq!(digits(&buf, start), start + len, "{len} {start}");
+                    buf.push(stop);
+                    buf.extend_from_slice(b"123456789");
+                    assert_eq!(digits(&buf, start), start + len, "{len} {start} {stop}");
+                }
+            }
+        }
+        // Every byte value in every position of a word.
+        for b in 0..=255u8 {
+            for at in 0..10 {
+                let mut buf = vec![b'5'; 12];
+                buf[at] = b;
+                let expected = if b.is_ascii_digit() { 12 } else { at };
+                assert_eq!(digits(&buf, 0), expected, "{b} {at}");
+            }
+        }
+    }
 
     #[test]
     fn scan_finds_the_first_stop_byte_and_never_misses_a_high_byte() {

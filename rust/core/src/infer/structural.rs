@@ -1,0 +1,1008 @@
+//! The fast path of the JSON Lines tokenizer: a structural index found 64 bytes at a time
+//! (the simdjson approach), walked by a grammar check that fills the same tape as the scalar
+//! parser in `tape.rs`.
+//!
+//! It never reports an error. A line it cannot vouch for (bad syntax, an escape it does not
+//! check itself, a control byte in a string, invalid UTF-8, an offset past 4 GiB) makes it give
+//! up, and the caller parses the line again with the scalar parser, which finds the exact error
+//! (or, for a valid line the fast path declined, the same tape). So what a line means, and every
+//! error with its line and column, is defined by the scalar parser alone; this file only has to
+//! be right about the lines it accepts. `tests` check that against the scalar parser.
+//!
+//! How the masks work, for one block of 64 bytes (bit `i` is byte `i`):
+//! - a quote is *escaped* when an odd run of backslashes precedes it (carried across blocks);
+//! - the unescaped quotes toggle *inside*: a prefix XOR marks every byte from an opening quote
+//!   up to (not including) its closing quote;
+//! - outside strings, the structural bytes `{}[]:,`, the quotes, and the first byte of each run
+//!   of other non-blank bytes (a scalar: number or literal) are the *events* the grammar check
+//!   visits in order; between two events there are only blanks, string text or the rest of a
+//!   scalar.
+//!
+//! The classes are found with AVX2 when the CPU has it (checked at run time), else with SSE2
+//! (part of every x86_64 CPU), else byte by byte; the tests hold each to the byte-by-byte one.
+
+use super::error::SyntaxError;
+use super::tape::{Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, OBJECT, STRING, TRUE};
+
+/// The byte classes of one 64-byte block, one bit per byte.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub(crate) struct Masks {
+    pub quote: u64,
+    pub backslash: u64,
+    /// Space, tab and carriage return.
+    pub blank: u64,
+    pub newline: u64,
+    /// `{`, `}`, `[`, `]`, `:` and `,`.
+    pub op: u64,
+    /// Bytes below 0x20.
+    pub control: u64,
+    /// Bytes with the high bit set.
+    pub high: u64,
+}
+
+/// Classifies 64 bytes without SIMD: the reference the vector versions are tested against,
+/// and the version for targets without SSE2.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) fn classify_scalar(block: &[u8; 64]) -> Masks {
+    let mut m = Masks::default();
+    for (i, &b) in block.iter().enumerate() {
+        let bit = 1u64 << i;
+        match b {
+            b'"' => m.quote |= bit,
+            b'\\' => m.backslash |= bit,
+            b' ' | b'\t' | b'\r' => m.blank |= bit,
+            b'{' | b'}' | b'[' | b']' | b':' | b',' => m.op |= bit,
+            _ => {}
+        }
+        if b == b'\n' {
+            m.newline |= bit;
+        }
+        if b < 0x20 {
+            m.control |= bit;
+        }
+        if b >= 0x80 {
+            m.high |= bit;
+        }
+    }
+    m
+}
+
+/// Classifies 64 bytes with SSE2, 16 at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn classify(block: &[u8; 64]) -> Masks {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    let mut m = Masks::default();
+    // SAFETY: SSE2 is part of the x86_64 baseline, so these intrinsics exist on every CPU this
+    // code runs on. Each load reads bytes `16 * k .. 16 * k + 16` of a 64-byte array (k < 4),
+    // so it stays inside `block`; unaligned loads are allowed at any address.
+    unsafe {
+        let eq = |v: __m128i, b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+        let bits = |v: __m128i| u64::from(_mm_movemask_epi8(v) as u16);
+        let control = _mm_set1_epi8(0x1f);
+        for k in 0..4 {
+            let v = _mm_loadu_si128(block.as_ptr().add(16 * k).cast());
+            let shift = 16 * k as u32;
+            // `[` and `]` are `{` and `}` with bit 5 clear: one compare each after setting it.
+            let lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+            let op = _mm_or_si128(
+                _mm_or_si128(eq(lower, b'{'), eq(lower, b'}')),
+                _mm_or_si128(eq(v, b':'), eq(v, b',')),
+            );
+            let blank = _mm_or_si128(_mm_or_si128(eq(v, b' '), eq(v, b'\t')), eq(v, b'\r'));
+            // An unsigned byte is at most 0x1f exactly when max(byte, 0x1f) is 0x1f.
+            let low = _mm_cmpeq_epi8(_mm_max_epu8(v, control), control);
+            m.quote |= bits(eq(v, b'"')) << shift;
+            m.backslash |= bits(eq(v, b'\\')) << shift;
+            m.blank |= bits(blank) << shift;
+            m.newline |= bits(eq(v, b'\n')) << shift;
+            m.op |= bits(op) << shift;
+            m.control |= bits(low) << shift;
+            m.high |= bits(v) << shift;
+        }
+    }
+    m
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn classify(block: &[u8; 64]) -> Masks {
+    classify_scalar(block)
+}
+
+/// [`classify`] with AVX2, 32 bytes at a time.
+///
+/// # Safety
+/// The CPU must support AVX2 (the caller checks with `is_x86_feature_detected!`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8,
+        _mm256_or_si256, _mm256_set1_epi8,
+    };
+    // SAFETY: the caller guarantees AVX2, and this function is compiled with it enabled. The
+    // two loads read bytes `0..32` and `32..64` of a 64-byte array, so they stay inside
+    // `block`; unaligned 32-byte loads are allowed at any address.
+    unsafe {
+        let eq = |v: __m256i, b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+        let lo = _mm256_loadu_si256(block.as_ptr().cast());
+        let hi = _mm256_loadu_si256(block.as_ptr().add(32).cast());
+        let bits = |x: __m256i| u64::from(_mm256_movemask_epi8(x) as u32);
+        let mask = |f: &dyn Fn(__m256i) -> __m256i| bits(f(lo)) | bits(f(hi)) << 32;
+        let control = _mm256_set1_epi8(0x1f);
+        Masks {
+            quote: mask(&|v| eq(v, b'"')),
+            backslash: mask(&|v| eq(v, b'\\')),
+            blank: mask(&|v| {
+                _mm256_or_si256(_mm256_or_si256(eq(v, b' '), eq(v, b'\t')), eq(v, b'\r'))
+            }),
+            newline: mask(&|v| eq(v, b'\n')),
+            // As in `classify`: `[` and `]` are `{` and `}` with bit 5 clear.
+            op: mask(&|v| {
+                let lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+                _mm256_or_si256(
+                    _mm256_or_si256(eq(lower, b'{'), eq(lower, b'}')),
+                    _mm256_or_si256(eq(v, b':'), eq(v, b',')),
+                )
+            }),
+            control: mask(&|v| _mm256_cmpeq_epi8(_mm256_max_epu8(v, control), control)),
+            high: mask(&|v| v),
+        }
+    }
+}
+
+/// Whether [`classify_avx2`] may be called on this CPU.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+/// Bit `i` set when bits `0..=i` of `x` hold an odd number of ones.
+#[inline(always)]
+fn prefix_xor(mut x: u64) -> u64 {
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    x
+}
+
+/// The bytes escaped by a backslash: those right after an odd run of backslashes. `carry` is 1
+/// when the previous block ended in such a run, and is updated for the next block.
+#[inline(always)]
+fn escaped(backslash: u64, carry: &mut u64) -> u64 {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    // A backslash escaped by the previous block's run starts nothing.
+    let backslash = backslash & !*carry;
+    let follows = (backslash << 1) | *carry;
+    // Adding a run's first bit to the run carries out of its end; where the carry lands tells
+    // whether the run had odd length, relative to the parity of the bit it started on.
+    let odd_starts = backslash & !EVEN & !follows;
+    let (even_starts, overflow) = odd_starts.overflowing_add(backslash);
+    *carry = u64::from(overflow);
+    (EVEN ^ (even_starts << 1)) & follows
+}
+
+/// Visits the events of one line, block by block.
+struct Scanner<'a> {
+    buf: &'a [u8],
+    /// Start of the block the pending events belong to.
+    base: usize,
+    /// Start of the next block to classify.
+    next: usize,
+    events: u64,
+    escape_carry: u64,
+    /// All ones when the next block starts inside a string.
+    string_carry: u64,
+    /// 1 when the previous block ended inside a scalar.
+    scalar_carry: u64,
+    /// Where the line ends (its newline, or the end of `buf`), once a block reached it.
+    end: Option<usize>,
+    backslash: bool,
+    high: bool,
+    bad: bool,
+    /// The CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    avx2: bool,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(buf: &'a [u8]) -> Scanner<'a> {
+        Scanner {
+            buf,
+            base: 0,
+            next: 0,
+            events: 0,
+            escape_carry: 0,
+            string_carry: 0,
+            scalar_carry: 0,
+            end: None,
+            backslash: false,
+            high: false,
+            bad: false,
+            #[cfg(target_arch = "x86_64")]
+            avx2: avx2(),
+        }
+    }
+
+    /// The position of the next event, or `None` at the end of the line (or once the line is
+    /// known to be one the fast path will not take: `bad`).
+    #[inline(always)]
+    fn event(&mut self) -> Option<usize> {
+        while self.events == 0 {
+            if self.end.is_some() || self.bad {
+                return None;
+            }
+            self.advance();
+        }
+        let i = self.events.trailing_zeros() as usize;
+        self.events &= self.events - 1;
+        Some(self.base + i)
+    }
+
+    #[inline(always)]
+    fn advance(&mut self) {
+        let at = self.next;
+        let rest = self.buf.len() - at;
+        let mut padded = [0u8; 64];
+        let block: &[u8; 64] = match self.buf.get(at..at + 64) {
+            Some(bytes) => <&[u8; 64]>::try_from(bytes).unwrap_or(&padded),
+            None => {
+                padded[..rest].copy_from_slice(&self.buf[at..]);
+                &padded
+            }
+        };
+        #[cfg(target_arch = "x86_64")]
+        let m = if self.avx2 {
+            // SAFETY: `avx2` is only true when the CPU was found to support AVX2.
+            unsafe { classify_avx2(block) }
+        } else {
+            classify(block)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let m = classify(block);
+        let valid = if rest >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << rest) - 1
+        };
+        let escaped = if m.backslash | self.escape_carry != 0 {
+            self.backslash = true;
+            escaped(m.backslash, &mut self.escape_carry)
+        } else {
+            0
+        };
+        let quote = m.quote & !escaped;
+        let inside = prefix_xor(quote) ^ self.string_carry;
+        self.string_carry = ((inside as i64) >> 63) as u64;
+        let newline = m.newline & valid;
+        let line = if newline != 0 {
+            self.end = Some(at + newline.trailing_zeros() as usize);
+            (newline & newline.wrapping_neg()) - 1
+        } else {
+            if rest <= 64 {
+                self.end = Some(self.buf.len());
+            }
+            valid
+        };
+        if m.control & inside & line != 0 {
+            self.bad = true;
+        }
+        self.high |= m.high & line != 0;
+        let string = inside | quote;
+        let op = m.op & !string;
+        let scalar = !(string | op | m.blank | m.newline) & line;
+        let starts = scalar & !((scalar << 1) | self.scalar_carry);
+        self.scalar_carry = scalar >> 63;
+        self.events = (op | quote | starts) & line;
+        self.base = at;
+        self.next = at + 64;
+    }
+}
+
+/// Checks what a literal or number parse left: it parsed, and nothing sticks to its end.
+#[inline(always)]
+fn scalar(buf: &[u8], parsed: Result<usize, SyntaxError>) -> Option<()> {
+    let end = parsed.ok()?;
+    matches!(
+        buf.get(end),
+        None | Some(b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}')
+    )
+    .then_some(())
+}
+
+impl Tape {
+    /// [`Tape::parse_line`] for lines the structural scan can vouch for: `Some` with the same
+    /// tape and end the scalar parser gives, or `None` when the line must go to it.
+    pub(crate) fn parse_line_fast(&mut self, buf: &[u8]) -> Option<usize> {
+        self.toks.clear();
+        self.stack.clear();
+        // Token offsets are 32-bit; a longer line is the scalar parser's to reject.
+        let buf = &buf[..buf.len().min(u32::MAX as usize)];
+        let mut scan = Scanner::new(buf);
+        let mut pos = scan.event()?;
+        'value: loop {
+            match buf[pos] {
+                open @ (b'{' | b'[') => {
+                    let object = open == b'{';
+                    let tok = self.toks.len() as u32;
+                    self.toks.push(Tok {
+                        tag: if object { OBJECT } else { ARRAY },
+                        flag: 0,
+                        a: 0,
+                        b: 0,
+                    });
+                    let next = scan.event()?;
+                    if buf[next] == open + 2 {
+                        // `{` + 2 is `}` and `[` + 2 is `]`.
+                        self.toks[tok as usize].a = self.toks.len() as u32;
+                    } else {
+                        self.stack.push(Frame {
+                            tok,
+                            count: 1,
+                            object,
+                        });
+                        pos = next;
+                        if object {
+                            pos = self.key_fast(buf, &mut scan, pos)?;
+                        }
+                        continue 'value;
+                    }
+                }
+                b'"' => {
+                    let close = scan.event()?;
+                    self.string_fast(buf, &scan, pos, close, STRING)?;
+                }
+                b't' => scalar(buf, self.literal(buf, pos, b"true", TRUE))?,
+                b'f' => scalar(buf, self.literal(buf, pos, b"false", FALSE))?,
+                b'n' => scalar(buf, self.literal(buf, pos, b"null", NULL))?,
+                b'-' | b'0'..=b'9' => scalar(buf, self.number(buf, pos))?,
+                _ => return None,
+            }
+            loop {
+                let Some(frame) = self.stack.last_mut() else {
+                    if scan.event().is_some() || scan.bad {
+                        return None;
+                    }
+                    let end = scan.end?;
+                    let short = end < u32::MAX as usize;
+                    let valid = !scan.high || std::str::from_utf8(&buf[..end]).is_ok();
+                    return (short && valid).then_some(end);
+                };
+                let next = scan.event()?;
+                match buf[next] {
+                    b',' => {
+                        frame.count += 1;
+                        let object = frame.object;
+                        pos = scan.event()?;
+                        if object {
+                            pos = self.key_fast(buf, &mut scan, pos)?;
+                        }
+                        continue 'value;
+                    }
+                    b'}' if frame.object => {}
+                    b']' if !frame.object => {}
+                    _ => return None,
+                }
+                let frame = *frame;
+                self.stack.pop();
+                let end = self.toks.len() as u32;
+                let tok = &mut self.toks[frame.tok as usize];
+                tok.a = end;
+                tok.b = frame.count;
+            }
+        }
+    }
+
+    /// A key at event `pos`, its `:`, and the position of the value's event.
+    #[inline(always)]
+    fn key_fast(&mut self, buf: &[u8], scan: &mut Scanner<'_>, pos: usize) -> Option<usize> {
+        if buf[pos] != b'"' {
+            return None;
+        }
+        let close = scan.event()?;
+        self.string_fast(buf, scan, pos, close, KEY)?;
+        let colon = scan.event()?;
+        if buf[colon] != b':' {
+            return None;
+        }
+        scan.event()
+    }
+
+    /// The string opened at `open` and closed at the event `close`.
+    #[inline(always)]
+    fn string_fast(
+        &mut self,
+        buf: &[u8],
+        scan: &Scanner<'_>,
+        open: usize,
+        close: usize,
+        tag: u8,
+    ) -> Option<()> {
+        if buf[close] != b'"' {
+            return None;
+        }
+        if scan.backslash {
+            // Escapes are checked by the scalar scanner, which must end at the same quote.
+            return (self.string(buf, open, tag).ok()? == close + 1).then_some(());
+        }
+        self.toks.push(Tok {
+            tag,
+            flag: 0,
+            a: open as u32 + 1,
+            b: (close - open - 1) as u32,
+        });
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator (xorshift64*).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Whether each byte follows a backslash that is not itself escaped.
+    fn escaped_reference(bytes: &[u8]) -> Vec<bool> {
+        let mut out = vec![false; bytes.len()];
+        let mut escapes = false;
+        for (i, &b) in bytes.iter().enumerate() {
+            out[i] = escapes;
+            escapes = b == b'\\' && !out[i];
+        }
+        out
+    }
+
+    #[test]
+    fn classify_matches_the_scalar_reference() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..20_000 {
+            let mut block = [0u8; 64];
+            for b in block.iter_mut() {
+                *b = match rng.below(4) {
+                    0 => {
+                        let set = b"\"\\ \t\r\n{}[]:,";
+                        set[rng.below(set.len())]
+                    }
+                    1 => rng.next() as u8,
+                    _ => b"az09-+.eE"[rng.below(9)],
+                };
+            }
+            assert_eq!(classify(&block), classify_scalar(&block), "{block:?}");
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the CPU was just found to support AVX2.
+                let wide = unsafe { classify_avx2(&block) };
+                assert_eq!(wide, classify_scalar(&block), "{block:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_match_a_byte_by_byte_scan_across_blocks() {
+        let mut rng = Rng(7);
+        for _ in 0..20_000 {
+            let len = 64 * (1 + rng.below(3));
+            let bytes: Vec<u8> = (0..len)
+                .map(|_| if rng.below(3) == 0 { b'a' } else { b'\\' })
+                .collect();
+            let expected = escaped_reference(&bytes);
+            let mut carry = 0;
+            for (k, block) in bytes.chunks_exact(64).enumerate() {
+                let mut backslash = 0u64;
+                for (i, &b) in block.iter().enumerate() {
+                    backslash |= u64::from(b == b'\\') << i;
+                }
+                let got = escaped(backslash, &mut carry);
+                for i in 0..64 {
+                    assert_eq!(got >> i & 1 == 1, expected[64 * k + i], "{bytes:?} {k} {i}");
+                }
+            }
+        }
+    }
+
+    fn same_as_scalar(line: &[u8]) -> bool {
+        let mut fast = Tape::default();
+        let mut slow = Tape::default();
+        let expected = slow.parse_line(line);
+        match fast.parse_line_fast(line) {
+            Some(end) => {
+                assert_eq!(expected, Ok(end), "{:?}", String::from_utf8_lossy(line));
+                assert_eq!(
+                    format!("{:?}", fast.toks),
+                    format!("{:?}", slow.toks),
+                    "{:?}",
+                    String::from_utf8_lossy(line)
+                );
+                true
+            }
+            None => false,
+        }
+    }
+
+    const VALID: &[&str] = &[
+        r#"{"a": 1, "b": [true, false, null], "c": {"d": "e"}}"#,
+        r#"[]"#,
+        r#"{}"#,
+        r#"  {"x":{}, "y":[], "z":[[],{}]}  "#,
+        r#"-0.5e+10"#,
+        r#""just a string""#,
+        r#"{"k\"ey": "va\\lue\u00e9\n", "u": "\ud800"}"#,
+        r#"{"é": "😀", "long key that is more than sixty four bytes long, surely, yes indeed": 12345678901234567890}"#,
+        "{\"a\":1}\r",
+        "{\"a\":1}\n{\"b\":2}",
+        "{\"a\" : 1 ,\t\"b\" :\t[ 1 , 2 ] }",
+        r#"[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31]"#,
+        r#"{"a":"\\\\\\\"","b":"\\\\"}"#,
+        "true",
+        "null",
+        "0",
+    ];
+
+    #[test]
+    fn valid_lines_take_the_fast_path_with_the_same_tape() {
+        for line in VALID {
+            assert!(same_as_scalar(line.as_bytes()), "{line}");
+            // The same line at every offset into a block, and followed by more lines.
+            // Leading blanks shift every byte of the line to another place in its block.
+            for pad in 0..70 {
+                let mut text = " ".repeat(pad).into_bytes();
+                text.extend_from_slice(line.as_bytes());
+                assert!(same_as_scalar(&text), "{line} {pad}");
+                text.extend_from_slice(b"\n{\"next\": \"line\"}\n");
+                assert!(same_as_scalar(&text), "{line} {pad}");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_lines_go_to_the_scalar_parser() {
+        let bad: &[&[u8]] = &[
+            b"{\"a\": 1,}",
+            b"{\"a\" 1}",
+            b"[1 2]",
+            b"{\"a\": tru}",
+            b"{\"a\": truex}",
+            b"{\"a\": 01}",
+            b"{\"a\": 1.}",
+            b"{\"a\": \"b}",
+            b"{\"a\": \"b\tc\"}",
+            b"{\"a\": \"\\x\"}",
+            b"{\"a\": \"\\u12\"}",
+            b"{\"a\": \"\xff\"}",
+            b"{\"a\": \"\xed\xa0\x80\"}",
+            b"{\"a\": 1} x",
+            b"{\"a\": 1}}",
+            b"[1]]",
+            b"{\"a\": 1",
+            b"\"a\"\"b\"",
+            b"[\"a\"1]",
+            b"[1\"a\"]",
+            b"{1: 2}",
+            b"\\\"a\"",
+            b"[\"a\\\"]",
+            b"{\"a\":\"b\nc\"}",
+            b"{\"a\": -}",
+            b"{\"a\": 1e}",
+            b"[1,\x00]",
+            b"[nul]",
+        ];
+        for line in bad {
+            assert!(!same_as_scalar(line), "{:?}", String::from_utf8_lossy(line));
+            assert!(Tape::default().parse_line(line).is_err());
+        }
+    }
+
+    #[test]
+    fn random_lines_agree_with_the_scalar_parser() {
+        let pieces: &[&[u8]] = &[
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b":",
+            b",",
+            b"\"",
+            b"\\",
+            b" ",
+            b"\t",
+            b"\r",
+            b"\n",
+            b"1",
+            b"-",
+            b"0",
+            b".",
+            b"e",
+            b"+",
+            b"true",
+            b"false",
+            b"null",
+            b"\"k\"",
+            b"\"v\":",
+            b"\\u",
+            b"00e9",
+            b"d800",
+            b"\\\"",
+            b"\\\\",
+            b"\xc3\xa9",
+            b"\xff",
+            b"\x01",
+            b"a",
+            b"\"key\": \"value\"",
+            b"{\"a\": [1, 2.5, \"x\"]}",
+        ];
+        let mut rng = Rng(42);
+        let mut fast = 0;
+        for round in 0..200_000 {
+            let mut line = Vec::new();
+            if round % 2 == 0 {
+                // A valid line with one mutation.
+                line.extend_from_slice(VALID[rng.below(VALID.len())].as_bytes());
+                if rng.below(4) != 0 && !line.is_empty() {
+                    let at = rng.below(line.len());
+                    let piece = pieces[rng.below(pieces.len())];
+                    match rng.below(3) {
+                        0 => {
+                            line.splice(at..at, piece.iter().copied());
+                        }
+                        1 => {
+                            line.remove(at);
+                        }
+                        _ => line[at] = piece[0],
+                    }
+                }
+            } else {
+                for _ in 0..rng.below(40) {
+                    line.extend_from_slice(pieces[rng.below(pieces.len())]);
+                }
+            }
+            let start = line
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+                .count();
+            if same_as_scalar(&line[start..]) {
+                fast += 1;
+            }
+        }
+        assert!(fast > 20_000, "{fast}");
+    }
+
+    /// A random valid JSON value, written with random blanks, escapes, non-ASCII text, long
+    /// backslash runs and long numbers, so its bytes land anywhere in a 64-byte block.
+    fn value(rng: &mut Rng, depth: usize, out: &mut Vec<u8>) {
+        let blank = |rng: &mut Rng, out: &mut Vec<u8>| {
+            for _ in 0..rng.below(3) {
+                out.push(b" \t\r"[rng.below(3)]);
+            }
+            if rng.below(16) == 0 {
+                out.extend(std::iter::repeat_n(b' ', rng.below(70)));
+            }
+        };
+        blank(rng, out);
+        match if depth == 0 {
+            rng.below(6)
+        } else {
+            rng.below(8)
+        } {
+            0 => out.extend_from_slice([&b"true"[..], b"false", b"null"][rng.below(3)]),
+            1 => number(rng, out),
+            2..=5 => string(rng, out),
+            6 => {
+                out.push(b'[');
+                let n = rng.below(5);
+                for i in 0..n {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    value(rng, depth - 1, out);
+                }
+                blank(rng, out);
+                out.push(b']');
+            }
+            _ => {
+                out.push(b'{');
+                let n = rng.below(5);
+                for i in 0..n {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    blank(rng, out);
+                    string(rng, out);
+                    blank(rng, out);
+                    out.push(b':');
+                    value(rng, depth - 1, out);
+                }
+                blank(rng, out);
+                out.push(b'}');
+            }
+        }
+        blank(rng, out);
+    }
+
+    fn number(rng: &mut Rng, out: &mut Vec<u8>) {
+        if rng.below(3) == 0 {
+            out.push(b'-');
+        }
+        let digits = match rng.below(8) {
+            0 => 0,
+            7 => 300 + rng.below(200),
+            _ => 1 + rng.below(20),
+        };
+        if digits == 0 {
+            out.push(b'0');
+        } else {
+            out.push(b"123456789"[rng.below(9)]);
+            out.extend((1..digits).map(|_| b'0' + rng.below(10) as u8));
+        }
+        if rng.below(3) == 0 {
+            out.push(b'.');
+            out.extend((0..1 + rng.below(20)).map(|_| b'0' + rng.below(10) as u8));
+        }
+        if rng.below(4) == 0 {
+            out.push(b"eE"[rng.below(2)]);
+            if rng.below(2) == 0 {
+                out.push(b"+-"[rng.below(2)]);
+            }
+            out.extend((0..1 + rng.below(4)).map(|_| b'0' + rng.below(10) as u8));
+        }
+    }
+
+    fn string(rng: &mut Rng, out: &mut Vec<u8>) {
+        out.push(b'"');
+        let pieces: &[&[u8]] = &[
+            b"a",
+            b"key",
+            b" ",
+            b"\\\"",
+            b"\\\\",
+            b"\\/",
+            b"\\b",
+            b"\\f",
+            b"\\n",
+            b"\\r",
+            b"\\t",
+            b"\\u00e9",
+            b"\\uD800",
+            b"\\udc00",
+            b"\\ud83d\\ude00",
+            "é".as_bytes(),
+            "😀".as_bytes(),
+            "日本".as_bytes(),
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b":",
+            b",",
+            b"'",
+            b"\x7f",
+        ];
+        let n = match rng.below(8) {
+            0 => 0,
+            7 => 30 + rng.below(100),
+            _ => rng.below(8),
+        };
+        for _ in 0..n {
+            if rng.below(12) == 0 {
+                // An even run of backslashes (escaped backslashes), often across a block edge.
+                out.extend(std::iter::repeat_n(b'\\', 2 * (1 + rng.below(40))));
+            } else {
+                out.extend_from_slice(pieces[rng.below(pieces.len())]);
+            }
+        }
+        out.push(b'"');
+    }
+
+    /// Breaks a valid line in one of the ways hostile input does.
+    fn mutate(rng: &mut Rng, line: &mut Vec<u8>) {
+        if line.is_empty() {
+            return;
+        }
+        let at = rng.below(line.len() + 1);
+        let insert: &[&[u8]] = &[
+            b"\x00",
+            b"\x01",
+            b"\x1f",
+            b"\t",
+            b"\n",
+            b"\xff",
+            b"\xc3",
+            b"\xc0\x80",
+            b"\xed\xa0\x80",
+            b"\xf0\x9f\x98",
+            b"\xe9",
+            b"\"",
+            b"\\",
+            b"\\\\",
+            b"\\\\\\",
+            b"\\u",
+            b"\\x",
+            b"\\u12",
+            b",",
+            b":",
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b"-",
+            b".",
+            b"e",
+            b"0",
+            b"01",
+            b"tru",
+            b"nul",
+            b" ",
+            b"x",
+        ];
+        match rng.below(4) {
+            0 => {
+                let piece = insert[rng.below(insert.len())];
+                line.splice(at..at, piece.iter().copied());
+            }
+            1 if at < line.len() => {
+                line.remove(at);
+            }
+            2 if at < line.len() => line[at] = insert[rng.below(insert.len())][0],
+            _ => line.truncate(at),
+        }
+    }
+
+    #[test]
+    fn generated_lines_and_their_mutations_agree_with_the_scalar_parser() {
+        let mut rng = Rng(0x0123_4567_89ab_cdef);
+        let (mut valid, mut fast, mut broken) = (0, 0, 0);
+        for _ in 0..30_000 {
+            let mut line = Vec::new();
+            let depth = 1 + rng.below(4);
+            value(&mut rng, depth, &mut line);
+            // Every generated line is valid JSON, and the fast path takes all of them.
+            assert!(
+                Tape::default().parse_line(&line).is_ok(),
+                "{:?}",
+                String::from_utf8_lossy(&line)
+            );
+            assert!(
+                same_as_scalar(&line),
+                "{:?}",
+                String::from_utf8_lossy(&line)
+            );
+            valid += 1;
+            // Followed by another line, it still ends at its own newline.
+            let mut two = line.clone();
+            two.extend_from_slice(b"\n[1, \"\\\\\"]\n");
+            assert!(same_as_scalar(&two));
+            for _ in 0..4 {
+                let mut bad = line.clone();
+                for _ in 0..1 + rng.below(2) {
+                    mutate(&mut rng, &mut bad);
+                }
+                // `same_as_scalar` asserts agreement whenever the fast path answers.
+                if same_as_scalar(&bad) {
+                    fast += 1;
+                } else {
+                    broken += 1;
+                }
+            }
+        }
+        assert!(
+            valid == 30_000 && fast > 1_000 && broken > 1_000,
+            "{fast} {broken}"
+        );
+    }
+
+    #[test]
+    fn backslash_runs_at_every_block_edge() {
+        for offset in 0..130 {
+            for run in 0..70 {
+                // `"xxx\\\\…\\"`: the quote after the run closes the string when the run is
+                // even, and is escaped (leaving the string open) when it is odd.
+                let mut line = b"[\"".to_vec();
+                line.extend(std::iter::repeat_n(b'x', offset));
+                line.extend(std::iter::repeat_n(b'\\', run));
+                line.extend_from_slice(b"\", 1]");
+                let scalar_ok = Tape::default().parse_line(&line).is_ok();
+                assert_eq!(scalar_ok, run % 2 == 0);
+                assert_eq!(same_as_scalar(&line), scalar_ok, "{offset} {run}");
+                // The same run outside a string is never JSON.
+                let mut outside = b"[".to_vec();
+                outside.extend(std::iter::repeat_n(b' ', offset));
+                outside.extend(std::iter::repeat_n(b'\\', run));
+                outside.extend_from_slice(b"\"a\"]");
+                if run > 0 {
+                    assert!(!same_as_scalar(&outside), "{offset} {run}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn control_bytes_and_invalid_utf8_anywhere_go_to_the_scalar_parser() {
+        let base =
+            br#"{"key": "some text that runs past one block of sixty-four bytes", "n": [1, 2]}"#;
+        let bad: &[&[u8]] = &[
+            b"\x00",
+            b"\x01",
+            b"\x08",
+            b"\x0b",
+            b"\x0c",
+            b"\x1f",
+            b"\xff",
+            b"\x80",
+            b"\xc3",
+            b"\xc0\xaf",
+            b"\xed\xa0\x80",
+            b"\xed\xbf\xbf",
+            b"\xf4\x90\x80\x80",
+            b"\xf0\x9f\x98",
+        ];
+        for at in 1..base.len() {
+            for piece in bad {
+                let mut line = base[..at].to_vec();
+                line.extend_from_slice(piece);
+                line.extend_from_slice(&base[at..]);
+                assert!(Tape::default().parse_line(&line).is_err());
+                assert!(!same_as_scalar(&line), "{at} {piece:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_and_huge_numbers_take_the_fast_path() {
+        for depth in [1, 63, 64, 65, 1_000, 100_000] {
+            let mut arrays = "[".repeat(depth);
+            arrays.push_str(&"]".repeat(depth));
+            assert!(same_as_scalar(arrays.as_bytes()), "{depth}");
+            let mut objects = "{\"a\":".repeat(depth);
+            objects.push('1');
+            objects.push_str(&"}".repeat(depth));
+            assert!(same_as_scalar(objects.as_bytes()), "{depth}");
+            // One bracket short or one too many is an error, at any depth.
+            assert!(!same_as_scalar(&arrays.as_bytes()[1..]));
+            assert!(!same_as_scalar(&arrays.as_bytes()[..2 * depth - 1]));
+        }
+        for digits in [1, 63, 64, 65, 309, 400, 100_000] {
+            let big = format!(
+                "{{\"n\": -{}.5e-{}}}",
+                "9".repeat(digits),
+                "1".repeat(digits)
+            );
+            assert!(same_as_scalar(big.as_bytes()), "{digits}");
+            let text = format!("[\"{}\"]", "é".repeat(digits));
+            assert!(same_as_scalar(text.as_bytes()), "{digits}");
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_disagree() {
+        let mut rng = Rng(99);
+        let alphabet = b"{}[]:,\"\\ \t\r\n0123456789-+.eEtrufalsn\x00\x1f\x80\xc3\xa9\xff";
+        for _ in 0..100_000 {
+            let len = rng.below(200);
+            let line: Vec<u8> = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len())])
+                .collect();
+            same_as_scalar(&line);
+        }
+    }
+}
