@@ -13,6 +13,7 @@ import subprocess
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,12 +21,14 @@ from orkestrel.database import (
     DriverInterface,
     create_memory_driver,
     create_postgres_driver,
+    create_postgres_pool,
     create_sqlite_driver,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINES = ("memory", "sqlite", "postgres")
-DURABLE = ("sqlite", "postgres")
+ENGINES = ("memory", "sqlite", "postgres", "pooled")
+DURABLE = ("sqlite", "postgres", "pooled")
+"""`pooled` is PostgreSQL through a shared `psycopg_pool` connection pool."""
 
 MakeDriver = Callable[[], DriverInterface]
 
@@ -92,8 +95,22 @@ def _builder(engine: str, tmp_path: Path, request: pytest.FixtureRequest) -> Ite
         return
     dsn = request.getfixturevalue("postgres_dsn")
     schema = f"t_{uuid.uuid4().hex[:16]}"
-    yield lambda: create_postgres_driver(dsn, schema=schema)
+    if engine == "pooled":
+        pool = request.getfixturevalue("postgres_pool")
+        yield lambda: create_postgres_driver(pool=pool, schema=schema)
+    else:
+        yield lambda: create_postgres_driver(dsn, schema=schema)
     drop_schema(dsn, schema)
+
+
+@pytest.fixture(scope="session")
+def postgres_pool(postgres_dsn: str) -> Iterator[Any]:
+    """One small connection pool the `pooled` cases share, as a server's databases do."""
+    pool = create_postgres_pool(postgres_dsn, size=4, name="orkestrel-tests")
+    try:
+        yield pool
+    finally:
+        pool.close()
 
 
 @pytest.fixture(params=ENGINES)

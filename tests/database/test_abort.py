@@ -10,7 +10,12 @@ import anyio.to_thread
 import pytest
 
 from orkestrel.abort import AbortController
-from orkestrel.database import DatabaseError, create_database, database_thread_limiter
+from orkestrel.database import (
+    DatabaseError,
+    PooledPostgresDriver,
+    create_database,
+    database_thread_limiter,
+)
 from orkestrel.timeout import create_timeout
 from support.bounded import bounded, watchdogs_left
 
@@ -87,6 +92,8 @@ async def test_an_already_aborted_signal_touches_nothing(database: Any) -> None:
 
 
 async def test_an_abort_while_queued_does_not_interrupt_the_running_call(database: Any) -> None:
+    if isinstance(database.driver, PooledPostgresDriver):
+        pytest.skip("a pooled driver queues no call behind another: each borrows a connection")
     results: dict[str, Any] = {}
 
     async def long_call() -> None:

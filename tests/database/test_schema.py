@@ -256,7 +256,7 @@ async def test_indexes_and_the_version_stamp_are_real(make_driver: MakeDriver, e
     )
     await database.open()
     dialect = database.driver.dialect
-    if engine == "postgres":
+    if engine in ("postgres", "pooled"):
         listing = "SELECT indexdef FROM pg_indexes WHERE schemaname = %s AND tablename = 'products'"
         params: list[Any] = [dialect.namespace]
     else:

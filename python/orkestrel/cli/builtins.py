@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -28,6 +28,9 @@ from orkestrel.toolbox import (
 )
 from orkestrel.toolbox.database.database_store import DEFINITIONS_COLUMNS, DEFINITIONS_TABLE
 from orkestrel.toolbox.hints import READS_STATE
+
+if TYPE_CHECKING:
+    from orkestrel.cli.shared import SharedState
 
 DEFINITIONS_FILE = "definitions.sqlite3"
 """The SQLite file under `--data` that keeps the database tool's definitions."""
@@ -61,7 +64,12 @@ def describe(context: ToolboxContext) -> ToolInterface:
 
 
 def workspace(context: ToolboxContext) -> ToolInterface:
-    """Builds the workspace tool over the files of `--root`."""
+    """Builds the workspace tool over the files of `--root` (with `--database`, over the
+    workspace that PostgreSQL keeps under the root folder's name)."""
+    if context.shared is not None:
+        from orkestrel.cli.workspace import open_shared_workspace_tool
+
+        return open_shared_workspace_tool(context.root, context.readonly, context.shared)
     return open_workspace_tool(context.root, context.readonly, context.data)
 
 
@@ -91,12 +99,36 @@ def open_resolver(store: DefinitionStoreInterface, data: Path, readonly: bool) -
     )
 
 
+def open_shared_definitions(shared: SharedState, readonly: bool) -> DefinitionStoreInterface:
+    """Opens the definition store every server on the `--database` PostgreSQL shares."""
+    engine = create_database(
+        tables={DEFINITIONS_TABLE: DEFINITIONS_COLUMNS}, driver=shared.driver(), readonly=readonly
+    )
+    return DatabaseDefinitionStore(engine.table(DEFINITIONS_TABLE), engine)
+
+
+def open_shared_resolver(
+    store: DefinitionStoreInterface, shared: SharedState, readonly: bool
+) -> DatabaseResolver:
+    """Builds the resolver that opens each database as its own schema of the `--database`
+    PostgreSQL, whichever driver name its definition carries."""
+    schemas = shared.databases()
+    drivers = {"postgres": schemas, "sqlite": schemas, "memory": schemas}
+    return DatabaseResolver(None, drivers, None, store, readonly=readonly)
+
+
 def database(context: ToolboxContext) -> list[ToolInterface]:
     """Builds the database tool over SQLite files and a definition store under `--data`,
-    creating `--data` on the first call rather than when the toolbox is listed; with
-    `--relations`, also the relation tool over the same databases."""
-    store = open_definitions(context.data, context.readonly)
-    resolver = open_resolver(store, context.data, context.readonly)
+    creating `--data` on the first call rather than when the toolbox is listed (with
+    `--database`, over schemas of that PostgreSQL instead); with `--relations`, also the
+    relation tool over the same databases."""
+    shared = context.shared
+    if shared is not None:
+        store = open_shared_definitions(shared, context.readonly)
+        resolver = open_shared_resolver(store, shared, context.readonly)
+    else:
+        store = open_definitions(context.data, context.readonly)
+        resolver = open_resolver(store, context.data, context.readonly)
     closer = getattr(store, "close", None)
     if closer is not None:
         context.stack.push_async_callback(closer)
@@ -106,6 +138,8 @@ def database(context: ToolboxContext) -> list[ToolInterface]:
         from orkestrel.cli.relations import read_relations
 
         tools.append(relation(resolver, read_relations(context.relations), context.readonly))
+    if shared is not None:
+        return tools
     return [_on_disk(tool, context.data, context.readonly) for tool in tools]
 
 

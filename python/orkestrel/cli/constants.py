@@ -8,3 +8,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tools": ("orkestrel.cli.tools", "list, describe and call the toolbox's tools from a terminal"),
 }
 """Command name to (module with its `register`, summary for `orkestrel --help`)."""
+
+HEALTH_PATH = "/healthz"
+"""The liveness route `orkestrel serve --transport http` answers without a token."""
+
+READY_PATH = "/readyz"
+"""The readiness route `orkestrel serve --transport http` answers without a token."""

@@ -86,6 +86,7 @@ def quick_arguments(words: Sequence[str]) -> SimpleNamespace | None:
         "max_properties": INFER_BREADTH_LIMIT,
         "indent": 2,
         "quiet": False,
+        "scheduler": None,
         "run": run,
     }
     files: list[str] = values["files"]
@@ -162,6 +163,15 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--indent", type=_count, default=2, help="JSON indentation (default 2)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
+    from orkestrel.cli.cluster import check_scheduler
+
+    parser.add_argument(
+        "--scheduler",
+        type=check_scheduler,
+        metavar="ADDRESS",
+        help="run on a Dask cluster: tcp://HOST:PORT, or local[N] worker processes "
+        "(needs orkestrel[dask]; FILEs may then be fsspec URLs)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -295,6 +305,10 @@ def run(args: Arguments) -> int:
     """Runs `orkestrel infer` and returns the exit status."""
     if args.files.count("-") > 1:
         return _fail("stdin (-) can be read only once", USAGE)
+    if args.scheduler:
+        from orkestrel.cli.cluster import run_on_cluster
+
+        return run_on_cluster(args, _fail, lambda schema: _emit(schema, args))
     builder = SchemaBuilder(
         format=args.format,
         enum=args.enum,
@@ -316,11 +330,14 @@ def run(args: Arguments) -> int:
     if builder.samples == 0:
         inputs = ", ".join(args.files)
         return _fail(f"{inputs}: no samples to infer a schema from (the input is empty)")
-    schema = builder.to_schema()
+    return _emit(builder.to_schema(), args)
+
+
+def _emit(schema: dict[str, Any], args: Arguments) -> int:
     try:
         _write(_render(schema, args.indent), args.output)
     except OSError as error:
-        return _fail(f"{args.output}: {error.strerror}")
+        return _fail(f"{error.filename or args.output}: {error.strerror}")
     return OK
 
 

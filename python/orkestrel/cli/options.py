@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import functools
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TextIO
 
 from orkestrel.cli.agent import agent_factory
 from orkestrel.cli.builtins import builtin_factories
+from orkestrel.cli.shared import SharedState
 from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
 from orkestrel.cli.workflow import workflow as served_workflow
+from orkestrel.database.constants import POSTGRES_POOL_SIZE, POSTGRES_POOL_TIMEOUT
 from orkestrel.tool import ToolManager
 from orkestrel.toolbox import AGENT_TOOL_NAME
 
@@ -20,8 +23,8 @@ DEFAULT_DATA = Path(".orkestrel")
 
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--root`, `--data`, `--readonly`, `--relations`, `--workflow` and `--tools` to a
-    toolbox command's parser."""
+    """Adds `--root`, `--data`, `--database`, `--pool-size`, `--pool-timeout`, `--readonly`,
+    `--relations`, `--workflow` and `--tools` to a toolbox command's parser."""
     parser.add_argument(
         "--root",
         type=Path,
@@ -35,6 +38,28 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_DATA,
         metavar="DIR",
         help="directory for databases and their definitions (default: ./.orkestrel)",
+    )
+    parser.add_argument(
+        "--database",
+        default=None,
+        metavar="DSN",
+        help="keep databases, definitions, the workspace and workflow runs on this PostgreSQL "
+        "(postgresql://...) instead of under --data, shared by every server pointed at it",
+    )
+    parser.add_argument(
+        "--pool-size",
+        type=_positive_int,
+        default=POSTGRES_POOL_SIZE,
+        metavar="N",
+        help=f"most PostgreSQL connections this process opens (default: {POSTGRES_POOL_SIZE})",
+    )
+    parser.add_argument(
+        "--pool-timeout",
+        type=_positive_seconds,
+        default=POSTGRES_POOL_TIMEOUT,
+        metavar="SECONDS",
+        help="how long a call waits for a free connection before it fails as retryable "
+        f"(default: {POSTGRES_POOL_TIMEOUT:g})",
     )
     parser.add_argument(
         "--readonly",
@@ -63,6 +88,26 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def _names(text: str) -> list[str]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
@@ -70,16 +115,34 @@ def _names(text: str) -> list[str]:
     return names
 
 
-def toolbox_of(
-    options: argparse.Namespace, stderr: TextIO
-) -> AbstractAsyncContextManager[ToolManager]:
+@asynccontextmanager
+async def shared_of(options: argparse.Namespace) -> AsyncIterator[SharedState | None]:
+    """Opens the PostgreSQL state `--database` names (one connection pool) for as long as the
+    context lasts; `None` without `--database`."""
+    dsn = getattr(options, "database", None)
+    if dsn is None:
+        yield None
+        return
+    from orkestrel.cli.shared import PostgresSettings, open_shared_state
+
+    async with open_shared_state(
+        PostgresSettings(dsn, options.pool_size, options.pool_timeout)
+    ) as shared:
+        yield shared
+
+
+@asynccontextmanager
+async def toolbox_of(
+    options: argparse.Namespace, stderr: TextIO, shared: SharedState | None = None
+) -> AsyncIterator[ToolManager]:
     """Opens the toolbox a command's toolbox options describe, warning on `stderr`.
 
     With `--agent`, the agent tool is one of the built-in tools, and selected whatever `--tools`
     says; with `--workflow` too, a workflow step can delegate to it, and the workflows its
     sub-agent runs stay in the step's lineage. `--relations` needs the database tool, whose
     databases the relation tool reads, so a selection without `database` raises
-    `ToolboxSetupError`.
+    `ToolboxSetupError`. With `--database`, the toolbox keeps its state through `shared`, or
+    through a pool it opens for as long as the toolbox when `shared` is not given.
     """
     relations = getattr(options, "relations", None)
     if relations is not None and options.tools is not None and "database" not in options.tools:
@@ -96,12 +159,17 @@ def toolbox_of(
             builtins["workflow"] = functools.partial(served_workflow, delegate=AGENT_TOOL_NAME)
         if select is not None and AGENT_TOOL_NAME not in select:
             select = [*select, AGENT_TOOL_NAME]
-    return open_toolbox(
-        root=options.root,
-        data=options.data,
-        readonly=options.readonly,
-        select=select,
-        builtins=builtins,
-        warn=lambda message: print(f"orkestrel: {message}", file=stderr),
-        relations=relations,
-    )
+    async with AsyncExitStack() as stack:
+        if shared is None:
+            shared = await stack.enter_async_context(shared_of(options))
+        toolbox = open_toolbox(
+            root=options.root,
+            data=options.data,
+            readonly=options.readonly,
+            select=select,
+            builtins=builtins,
+            warn=lambda message: print(f"orkestrel: {message}", file=stderr),
+            relations=relations,
+            shared=shared,
+        )
+        yield await stack.enter_async_context(toolbox)

@@ -17,7 +17,9 @@ import anyio
 from orkestrel.cli.agent import add_agent_arguments
 from orkestrel.cli.ask import Ask, AskSetupError, add_ask_arguments, open_ask, page_url
 from orkestrel.cli.constants import COMMANDS
-from orkestrel.cli.options import add_toolbox_arguments, toolbox_of
+from orkestrel.cli.health import health_routes
+from orkestrel.cli.options import add_toolbox_arguments, shared_of, toolbox_of
+from orkestrel.cli.shared import SharedState
 from orkestrel.cli.toolbox import ToolboxSetupError
 from orkestrel.tool import ToolManager
 
@@ -176,10 +178,10 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         print(f"orkestrel serve: {error}", file=err)
         return USAGE
     try:
-        async with toolbox_of(options, err) as manager:
+        async with shared_of(options) as shared, toolbox_of(options, err, shared) as manager:
             if ask is not None:
                 manager.add(ask.tool)
-            await _until_stopped(_serve, manager, options, token, interactive, err, ask)
+            await _until_stopped(_serve, manager, options, token, interactive, err, ask, shared)
     except ToolboxSetupError as error:
         print(f"orkestrel serve: {error}", file=err)
         return USAGE if error.usage else FAILURE
@@ -228,12 +230,15 @@ async def _serve(
     interactive: bool,
     err: TextIO,
     ask: Ask | None = None,
+    shared: SharedState | None = None,
 ) -> None:
-    from orkestrel.mcp import serve
+    from orkestrel.mcp import RouteAccess, serve
     from orkestrel.mcp.helpers import raise_alone
 
-    routes = [*(ask.routes if ask is not None else ())]
+    probes = health_routes(shared) if options.transport == "http" else []
+    routes = [*(ask.routes if ask is not None else ()), *probes]
     routes += [route for make in route_factories() for route in make(options, manager)]
+    access = [*(ask.access if ask is not None else ()), RouteAccess(routes=tuple(probes))]
     try:
         async with anyio.create_task_group() as group:
             closing = anyio.CancelScope()
@@ -256,7 +261,7 @@ async def _serve(
                         session_idle=options.session_idle,
                         max_sessions=options.max_sessions,
                         routes=routes,
-                        access=ask.access if ask is not None else (),
+                        access=access,
                     ),
                 )
             )

@@ -9,9 +9,12 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from orkestrel.tool import ToolInterface, ToolManager, ToolManagerInterface
+
+if TYPE_CHECKING:
+    from orkestrel.cli.shared import SharedState
 
 __all__ = [
     "PLUGIN_GROUP",
@@ -29,8 +32,9 @@ PLUGIN_GROUP = "orkestrel.tools"
 @dataclass(frozen=True)
 class ToolboxContext:
     """Represents what a tool factory is given: the workspace root, the data directory, the
-    read-only flag, the registry being assembled, an exit stack for cleanup at shutdown, and the
-    relations file, if any."""
+    read-only flag, the registry being assembled, an exit stack for cleanup at shutdown, the
+    relations file, if any, and the PostgreSQL state every server shares (`--database`), if
+    any, which then holds what `data` would."""
 
     root: Path
     data: Path
@@ -38,6 +42,7 @@ class ToolboxContext:
     manager: ToolManagerInterface
     stack: AsyncExitStack
     relations: Path | None = None
+    shared: SharedState | None = None
 
 
 ToolFactory = Callable[[ToolboxContext], Any]
@@ -78,6 +83,7 @@ async def open_toolbox(
     group: str = PLUGIN_GROUP,
     warn: Callable[[str], None] = lambda message: None,
     relations: Path | None = None,
+    shared: SharedState | None = None,
 ) -> AsyncIterator[ToolManager]:
     """Builds the toolbox, built-in factories first and plugins after, and closes what the
     factories opened when the context ends.
@@ -86,7 +92,8 @@ async def open_toolbox(
     selected factory that fails to load, fails to build, or brings a name already taken raises
     `ToolboxSetupError`; without a selection, a failing plugin is reported through `warn` and
     skipped so one broken package cannot take the built-in tools down with it. `relations`
-    reaches the factories as `ToolboxContext.relations`.
+    reaches the factories as `ToolboxContext.relations`, and `shared` as
+    `ToolboxContext.shared`.
     """
     known: dict[str, ToolFactory | EntryPoint] = dict(builtins or {})
     for name, entry in plugin_entries(group).items():
@@ -101,7 +108,7 @@ async def open_toolbox(
     chosen = list(known) if select is None else list(dict.fromkeys(select))
     manager = ToolManager()
     async with AsyncExitStack() as stack:
-        context = ToolboxContext(root, data, readonly, manager, stack, relations)
+        context = ToolboxContext(root, data, readonly, manager, stack, relations, shared)
         for name in chosen:
             strict = select is not None or not isinstance(known[name], EntryPoint)
             try:

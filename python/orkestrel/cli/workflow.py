@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -35,6 +35,9 @@ from orkestrel.workflow import (
 WORKFLOWS_FILE = "workflows.sqlite3"
 """The SQLite file under `--data` that keeps the snapshot of every served workflow run."""
 
+if TYPE_CHECKING:
+    from orkestrel.cli.shared import SharedState
+
 SERVED_WORKFLOW: WorkflowDefinition = {"id": "workflow", "name": "Workflow", "phases": []}
 """The definition the served tool wraps: an empty run, so a call must author its own steps."""
 
@@ -46,13 +49,11 @@ SERVED_DESCRIPTION = (
 """The served tool's description: the workflow tool's, plus what a behavior is here."""
 
 
-def open_workflow_store(data: Path) -> DatabaseWorkflowStore:
-    """Opens the workflow store kept in `data`; nothing touches the disk before its first use,
-    and `data` must exist by then."""
-    engine = create_database(
-        tables={WORKFLOWS_TABLE: WORKFLOWS_COLUMNS},
-        driver=create_sqlite_driver(data / WORKFLOWS_FILE),
-    )
+def open_workflow_store(data: Path, shared: SharedState | None = None) -> DatabaseWorkflowStore:
+    """Opens the workflow store kept in `data` (or on the `--database` PostgreSQL); nothing
+    touches the disk before its first use, and `data` must exist by then."""
+    driver = shared.driver() if shared is not None else create_sqlite_driver(data / WORKFLOWS_FILE)
+    engine = create_database(tables={WORKFLOWS_TABLE: WORKFLOWS_COLUMNS}, driver=driver)
     return DatabaseWorkflowStore(engine.table(WORKFLOWS_TABLE), engine)
 
 
@@ -97,7 +98,7 @@ def workflow(context: ToolboxContext, *, delegate: str | None = None) -> ToolInt
     `delegate` names the served agent tool: a step that calls it runs its sub-agent under the
     step's lineage, and a call that the sub-agent makes back to this tool continues it.
     """
-    store = None if context.readonly else open_workflow_store(context.data)
+    store = None if context.readonly else open_workflow_store(context.data, context.shared)
     if store is not None:
         context.stack.push_async_callback(store.close)
     runner = create_workflow_runner()
@@ -106,7 +107,7 @@ def workflow(context: ToolboxContext, *, delegate: str | None = None) -> ToolInt
 
     async def execute(args: Mapping[str, Any], caller: Any = None) -> Any:
         lineage = lineage_of(caller)
-        if store is not None:
+        if store is not None and context.shared is None:
             await anyio.Path(data).mkdir(parents=True, exist_ok=True)
         tool = create_workflow_tool(
             SERVED_WORKFLOW,

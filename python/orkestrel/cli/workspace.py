@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
+from orkestrel.database import create_database
 from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import ToolboxError, create_workspace_tool
 from orkestrel.toolbox.hints import READS_STATE, WRITES
@@ -21,6 +22,9 @@ from orkestrel.workspace import (
     WorkspaceStoreInterface,
     create_directory_workspace_store,
 )
+
+if TYPE_CHECKING:
+    from orkestrel.cli.shared import SharedState
 
 WORKSPACE_MUTATIONS = frozenset(
     {"replace", "write", "splice", "prepend", "append", "move", "remove"}
@@ -89,3 +93,54 @@ def _hidden(root: Path, data: Path | None) -> frozenset[str]:
     except ValueError:
         return frozenset()
     return frozenset(inside.parts[:1])
+
+
+def open_shared_workspace_tool(root: Path, readonly: bool, shared: SharedState) -> ToolInterface:
+    """Builds the workspace tool over the workspace the `--database` PostgreSQL keeps under the
+    name of the folder `root`, shared by every server pointed at it.
+
+    Each call reads the stored workspace afresh, so it sees what any server saved. A change
+    runs under an advisory lock on that workspace, held across every server, from the read to
+    the save, so two servers never overwrite each other's change; a change that fails saves
+    nothing.
+    """
+    from orkestrel.workspace.stores.database import (
+        WORKSPACES_COLUMNS,
+        WORKSPACES_TABLE,
+        DatabaseWorkspaceStore,
+    )
+
+    name = root.resolve().name or "workspace"
+    engine = create_database(
+        tables={WORKSPACES_TABLE: WORKSPACES_COLUMNS}, driver=shared.driver(), readonly=readonly
+    )
+    store = DatabaseWorkspaceStore(engine.table(WORKSPACES_TABLE), engine)
+    manager = WorkspaceManager(store, limit=DIRECTORY_FILE_LIMIT)
+    inner = create_workspace_tool(manager=manager)
+    lock = anyio.Lock()
+
+    async def fresh() -> None:
+        manager.remove(name)
+        if await manager.open(name) is None:
+            manager.add(name)
+
+    async def execute(args: Mapping[str, Any]) -> Any:
+        operation = args.get("operation") if isinstance(args, Mapping) else None
+        changes = isinstance(operation, str) and operation in WORKSPACE_MUTATIONS
+        if changes and readonly:
+            raise ToolboxError(
+                "TOOL",
+                f"operation '{operation}' is disabled in readonly mode",
+                {"operation": operation},
+            )
+        async with lock:
+            if not changes:
+                await fresh()
+                return await inner.execute(args)
+            async with shared.exclusive(f"orkestrel.workspace:{name}"):
+                await fresh()
+                value = await inner.execute(args)
+                await manager.save(name)
+                return value
+
+    return annotate(inner, READS_STATE if readonly else WRITES, execute)

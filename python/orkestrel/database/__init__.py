@@ -27,10 +27,18 @@ from orkestrel.database.constants import (
     MAX_PATTERN_LENGTH,
     MAX_VALUES,
     OPERATORS,
+    POSTGRES_POOL_IDLE,
+    POSTGRES_POOL_SIZE,
+    POSTGRES_POOL_TIMEOUT,
     POSTGRES_SCHEMA_PREFIX,
 )
 from orkestrel.database.database import Database
-from orkestrel.database.drivers import PostgresDriver, SQLiteDriver, ThreadedDriver
+from orkestrel.database.drivers import (
+    PooledPostgresDriver,
+    PostgresDriver,
+    SQLiteDriver,
+    ThreadedDriver,
+)
 from orkestrel.database.drivers.threads import DATABASE_THREAD_LIMIT, database_thread_limiter
 from orkestrel.database.errors import (
     DATABASE_ERROR_CODES,
@@ -43,6 +51,7 @@ from orkestrel.database.factories import (
     create_memory_driver,
     create_postgres_driver,
     create_postgres_factory,
+    create_postgres_pool,
     create_sqlite_driver,
     create_sqlite_factory,
 )
@@ -83,6 +92,9 @@ __all__ = [
     "MAX_PATTERN_LENGTH",
     "MAX_VALUES",
     "OPERATORS",
+    "POSTGRES_POOL_IDLE",
+    "POSTGRES_POOL_SIZE",
+    "POSTGRES_POOL_TIMEOUT",
     "POSTGRES_SCHEMA_PREFIX",
     "AggregateFunction",
     "Column",
@@ -103,6 +115,7 @@ __all__ = [
     "KeyGenerator",
     "Operator",
     "Order",
+    "PooledPostgresDriver",
     "PostgresDriver",
     "PrimaryMap",
     "QueryInput",
@@ -120,6 +133,7 @@ __all__ = [
     "create_memory_driver",
     "create_postgres_driver",
     "create_postgres_factory",
+    "create_postgres_pool",
     "create_sqlite_driver",
     "create_sqlite_factory",
     "database_thread_limiter",

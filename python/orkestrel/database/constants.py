@@ -46,6 +46,15 @@ POSTGRES_SCHEMA_PREFIX: Final = "orkestrel_"
 """Starts the name of every schema `create_postgres_factory` keeps a database in, unless told
 otherwise, so a database id never names a schema the factory did not create."""
 
+POSTGRES_POOL_SIZE: Final = 10
+"""The most connections `create_postgres_pool` opens unless told otherwise."""
+
+POSTGRES_POOL_TIMEOUT: Final = 30.0
+"""The seconds a unit of work waits for a pooled connection before it fails as retryable."""
+
+POSTGRES_POOL_IDLE: Final = 600.0
+"""The seconds a pooled connection may sit idle before the pool closes it."""
+
 RESERVED_SCHEMAS: Final = ("public", "information_schema")
 """Lists the PostgreSQL schema names (compared case-insensitively, with every `pg_` name) that
 no database id may name."""

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from orkestrel.database.constants import POSTGRES_SCHEMA_PREFIX
+from orkestrel.database.constants import (
+    POSTGRES_POOL_IDLE,
+    POSTGRES_POOL_SIZE,
+    POSTGRES_POOL_TIMEOUT,
+    POSTGRES_SCHEMA_PREFIX,
+)
 from orkestrel.database.database import Database
+from orkestrel.database.drivers.pooled import PooledPostgresDriver
 from orkestrel.database.drivers.postgres import PostgresDriver
 from orkestrel.database.drivers.sqlite import MEMORY, SQLiteDriver
 from orkestrel.database.errors import DatabaseError
@@ -72,10 +79,65 @@ def create_sqlite_driver(path: str | Path, *, busy: float = 5.0) -> DriverInterf
 
 
 def create_postgres_driver(
-    dsn: str, *, schema: str = "public", connect_timeout: int = 10
+    dsn: str | None = None,
+    *,
+    schema: str = "public",
+    connect_timeout: int = 10,
+    pool: Any = None,
 ) -> DriverInterface:
-    """Creates a driver over one schema of a PostgreSQL server reached by `dsn` (psycopg 3)."""
+    """Creates a driver over one schema of a PostgreSQL server reached by `dsn` (psycopg 3),
+    or, with `pool`, borrowing a connection of that `psycopg_pool.ConnectionPool` for each
+    unit of work."""
+    if pool is not None:
+        return PooledPostgresDriver(pool, schema=schema)
+    if not isinstance(dsn, str):
+        raise DatabaseError("VALIDATION", "a PostgreSQL driver needs a dsn or a pool")
     return PostgresDriver(dsn, schema=schema, connect_timeout=connect_timeout)
+
+
+def create_postgres_pool(
+    dsn: str,
+    *,
+    size: int = POSTGRES_POOL_SIZE,
+    timeout: float = POSTGRES_POOL_TIMEOUT,
+    idle: float = POSTGRES_POOL_IDLE,
+    connect_timeout: int = 10,
+    name: str | None = None,
+) -> Any:
+    """Opens a `psycopg_pool.ConnectionPool` for the PostgreSQL drivers: at most `size`
+    connections, a unit of work waits at most `timeout` seconds for one, and a connection idle
+    for `idle` seconds is closed (the pool keeps one open). Connections are checked before
+    each use, so a server restart costs a reconnect rather than a failed call. `name` becomes
+    the connections' `application_name`. Close it with `pool.close()` once every database over
+    it is closed.
+    """
+    try:
+        import psycopg_pool
+    except ImportError as error:
+        raise DatabaseError(
+            "DRIVER",
+            "a PostgreSQL pool needs psycopg_pool: pip install 'orkestrel[postgres]'",
+            {"engine": "postgres", "retryable": False},
+        ) from error
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise DatabaseError("VALIDATION", f"pool size must be a positive integer, not {size!r}")
+    for option, value in (("timeout", timeout), ("idle", idle)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+            raise DatabaseError("VALIDATION", f"pool {option} must be positive seconds")
+    settings: dict[str, Any] = {"autocommit": True, "connect_timeout": connect_timeout}
+    if name is not None:
+        settings["application_name"] = name
+    return psycopg_pool.ConnectionPool(
+        dsn,
+        min_size=1,
+        max_size=size,
+        timeout=float(timeout),
+        max_idle=float(idle),
+        kwargs=settings,
+        check=psycopg_pool.ConnectionPool.check_connection,
+        name=name,
+        open=True,
+    )
 
 
 def create_sqlite_factory(directory: str | Path) -> DriverFactory:
@@ -92,10 +154,14 @@ def create_sqlite_factory(directory: str | Path) -> DriverFactory:
 
 
 def create_postgres_factory(
-    dsn: str, *, connect_timeout: int = 10, prefix: str = POSTGRES_SCHEMA_PREFIX
+    dsn: str | None = None,
+    *,
+    connect_timeout: int = 10,
+    prefix: str = POSTGRES_SCHEMA_PREFIX,
+    pool: Any = None,
 ) -> DriverFactory:
     """Creates a driver factory that keeps each database id in its own schema of one PostgreSQL
-    server, named `prefix` + id.
+    server, named `prefix` + id; with `pool`, every database borrows from that one pool.
 
     With the default `POSTGRES_SCHEMA_PREFIX`, id `shop` lives in `orkestrel_shop`, so no id
     reaches a schema the factory did not make. An id naming a reserved schema (`public`,
@@ -114,6 +180,10 @@ def create_postgres_factory(
             fault = f"the schema {schema!r} is reserved"
         if fault is not None:
             raise DatabaseError("VALIDATION", f"database id {id!r} cannot name a schema: {fault}")
-        return PostgresDriver(dsn, schema=schema, connect_timeout=connect_timeout)
+        return create_postgres_driver(
+            dsn, schema=schema, connect_timeout=connect_timeout, pool=pool
+        )
 
+    if pool is None and not isinstance(dsn, str):
+        raise DatabaseError("VALIDATION", "a PostgreSQL factory needs a dsn or a pool")
     return factory

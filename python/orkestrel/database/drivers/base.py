@@ -235,19 +235,24 @@ class ThreadedDriver(ABC):
             operation.detach()
 
     def _execute(
-        self, work: Callable[[SessionInterface], T], write: bool, operation: Operation
+        self,
+        work: Callable[[SessionInterface], T],
+        write: bool,
+        operation: Operation,
+        connection: Any = None,
     ) -> T:
-        connection = self._connection
+        if connection is None:
+            connection = self._connection
         try:
             operation.check()
             self._begin(connection, write)
             try:
                 result = work(self._session(connection, operation))
                 operation.check()
-                self._settle()
+                self._settle(operation)
                 self._commit(connection)
             except BaseException:
-                self._settle()
+                self._settle(operation)
                 self._rollback(connection)
                 raise
             return result
@@ -264,8 +269,9 @@ class ThreadedDriver(ABC):
                 raise aborted_error() from error
             raise self._translate(error) from error
 
-    def _settle(self) -> None:
-        """Stops interrupting: COMMIT and ROLLBACK must not be cut short by our own watchdog."""
+    def _settle(self, operation: Operation) -> None:
+        """Stops interrupting `operation`: COMMIT and ROLLBACK must not be cut short by our own
+        watchdog."""
         with self._guard:
             self._active = None
 

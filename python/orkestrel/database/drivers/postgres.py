@@ -154,6 +154,9 @@ class PostgresDriver(ThreadedDriver):
         readonly: bool,
     ) -> None:
         if not readonly:
+            # Servers that open one database at the same moment would race in the catalog
+            # (CREATE ... IF NOT EXISTS is not safe against a concurrent create): take turns.
+            session.rows("SELECT pg_advisory_xact_lock(hashtext(%s))", [self.schema])
             session.run(f"CREATE SCHEMA IF NOT EXISTS {self.dialect.quote(self.schema)}")
         super()._prepare(session, schemas, name=name, version=version, readonly=readonly)
 

@@ -1,0 +1,127 @@
+"""The served toolbox's state on one PostgreSQL server (`--database`), shared by every
+`orkestrel serve` process pointed at it: the database tool's databases and definitions, the
+workspace, and the workflow snapshots, all through one connection pool per process."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+
+from orkestrel.database import (
+    DatabaseError,
+    DriverFactory,
+    DriverInterface,
+    create_postgres_driver,
+    create_postgres_factory,
+)
+
+STATE_SCHEMA = "orkestrel"
+"""The schema that keeps the toolbox's own tables (definitions, workspaces, workflow runs);
+the databases the tool creates live in `orkestrel_<id>` schemas beside it."""
+
+APPLICATION_NAME = "orkestrel-serve"
+"""Starts the `application_name` of every connection a server opens (`orkestrel-serve:<pid>`),
+so `pg_stat_activity` shows which process holds which connection."""
+
+LOCK_POLL = 0.02
+"""The seconds between two tries at an advisory lock another server holds."""
+
+
+@dataclass(frozen=True)
+class PostgresSettings:
+    """Represents `--database`, `--pool-size` and `--pool-timeout`."""
+
+    dsn: str
+    size: int
+    timeout: float
+
+
+@dataclass(frozen=True)
+class SharedState:
+    """Represents the open pool the toolbox keeps its state through."""
+
+    pool: Any
+
+    def driver(self) -> DriverInterface:
+        """A driver for one of the toolbox's own databases, in `STATE_SCHEMA`."""
+        return create_postgres_driver(pool=self.pool, schema=STATE_SCHEMA)
+
+    def databases(self) -> DriverFactory:
+        """The driver factory of the databases the database tool creates."""
+        return create_postgres_factory(pool=self.pool)
+
+    @asynccontextmanager
+    async def exclusive(self, name: str) -> AsyncIterator[None]:
+        """Holds PostgreSQL's advisory lock `name` for the body, against every process on this
+        server; a process that dies holding it loses it with its connection."""
+        connection = await anyio.to_thread.run_sync(self._borrow)
+        try:
+            # Another process holds it: PostgreSQL has no notice of an advisory lock's release.
+            while not await anyio.to_thread.run_sync(_try_lock, connection, name):  # noqa: ASYNC110
+                await anyio.sleep(LOCK_POLL)
+            try:
+                yield
+            finally:
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(_unlock, connection, name)
+        finally:
+            with anyio.CancelScope(shield=True):
+                await anyio.to_thread.run_sync(self.pool.putconn, connection)
+
+    async def ready(self) -> bool:
+        """Whether the server answers a query through the pool now."""
+
+        def probe() -> bool:
+            with self.pool.connection(timeout=2.0) as connection:
+                connection.execute("SELECT 1")
+            return True
+
+        try:
+            return await anyio.to_thread.run_sync(probe)
+        except Exception:
+            return False
+
+    def _borrow(self) -> Any:
+        import psycopg_pool
+
+        try:
+            return self.pool.getconn()
+        except psycopg_pool.PoolTimeout as error:
+            raise DatabaseError(
+                "DRIVER",
+                f"no PostgreSQL connection free in the pool within its timeout: {error}",
+                {"engine": "postgres", "retryable": True},
+            ) from error
+
+
+@asynccontextmanager
+async def open_shared_state(settings: PostgresSettings) -> AsyncIterator[SharedState]:
+    """Opens the pool `settings` describe for as long as the context lasts."""
+    from orkestrel.database import create_postgres_pool
+
+    pool = await anyio.to_thread.run_sync(
+        lambda: create_postgres_pool(
+            settings.dsn,
+            size=settings.size,
+            timeout=settings.timeout,
+            name=f"{APPLICATION_NAME}:{os.getpid()}",
+        )
+    )
+    try:
+        yield SharedState(pool)
+    finally:
+        await anyio.to_thread.run_sync(pool.close)
+
+
+def _try_lock(connection: Any, name: str) -> bool:
+    row = connection.execute("SELECT pg_try_advisory_lock(hashtext(%s))", [name]).fetchone()
+    return bool(row[0])
+
+
+def _unlock(connection: Any, name: str) -> None:
+    connection.execute("SELECT pg_advisory_unlock(hashtext(%s))", [name])
