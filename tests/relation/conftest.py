@@ -14,6 +14,7 @@ from database.conftest import (  # noqa: F401  (fixtures shared with the databas
     engine,
     make_driver,
     postgres_dsn,
+    postgres_pool,
 )
 from orkestrel.abort import AbortSignal
 from orkestrel.database import DriverInterface, SessionInterface

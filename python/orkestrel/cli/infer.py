@@ -337,7 +337,7 @@ def _emit(schema: dict[str, Any], args: Arguments) -> int:
     try:
         _write(_render(schema, args.indent), args.output)
     except OSError as error:
-        return _fail(f"{error.filename or args.output}: {error.strerror}")
+        return _fail(f"{args.output}: {error.strerror}")
     return OK
 
 

@@ -9,7 +9,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from orkestrel.tool import ToolInterface, ToolManager, ToolManagerInterface
 
@@ -110,7 +110,7 @@ async def open_toolbox(
     async with AsyncExitStack() as stack:
         context = ToolboxContext(root, data, readonly, manager, stack, relations, shared)
         for name in chosen:
-            strict = select is not None or not isinstance(known[name], EntryPoint)
+            strict = select is not None or not _is_entry(known[name])
             try:
                 tools = await _build(name, known[name], context)
                 _register(manager, name, tools)
@@ -125,7 +125,7 @@ async def _build(
     name: str, source: ToolFactory | EntryPoint, context: ToolboxContext
 ) -> list[ToolInterface]:
     try:
-        factory = source.load() if isinstance(source, EntryPoint) else source
+        factory: Any = source.load() if _is_entry(source) else source
         made = factory(context)
         if inspect.isawaitable(made):
             made = await made
@@ -148,6 +148,12 @@ def _register(manager: ToolManagerInterface, name: str, tools: list[ToolInterfac
     if taken:
         raise ToolboxSetupError(f"tool factory {name!r} reuses taken names: {', '.join(taken)}")
     manager.add(tools)
+
+
+def _is_entry(source: object) -> TypeGuard[EntryPoint]:
+    # Not `isinstance(source, EntryPoint)`: once the importlib_metadata backport is imported
+    # (Dask does), the standard `entry_points()` yields the backport's own EntryPoint class.
+    return not callable(source) and callable(getattr(source, "load", None))
 
 
 def _is_tool(value: object) -> bool:

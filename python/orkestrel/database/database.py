@@ -211,7 +211,11 @@ class Database:
 
         def unit(session: SessionInterface) -> T:
             transaction = Transaction(
-                tables, session, bool(write), lambda error: translate_error(driver, error)
+                tables,
+                session,
+                bool(write),
+                lambda error: translate_error(driver, error),
+                driver.dialect.name,
             )
             try:
                 result = work(transaction)

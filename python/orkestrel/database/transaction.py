@@ -33,6 +33,7 @@ class Transaction:
 
     __slots__ = (
         "_active",
+        "_dialect",
         "_failure",
         "_session",
         "_tables",
@@ -47,8 +48,10 @@ class Transaction:
         session: SessionInterface,
         write: bool,
         translate: Callable[[Exception], Exception],
+        dialect: str = "sqlite",
     ) -> None:
         self._tables = tables
+        self._dialect = dialect
         self._translate = translate
         self._session = session
         self._write = write
@@ -65,6 +68,15 @@ class Transaction:
     def active(self) -> bool:
         """Whether the work is still running, so the transaction still takes calls."""
         return self._active
+
+    def exclusive(self, name: str) -> None:
+        """Makes every other transaction that asks for `name` wait until this one ends: on
+        PostgreSQL a transaction-level advisory lock, held against every connection and process;
+        SQLite runs one writer at a time already."""
+        if self._dialect != "postgres":
+            return
+        statement = "SELECT pg_advisory_xact_lock(hashtext(%s))"
+        self._execute((False, lambda session: session.rows(statement, [name])))
 
     def table(self, name: str) -> TransactionTable:
         """Returns the view of a declared table inside this transaction; an undeclared name

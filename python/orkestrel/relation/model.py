@@ -169,6 +169,8 @@ class Model:
         pair = self._pair(found, key, target)
 
         def work(transaction: Transaction) -> bool:
+            # Check-then-add: concurrent links of one pair on PostgreSQL take turns.
+            transaction.exclusive(_pair_lock(found.through, key, target))
             junction = transaction.table(found.through or "")
             if junction.count({"conditions": pair}):
                 return False
@@ -188,6 +190,7 @@ class Model:
         pair = self._pair(found, key, target)
 
         def work(transaction: Transaction) -> int:
+            transaction.exclusive(_pair_lock(found.through, key, target))
             junction = transaction.table(found.through or "")
             keys = [row[junction.primary] for row in junction.records({"conditions": pair})]
             return sum(junction.remove(keys)) if keys else 0
@@ -222,3 +225,8 @@ class Model:
 
     def __repr__(self) -> str:
         return f"<Model {self._name!r} relations={list(self._relations)!r}>"
+
+
+def _pair_lock(through: str | None, key: Key, target: Key) -> str:
+    """The lock name of one junction pair; `repr` keeps `1` and `"1"` apart."""
+    return f"orkestrel.relation:{through}:{key!r}:{target!r}"
