@@ -13,6 +13,7 @@ Run with a release build (`/work/bin/core-build --release` or `maturin develop -
     python benches/ratios.py contract   # parse vs msgspec.convert, is_valid vs jsonschema-rs
     python benches/ratios.py cli        # genson-rs CLI and `orkestrel infer` start-up, as processes
     python benches/ratios.py tool       # ToolManager.execute over a bare await, in one event loop
+    python benches/ratios.py database   # the database tool against raw sqlite3 on one file
     python benches/ratios.py all --rounds 9
 
 The genson-rs CLI is built on first use with `cargo install --locked genson-rs --root
@@ -387,12 +388,112 @@ def tool(rounds: int) -> None:
     )
 
 
+UNSORTED = "SELECT id, name, price, stock FROM products WHERE price < ? ORDER BY id LIMIT ?"
+
+
+def database(rounds: int) -> None:
+    """The database tool against raw `sqlite3` on a 100,000-row SQLite file each: `records`
+    with one condition and limit 100 (in key order), and `add` of 1,000 new rows in one
+    transaction, both inside one running event loop."""
+    import asyncio
+    import sqlite3
+
+    import bench_database as data
+    from orkestrel.database import create_database, create_sqlite_driver
+    from orkestrel.toolbox import create_database_tool
+
+    folder = Path(tempfile.mkdtemp(prefix="ratios-db-"))
+    raw = sqlite3.connect(folder / "raw.sqlite3", isolation_level=None)
+    raw.execute("PRAGMA journal_mode=WAL")
+    raw.execute(data.SQLITE_DDL)
+    raw.execute("BEGIN")
+    raw.executemany(data.SQLITE_INSERT, data.tuples(data.ROWS))
+    raw.execute("COMMIT")
+    layer = create_database(
+        tables=data.TABLES, driver=create_sqlite_driver(folder / "layer.sqlite3")
+    )
+    tool = create_database_tool(databases={"bench": layer})
+    # No sort term: a sort over 100k rows would hide the per-call cost the goal is about.
+    # The tool orders by key when asked for no order, so raw does too.
+    query = {"conditions": data.CONDITION, "limit": 100}
+    records = {"operation": "records", "id": "bench", "table": "products", "query": query}
+    batches = iter(range(10**9))
+
+    def fresh() -> list[dict[str, Any]]:
+        n = next(batches)
+        return [
+            {"id": f"b{n:05}-{i:04}", "name": f"new {i}", "price": 1.5, "stock": 3}
+            for i in range(1000)
+        ]
+
+    def raw_records() -> Any:
+        rows = raw.execute(UNSORTED, (500, 100)).fetchall()
+        return data.as_records(rows)
+
+    def raw_add(rows: list[dict[str, Any]]) -> None:
+        raw.execute("BEGIN")
+        raw.executemany(data.SQLITE_INSERT, data.tuples(rows))
+        raw.execute("COMMIT")
+
+    async def timed() -> dict[str, dict[str, list[float]]]:
+        await layer.table("products").add(data.ROWS)
+        calls = 2000
+        found: dict[str, dict[str, list[float]]] = {
+            "records": {"raw sqlite3": [], "database tool": []},
+            "add": {"raw sqlite3": [], "database tool": []},
+        }
+
+        async def tool_records() -> None:
+            for _ in range(calls):
+                await tool.execute(records)
+
+        async def raw_records_loop() -> None:
+            for _ in range(calls):
+                raw_records()
+
+        for r in range(rounds):
+            pairs = [("raw sqlite3", raw_records_loop), ("database tool", tool_records)]
+            for name, work in pairs if r % 2 else pairs[::-1]:
+                gc.collect()
+                start = time.perf_counter()
+                await work()
+                found["records"][name].append((time.perf_counter() - start) / calls)
+            adds = [("raw sqlite3", None), ("database tool", None)]
+            for name, _ in adds if r % 2 else adds[::-1]:
+                for _ in range(5):
+                    rows = fresh()
+                    gc.collect()
+                    start = time.perf_counter()
+                    if name == "raw sqlite3":
+                        raw_add(rows)
+                    else:
+                        await tool.execute(
+                            {"operation": "add", "id": "bench", "table": "products", "row": rows}
+                        )
+                    found["add"][name].append(time.perf_counter() - start)
+        await layer.close()
+        return found
+
+    try:
+        found = asyncio.run(timed())
+    finally:
+        raw.close()
+        shutil.rmtree(folder, ignore_errors=True)
+    report(
+        "database tool `records`, one condition, limit 100, 100k rows",
+        found["records"],
+        "raw sqlite3",
+    )
+    report("database tool `add` of 1,000 rows", found["add"], "raw sqlite3")
+
+
 GROUPS: dict[str, Callable[[int], None]] = {
     "objects": objects,
     "lines": lines,
     "contract": contract,
     "cli": cli,
     "tool": tool,
+    "database": database,
 }
 
 
