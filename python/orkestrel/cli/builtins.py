@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from orkestrel.cli.guards import changes_state
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
 from orkestrel.cli.workflow import workflow as served_workflow
@@ -19,7 +20,6 @@ from orkestrel.toolbox import (
     DatabaseDefinitionStore,
     DatabaseResolver,
     DefinitionStoreInterface,
-    ToolboxError,
     create_database_tool,
     create_describe_tool,
     create_infer_tool,
@@ -162,13 +162,7 @@ def relation(resolver: DatabaseResolver, maps: Any, readonly: bool) -> ToolInter
         return tool
 
     async def execute(args: Mapping[str, Any]) -> Any:
-        operation = args.get("operation") if isinstance(args, Mapping) else None
-        if operation in RELATION_TOOL_MUTATIONS:
-            raise ToolboxError(
-                "TOOL",
-                f"operation '{operation}' is disabled in readonly mode",
-                {"operation": operation},
-            )
+        changes_state(args, RELATION_TOOL_MUTATIONS, readonly=True)
         return await tool.execute(args)
 
     return annotate(tool, READS_STATE, execute)

@@ -13,12 +13,12 @@ from typing import Any
 import anyio
 
 from orkestrel.database import (
-    DatabaseError,
     DriverFactory,
     DriverInterface,
     create_postgres_driver,
     create_postgres_factory,
 )
+from orkestrel.database.drivers.pooled import borrow
 
 STATE_SCHEMA = "orkestrel"
 """The schema that keeps the toolbox's own tables (definitions, workspaces, workflow runs);
@@ -59,7 +59,7 @@ class SharedState:
     async def exclusive(self, name: str) -> AsyncIterator[None]:
         """Holds PostgreSQL's advisory lock `name` for the body, against every process on this
         server; a process that dies holding it loses it with its connection."""
-        connection = await anyio.to_thread.run_sync(self._borrow)
+        connection = await anyio.to_thread.run_sync(borrow, self.pool)
         try:
             # Another process holds it: PostgreSQL has no notice of an advisory lock's release.
             while not await anyio.to_thread.run_sync(_try_lock, connection, name):  # noqa: ASYNC110
@@ -85,18 +85,6 @@ class SharedState:
             return await anyio.to_thread.run_sync(probe)
         except Exception:
             return False
-
-    def _borrow(self) -> Any:
-        import psycopg_pool
-
-        try:
-            return self.pool.getconn()
-        except psycopg_pool.PoolTimeout as error:
-            raise DatabaseError(
-                "DRIVER",
-                f"no PostgreSQL connection free in the pool within its timeout: {error}",
-                {"engine": "postgres", "retryable": True},
-            ) from error
 
 
 @asynccontextmanager

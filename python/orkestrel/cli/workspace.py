@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
+from orkestrel.cli.guards import changes_state
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
 from orkestrel.database import create_database
 from orkestrel.tool import ToolInterface
-from orkestrel.toolbox import ToolboxError, create_workspace_tool
+from orkestrel.toolbox import create_workspace_tool
 from orkestrel.toolbox.hints import READS_STATE, WRITES
 from orkestrel.workspace import (
     DIRECTORY_FILE_LIMIT,
@@ -59,14 +60,7 @@ def open_workspace_tool(root: Path, readonly: bool, data: Path | None = None) ->
     lock = anyio.Lock()
 
     async def execute(args: Mapping[str, Any]) -> Any:
-        operation = args.get("operation") if isinstance(args, Mapping) else None
-        changes = isinstance(operation, str) and operation in WORKSPACE_MUTATIONS
-        if changes and readonly:
-            raise ToolboxError(
-                "TOOL",
-                f"operation '{operation}' is disabled in readonly mode",
-                {"operation": operation},
-            )
+        changes = changes_state(args, WORKSPACE_MUTATIONS, readonly)
         async with lock:
             if manager.workspace(real.name) is None and await manager.open(real.name) is None:
                 manager.add(real.name)
@@ -125,14 +119,7 @@ def open_shared_workspace_tool(root: Path, readonly: bool, shared: SharedState) 
             manager.add(name)
 
     async def execute(args: Mapping[str, Any]) -> Any:
-        operation = args.get("operation") if isinstance(args, Mapping) else None
-        changes = isinstance(operation, str) and operation in WORKSPACE_MUTATIONS
-        if changes and readonly:
-            raise ToolboxError(
-                "TOOL",
-                f"operation '{operation}' is disabled in readonly mode",
-                {"operation": operation},
-            )
+        changes = changes_state(args, WORKSPACE_MUTATIONS, readonly)
         async with lock:
             if not changes:
                 await fresh()

@@ -21,6 +21,23 @@ T = TypeVar("T")
 _BORROWED = object()
 
 
+def borrow(pool: Any) -> Any:
+    """Takes a connection from a `psycopg_pool.ConnectionPool`: none free within the pool's
+    timeout is a retryable `DRIVER` error, and a closed pool is `CLOSED`."""
+    import psycopg_pool
+
+    try:
+        return pool.getconn()
+    except psycopg_pool.PoolTimeout as error:
+        raise DatabaseError(
+            "DRIVER",
+            f"no PostgreSQL connection free in the pool within its timeout: {error}",
+            {"engine": "postgres", "retryable": True},
+        ) from error
+    except psycopg_pool.PoolClosed as error:
+        raise closed_error() from error
+
+
 class PooledPostgresDriver(PostgresDriver):
     """Keeps a database in one schema of a PostgreSQL server, borrowing a connection from a
     `psycopg_pool.ConnectionPool` for each unit of work and giving it back after.
@@ -56,18 +73,10 @@ class PooledPostgresDriver(PostgresDriver):
         """Nothing to close: connections go back to the pool after each unit of work."""
 
     def _borrow(self) -> Any:
-        import psycopg_pool
-
         try:
-            return self._pool.getconn()
-        except psycopg_pool.PoolTimeout as error:
-            raise DatabaseError(
-                "DRIVER",
-                f"no PostgreSQL connection free in the pool within its timeout: {error}",
-                {"engine": "postgres", "retryable": True},
-            ) from error
-        except psycopg_pool.PoolClosed as error:
-            raise closed_error() from error
+            return borrow(self._pool)
+        except DatabaseError:
+            raise
         except Exception as error:
             raise self._translate(error) from error
 
