@@ -112,6 +112,11 @@ def encode_rows(
 ) -> tuple[list[Any], list[Any], list[int]]:
     """Keys, parameter tuples and the indexes of rows that need the full coercing path."""
 
+def decode_rows(
+    rows: list[Any], columns: Sequence[tuple[str, int, Callable[[Any], Any]]]
+) -> list[dict[str, Any]]:
+    """One dict per engine tuple, in column order, NULL cells left out."""
+
 # --- schema inference -------------------------------------------------------------------------
 
 INFER_ENUM_LIMIT: int

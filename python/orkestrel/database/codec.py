@@ -50,6 +50,7 @@ class RowCodec:
         "_cells",
         "_columns",
         "_decoders",
+        "_decoding",
         "_fast",
         "_generator",
         "_key",
@@ -68,6 +69,7 @@ class RowCodec:
             (c.name, c.optional, c.column.parse, dialect.encoder(c.type)) for c in schema.columns
         )
         self._decoders = tuple((c.name, dialect.decoder(c.type)) for c in schema.columns)
+        self._decoding = [(c.name, *dialect.decoding(c.type)) for c in schema.columns]
         self._key = schema.key
         self._key_index = self._names.index(schema.primary)
         self._generator = generator or _default_key
@@ -175,6 +177,11 @@ class RowCodec:
             if value is not None:
                 row[name] = decode(value)
         return row
+
+    def decode_rows(self, rows: list[tuple[Any, ...]]) -> list[Row]:
+        """Builds the rows of a list of engine tuples, as `decode` does for each, in Rust."""
+        decoded: list[Row] = _core.decode_rows(rows, self._decoding)
+        return decoded
 
     def decode_key(self, value: Any) -> Key:
         """Decodes one primary key value the engine returns."""

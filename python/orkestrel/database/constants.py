@@ -62,3 +62,11 @@ no database id may name."""
 KEY_BATCH: Final = 500
 """Holds how many keys one lookup statement binds; longer key lists run in several statements
 inside the same transaction."""
+
+INLINE_BUDGET: Final = 0.002
+"""Seconds a SQLite unit of work the layer can replay may run on the event loop's own thread
+before it is interrupted, rolled back and run again in a worker thread."""
+
+INLINE_ROWS: Final = 100
+"""Writes of more rows than this go straight to a worker thread: they would outlive the inline
+budget."""

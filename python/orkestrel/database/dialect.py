@@ -123,13 +123,18 @@ class Dialect:
 
     def decoder(self, type: ColumnType) -> Callable[[Any], Any]:
         """Converts a value the engine returns back into a cell."""
+        return self.decoding(type)[1]
+
+    def decoding(self, type: ColumnType) -> tuple[int, Callable[[Any], Any]]:
+        """The decoder of `decoder` with the code `_core.decode_rows` runs it by in Rust: 0
+        keeps the value, 1 is `number`, 2 is a SQLite boolean, 3 calls the decoder."""
         if type == "number":
-            return _number
+            return 1, _number
         if self.name == "sqlite" and type == "boolean":
-            return _sqlite_boolean
+            return 2, _sqlite_boolean
         if self.name == "sqlite" and type == "json":
-            return _sqlite_json
-        return _identity
+            return 3, _sqlite_json
+        return 0, _identity
 
     def like(self, column: str) -> str:
         """A case-insensitive `like` test of the column against one bound pattern."""

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from orkestrel.database.constants import (
+    INLINE_BUDGET,
     POSTGRES_POOL_IDLE,
     POSTGRES_POOL_SIZE,
     POSTGRES_POOL_TIMEOUT,
@@ -66,16 +67,21 @@ def create_memory_driver() -> DriverInterface:
     return SQLiteDriver(MEMORY)
 
 
-def create_sqlite_driver(path: str | Path, *, busy: float = 5.0) -> DriverInterface:
+def create_sqlite_driver(
+    path: str | Path, *, busy: float = 5.0, inline: float = INLINE_BUDGET
+) -> DriverInterface:
     """Creates a driver over one SQLite file, created on first use; writers wait up to `busy`
     seconds for the file's write lock.
 
-    The path `:memory:` gives a private in-memory database instead, as `create_memory_driver`
-    does.
+    A table call first runs on the event loop's own thread when the connection is free, for at
+    most `inline` seconds: past that its statement is stopped, rolled back and run again in a
+    worker thread, and so is a call that would wait for a lock. `inline=0` always uses the
+    worker thread. The path `:memory:` gives a private in-memory database instead, as
+    `create_memory_driver` does.
     """
     if str(path) == MEMORY:
-        return SQLiteDriver(MEMORY)
-    return SQLiteDriver(Path(path), busy=busy)
+        return SQLiteDriver(MEMORY, inline=inline)
+    return SQLiteDriver(Path(path), busy=busy, inline=inline)
 
 
 def create_postgres_driver(

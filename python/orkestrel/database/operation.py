@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Generic, Literal, TypeVar
 
 import anyio
 
@@ -18,6 +18,21 @@ INTERRUPT_INTERVAL = 0.02
 """Seconds between two interrupts of a statement that has not stopped yet."""
 
 Stage = Literal["pending", "running", "done"]
+
+T = TypeVar("T")
+
+
+class Replayable(Generic[T]):
+    """Marks a unit of work that touches nothing but its transaction: a driver may roll it
+    back part-way and run it again, so it may first try it on the calling thread."""
+
+    __slots__ = ("work",)
+
+    def __init__(self, work: Callable[[Any], T]) -> None:
+        self.work = work
+
+    def __call__(self, session: Any) -> T:
+        return self.work(session)
 
 
 class Operation:
@@ -48,7 +63,8 @@ class Operation:
         self._lock = threading.Lock()
         self._watchdog: threading.Thread | None = None
         self._stage: Stage = "pending"
-        self._done = threading.Event()
+        # Made with the watchdog, the only one that waits on it: most work never needs one.
+        self._done: threading.Event | None = None
         self._notify: Callable[[], None] | None = None
         self.aborted = False
         self.interrupt = interrupt
@@ -97,8 +113,12 @@ class Operation:
                 return
             if self._watchdog is not None or self._stage == "done":
                 return
+            self._done = threading.Event()
             self._watchdog = threading.Thread(
-                target=self._watch, name="orkestrel.database.interrupt", daemon=True
+                target=self._watch,
+                args=(self._done,),
+                name="orkestrel.database.interrupt",
+                daemon=True,
             )
         self._watchdog.start()
 
@@ -124,12 +144,13 @@ class Operation:
 
     def _finish(self) -> None:
         self._stage = "done"
-        self._done.set()
+        if self._done is not None:
+            self._done.set()
 
-    def _watch(self) -> None:
-        while not self._done.is_set():
+    def _watch(self, done: threading.Event) -> None:
+        while not done.is_set():
             self.interrupt(self)
-            if self._done.wait(INTERRUPT_INTERVAL):
+            if done.wait(INTERRUPT_INTERVAL):
                 return
 
 

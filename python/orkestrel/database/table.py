@@ -8,8 +8,9 @@ from typing import Any, TypeVar, overload
 from orkestrel.abort import AbortSignal
 from orkestrel.database.codec import RowCodec
 from orkestrel.database.compiler import compile_aggregate, compile_count, compile_records
-from orkestrel.database.constants import KEY_BATCH
+from orkestrel.database.constants import INLINE_ROWS, KEY_BATCH
 from orkestrel.database.errors import DatabaseError
+from orkestrel.database.operation import Replayable
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.statements import table_statements
 from orkestrel.database.types import (
@@ -102,8 +103,8 @@ class Table:
         mark = self._dialect.mark
         for start in range(0, len(wanted), KEY_BATCH):
             chunk = wanted[start : start + KEY_BATCH]
-            for values in session.rows(self._statements.lookup(len(chunk), mark), chunk):
-                row = self._codec.decode(values)
+            rows = session.rows(self._statements.lookup(len(chunk), mark), chunk)
+            for row in self._codec.decode_rows(rows):
                 found[row[self._schema.primary]] = row if columns else True
         return [None if k is None else found.get(k) for k in parsed]
 
@@ -188,10 +189,10 @@ class Table:
 
     def _plan_records(self, query: Any) -> Plan:
         statement = compile_records(self._schema, self._dialect, query)
-        decode = self._codec.decode
+        decode = self._codec.decode_rows
 
         def work(session: SessionInterface) -> list[Row]:
-            return [decode(values) for values in session.rows(statement.sql, statement.params)]
+            return decode(session.rows(statement.sql, statement.params))
 
         return False, work
 
@@ -216,8 +217,12 @@ class Table:
     def _plan_clear(self) -> Plan:
         return True, lambda s: int(s.run(self._statements.clear))
 
-    async def _call(self, plan: Plan, signal: AbortSignal | None) -> Any:
+    async def _call(self, plan: Plan, signal: AbortSignal | None, batch: Any = None) -> Any:
+        # Table work touches nothing but its transaction, so it may be replayed; a big batch
+        # would outlive the inline budget, so it goes straight to a worker thread.
         write, work = plan
+        if not _many(batch) or len(batch) <= INLINE_ROWS:
+            work = Replayable(work)
         return await self._run(work, write, signal)
 
     @overload
@@ -246,7 +251,7 @@ class Table:
     async def _write(self, row: Any, plan: Plan, signal: AbortSignal | None) -> Any:
         if _many(row) and not row:
             return []
-        return await self._call(plan, signal)
+        return await self._call(plan, signal, row)
 
     @overload
     async def add(self, row: Mapping[str, Any], *, signal: AbortSignal | None = None) -> Key: ...
@@ -283,7 +288,7 @@ class Table:
         A `None` change clears an optional cell; clearing a required one, or changing the primary
         column to another value, raises `VALIDATION`.
         """
-        return await self._call(self._plan_update(key, changes), signal)
+        return await self._call(self._plan_update(key, changes), signal, key)
 
     @overload
     async def remove(self, key: Key, *, signal: AbortSignal | None = None) -> bool: ...
@@ -291,7 +296,7 @@ class Table:
     async def remove(self, key: Keys, *, signal: AbortSignal | None = None) -> list[bool]: ...
     async def remove(self, key: Key | Keys, *, signal: AbortSignal | None = None) -> Any:
         """Deletes the row under a key (or each key of a list), answering whether each existed."""
-        return await self._call(self._plan_remove(key), signal)
+        return await self._call(self._plan_remove(key), signal, key)
 
     async def records(
         self, query: QueryInput | None = None, *, signal: AbortSignal | None = None

@@ -1,13 +1,11 @@
 //! `json_size`: the length of `json.dumps(value)` with its default options, measured by
 //! walking the value instead of writing the text.
 
-use std::collections::HashSet;
 use std::os::raw::c_int;
 
 use orkestrel_core::text::pyjson::{float_repr_len, int_len, string_len};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFloat, PyList, PyTuple};
 
 use crate::node::str_bytes;
 
@@ -15,8 +13,14 @@ use crate::node::str_bytes;
 /// recursion limit.
 const DEPTH_LIMIT: usize = 512;
 
-struct Walk {
-    open: HashSet<usize>,
+/// The walk reads borrowed pointers of the value it was given. That is sound because it holds
+/// the root (so every object reachable from it stays alive) and runs no Python code: it only
+/// makes exact type checks and reads str, int and float contents, so nothing can change or free
+/// a container while it is being read.
+struct Walk<'py> {
+    py: Python<'py>,
+    /// The containers being measured, innermost last: meeting one again is a cycle.
+    open: Vec<*mut ffi::PyObject>,
 }
 
 /// A value this walk does not measure exactly: `json.dumps` decides (it may call user code on
@@ -33,114 +37,95 @@ fn exact_int(ptr: *mut ffi::PyObject) -> Result<usize, Unmeasured> {
     Ok(int_len(value))
 }
 
-impl Walk {
-    fn key(&self, key: &Bound<'_, PyAny>) -> Result<usize, Unmeasured> {
-        let ptr = key.as_ptr();
-        // SAFETY: type checks on a live object.
+impl Walk<'_> {
+    fn text(&self, ptr: *mut ffi::PyObject) -> usize {
+        // SAFETY: `ptr` is a live exact str, borrowed for this call.
+        let text = unsafe { Bound::from_borrowed_ptr(self.py, ptr) };
+        string_len(&str_bytes(&text))
+    }
+
+    /// The size of a scalar: `Ok(None)` for a container, `Err` for anything unmeasured.
+    fn scalar(&self, ptr: *mut ffi::PyObject, quoted: bool) -> Result<Option<usize>, Unmeasured> {
+        let quotes = if quoted { 2 } else { 0 };
+        // SAFETY: exact type checks and reads on a live object.
         unsafe {
             if ffi::PyUnicode_CheckExact(ptr) != 0 {
-                return Ok(string_len(&str_bytes(key)));
+                return Ok(Some(self.text(ptr)));
             }
-            if key.is_none() {
-                return Ok(6);
+            if ptr == ffi::Py_None() {
+                return Ok(Some(4 + quotes));
             }
             if ptr == ffi::Py_True() {
-                return Ok(6);
+                return Ok(Some(4 + quotes));
             }
             if ptr == ffi::Py_False() {
-                return Ok(7);
+                return Ok(Some(5 + quotes));
             }
             if ffi::PyLong_CheckExact(ptr) != 0 {
-                return exact_int(ptr).map(|n| n + 2);
+                return exact_int(ptr).map(|n| Some(n + quotes));
             }
             if ffi::PyFloat_CheckExact(ptr) != 0 {
-                return Ok(float_repr_len(ffi::PyFloat_AS_DOUBLE(ptr)) + 2);
+                return Ok(Some(float_repr_len(ffi::PyFloat_AS_DOUBLE(ptr)) + quotes));
             }
         }
-        Err(Unmeasured)
+        Ok(None)
     }
 
-    fn enter(&mut self, ptr: *mut ffi::PyObject, depth: usize) -> Result<usize, Unmeasured> {
-        let id = ptr as usize;
-        if depth >= DEPTH_LIMIT || !self.open.insert(id) {
+    fn enter(&mut self, ptr: *mut ffi::PyObject, depth: usize) -> Result<(), Unmeasured> {
+        if depth >= DEPTH_LIMIT || self.open.contains(&ptr) {
             return Err(Unmeasured);
         }
-        Ok(id)
+        self.open.push(ptr);
+        Ok(())
     }
 
-    fn value(&mut self, value: &Bound<'_, PyAny>, depth: usize) -> Result<usize, Unmeasured> {
-        let ptr = value.as_ptr();
-        // SAFETY: type checks on a live object.
-        let (text, int, float, list, tuple, dict) = unsafe {
-            (
-                ffi::PyUnicode_CheckExact(ptr) != 0,
-                ffi::PyLong_CheckExact(ptr) != 0,
-                ffi::PyFloat_CheckExact(ptr) != 0,
-                ffi::PyList_CheckExact(ptr) != 0,
-                ffi::PyTuple_CheckExact(ptr) != 0,
-                ffi::PyDict_CheckExact(ptr) != 0,
-            )
-        };
-        if text {
-            return Ok(string_len(&str_bytes(value)));
+    fn value(&mut self, ptr: *mut ffi::PyObject, depth: usize) -> Result<usize, Unmeasured> {
+        if let Some(size) = self.scalar(ptr, false)? {
+            return Ok(size);
         }
-        if value.is_none() {
-            return Ok(4);
-        }
-        // SAFETY: the bool singletons are compared by address.
+        // SAFETY: exact type checks and reads on a live object; the items and entries read are
+        // borrowed from containers nothing can change during the walk (see `Walk`).
         unsafe {
-            if ptr == ffi::Py_True() {
-                return Ok(4);
+            let list = ffi::PyList_CheckExact(ptr) != 0;
+            if list || ffi::PyTuple_CheckExact(ptr) != 0 {
+                let count = if list {
+                    ffi::PyList_Size(ptr)
+                } else {
+                    ffi::PyTuple_Size(ptr)
+                };
+                if count <= 0 {
+                    return Ok(2);
+                }
+                self.enter(ptr, depth)?;
+                let mut size = 2 + 2 * (count.unsigned_abs() - 1);
+                for index in 0..count {
+                    let item = if list {
+                        ffi::PyList_GetItem(ptr, index)
+                    } else {
+                        ffi::PyTuple_GetItem(ptr, index)
+                    };
+                    size += self.value(item, depth + 1)?;
+                }
+                self.open.pop();
+                return Ok(size);
             }
-            if ptr == ffi::Py_False() {
-                return Ok(5);
+            if ffi::PyDict_CheckExact(ptr) != 0 {
+                let count = ffi::PyDict_Size(ptr);
+                if count <= 0 {
+                    return Ok(2);
+                }
+                self.enter(ptr, depth)?;
+                let mut size = 2 + 2 * (count.unsigned_abs() - 1);
+                let mut position: ffi::Py_ssize_t = 0;
+                let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+                let mut item: *mut ffi::PyObject = std::ptr::null_mut();
+                while ffi::PyDict_Next(ptr, &mut position, &mut key, &mut item) != 0 {
+                    let key = self.scalar(key, true)?.ok_or(Unmeasured)?;
+                    size += key + 2 + self.value(item, depth + 1)?;
+                }
+                self.open.pop();
+                return Ok(size);
             }
-        }
-        if int {
-            return exact_int(ptr);
-        }
-        if float {
-            let number = value.cast::<PyFloat>().map_err(|_| Unmeasured)?.value();
-            return Ok(float_repr_len(number));
-        }
-        if list || tuple {
-            let items: Vec<Bound<'_, PyAny>> = if list {
-                value
-                    .cast::<PyList>()
-                    .map_err(|_| Unmeasured)?
-                    .iter()
-                    .collect()
-            } else {
-                value
-                    .cast::<PyTuple>()
-                    .map_err(|_| Unmeasured)?
-                    .iter()
-                    .collect()
-            };
-            if items.is_empty() {
-                return Ok(2);
-            }
-            let id = self.enter(ptr, depth)?;
-            let mut size = 2 + 2 * (items.len() - 1);
-            for item in &items {
-                size += self.value(item, depth + 1)?;
-            }
-            self.open.remove(&id);
-            return Ok(size);
-        }
-        if dict {
-            let dict = value.cast::<PyDict>().map_err(|_| Unmeasured)?;
-            let entries: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = dict.iter().collect();
-            if entries.is_empty() {
-                return Ok(2);
-            }
-            let id = self.enter(ptr, depth)?;
-            let mut size = 2 + 2 * (entries.len() - 1);
-            for (key, item) in &entries {
-                size += self.key(key)? + 2 + self.value(item, depth + 1)?;
-            }
-            self.open.remove(&id);
-            return Ok(size);
         }
         Err(Unmeasured)
     }
@@ -152,7 +137,8 @@ impl Walk {
 #[pyfunction]
 pub fn json_size(value: &Bound<'_, PyAny>) -> Option<usize> {
     let mut walk = Walk {
-        open: HashSet::new(),
+        py: value.py(),
+        open: Vec::new(),
     };
-    walk.value(value, 0).ok()
+    walk.value(value.as_ptr(), 0).ok()
 }

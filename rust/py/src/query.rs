@@ -290,3 +290,66 @@ pub fn encode_rows<'py>(
     }
     Ok((keys, batch, slow))
 }
+
+/// The largest magnitude below which every whole float is an exact integer.
+const EXACT_WHOLE: f64 = 9_007_199_254_740_992.0;
+
+fn decode_cell<'py>(
+    py: Python<'py>,
+    value: Bound<'py, PyAny>,
+    code: u8,
+    decoder: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match code {
+        0 => Ok(value),
+        1 => match value.cast_exact::<PyFloat>() {
+            Ok(float) => {
+                let number = float.value();
+                if number.fract() == 0.0 && number.abs() <= EXACT_WHOLE {
+                    // The cast is exact: the float is whole and within 2**53.
+                    Ok((number as i64).into_pyobject(py)?.into_any())
+                } else {
+                    Ok(value)
+                }
+            }
+            Err(_) if value.is_exact_instance_of::<PyInt>() => Ok(value),
+            Err(_) => decoder.call1((value,)),
+        },
+        2 if value.is_exact_instance_of::<PyInt>() => {
+            let one = value.extract::<i64>().is_ok_and(|n| n == 1);
+            Ok(PyBool::new(py, one).to_owned().into_any())
+        }
+        _ => decoder.call1((value,)),
+    }
+}
+
+/// Builds one row dict per engine tuple, in column order, leaving NULL cells out. `columns`
+/// holds `(name, code, decoder)` per column: code 0 keeps the value, 1 turns a whole float
+/// within 2**53 into an int, 2 reads a SQLite 0/1 integer as a bool; anything else (and a
+/// value those codes do not expect) goes through `decoder`, the Python decoder of the column.
+#[pyfunction]
+pub fn decode_rows<'py>(
+    py: Python<'py>,
+    rows: &Bound<'py, PyList>,
+    columns: Vec<(Bound<'py, PyString>, u8, Bound<'py, PyAny>)>,
+) -> PyResult<Bound<'py, PyList>> {
+    let decoded = PyList::empty(py);
+    for values in rows.iter() {
+        let values = values.cast_into::<PyTuple>()?;
+        if values.len() != columns.len() {
+            return Err(PyValueError::new_err(format!(
+                "a row has {} values for {} columns",
+                values.len(),
+                columns.len()
+            )));
+        }
+        let row = PyDict::new(py);
+        for ((name, code, decoder), value) in columns.iter().zip(values.iter()) {
+            if !value.is_none() {
+                row.set_item(name, decode_cell(py, value, *code, decoder)?)?;
+            }
+        }
+        decoded.append(row)?;
+    }
+    Ok(decoded)
+}

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import anyio
+import anyio.lowlevel
 import anyio.to_thread
 
 from orkestrel.abort import AbortSignal
@@ -18,7 +20,7 @@ from orkestrel.database.dialect import Dialect
 from orkestrel.database.drivers.threads import database_thread_limiter
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.migrate import StoredColumn, drop_schemas, prepare_schemas
-from orkestrel.database.operation import Operation, aborted_error
+from orkestrel.database.operation import Operation, Replayable, aborted_error
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.types import SessionInterface
 
@@ -43,6 +45,17 @@ def translate_error(driver: object, error: Exception) -> Exception:
     return error
 
 
+class InlineBudget(Protocol):
+    """The inline budget of one unit of work, in force while entered: `spent` once the work
+    outlived it (or the engine refused a statement that could), so the work must run again in
+    a worker thread."""
+
+    spent: bool
+
+    def __enter__(self) -> InlineBudget: ...
+    def __exit__(self, *exc: object) -> None: ...
+
+
 class ThreadedDriver(ABC):
     """Runs each unit of work as one transaction on a single connection in a worker thread.
 
@@ -61,6 +74,7 @@ class ThreadedDriver(ABC):
         self._closed = False
         self._owner: object = None
         self._readonly = False
+        self._yielded = 0.0
 
     @property
     def dialect(self) -> Dialect:
@@ -144,6 +158,18 @@ class ThreadedDriver(ABC):
         """
         if signal is not None and signal.aborted:
             raise aborted_error()
+        if isinstance(work, Replayable) and self._inline > 0:
+            await anyio.lowlevel.checkpoint_if_cancelled()
+            ran, result = self._run_inline(work, write, signal)
+            if ran:
+                now = time.perf_counter()
+                if now - self._yielded >= self._inline:
+                    # Inline calls in a row hold the loop at most about one budget before
+                    # other tasks run; the yield cannot turn a committed result into a
+                    # cancellation.
+                    await anyio.lowlevel.cancel_shielded_checkpoint()
+                    self._yielded = time.perf_counter()
+                return cast(T, result)
         operation = Operation(signal, self._interrupt_if_active)
         try:
             return await anyio.to_thread.run_sync(
@@ -217,22 +243,52 @@ class ThreadedDriver(ABC):
     ) -> T:
         try:
             with self._lock:
-                if not operation.begin():
-                    raise aborted_error()
-                if self._closed:
-                    raise closed_error()
-                if self._connection is None or not self._healthy(self._connection):
-                    self._reconnect()
-                with self._guard:
-                    self._active = operation
-                operation.attach()
-                try:
-                    return self._execute(work, write, operation)
-                finally:
-                    with self._guard:
-                        self._active = None
+                return self._hold(work, write, operation)
         finally:
             operation.detach()
+
+    def _hold(self, work: Callable[[SessionInterface], T], write: bool, operation: Operation) -> T:
+        """Runs the work's transaction on the connection; the caller holds the lock."""
+        if not operation.begin():
+            raise aborted_error()
+        if self._closed:
+            raise closed_error()
+        if self._connection is None or not self._healthy(self._connection):
+            self._reconnect()
+        with self._guard:
+            self._active = operation
+        operation.attach()
+        try:
+            return self._execute(work, write, operation)
+        finally:
+            with self._guard:
+                self._active = None
+
+    def _run_inline(
+        self, work: Callable[[SessionInterface], T], write: bool, signal: AbortSignal | None
+    ) -> tuple[bool, T | None]:
+        """Runs replayable work on the calling thread when the connection is free and ready,
+        within the inline budget; `(False, None)` when it must run in a worker thread instead:
+        the connection was busy, the engine would have waited for a lock, or the work outlived
+        the budget (its transaction is then rolled back).
+        """
+        if not self._lock.acquire(blocking=False):
+            return False, None
+        operation = Operation(signal, self._interrupt_if_active)
+        try:
+            connection = self._connection
+            if self._closed or connection is None or not self._healthy(connection):
+                return False, None
+            with self._bounded(connection) as budget:
+                try:
+                    return True, self._hold(work, write, operation)
+                except DatabaseError as error:
+                    if budget.spent or (error.context or {}).get("retryable"):
+                        return False, None
+                    raise
+        finally:
+            operation.detach()
+            self._lock.release()
 
     def _execute(
         self,
@@ -271,9 +327,19 @@ class ThreadedDriver(ABC):
 
     def _settle(self, operation: Operation) -> None:
         """Stops interrupting `operation`: COMMIT and ROLLBACK must not be cut short by our own
-        watchdog."""
+        watchdog, nor by the inline budget."""
         with self._guard:
             self._active = None
+
+    @property
+    def _inline(self) -> float:
+        """Seconds replayable work may run on the calling thread first; 0 never does."""
+        return 0.0
+
+    def _bounded(self, connection: Any) -> InlineBudget:
+        """Makes the engine stop a statement once the inline budget is spent and refuse to wait
+        for locks, for one inline unit of work."""
+        raise NotImplementedError
 
     def _reconnect(self) -> None:
         connection, self._connection = self._connection, None

@@ -7,12 +7,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from orkestrel import _core
+from orkestrel.database.constants import INLINE_BUDGET
 from orkestrel.database.dialect import sqlite_dialect
 from orkestrel.database.drivers.base import ThreadedDriver
 from orkestrel.database.errors import DatabaseError
@@ -25,30 +27,76 @@ MEMORY = ":memory:"
 
 _CONFLICT = frozenset({"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"})
 _RETRYABLE = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
+_PROGRESS_STEPS = 100
+"""Virtual-machine steps between two looks at the inline budget's clock."""
+_MATCHERS = ("orkestrel_like(", "orkestrel_glob(")
+
+
+class _Budget:
+    """The inline budget of one unit of work on one connection (see `InlineBudget`)."""
+
+    __slots__ = ("_connection", "_driver", "deadline", "spent")
+
+    def __init__(self, driver: SQLiteDriver, connection: sqlite3.Connection) -> None:
+        self._driver = driver
+        self._connection = connection
+        self.deadline = time.perf_counter() + driver._seconds
+        self.spent = False
+
+    def __enter__(self) -> _Budget:
+        self._connection.set_progress_handler(self.progress, _PROGRESS_STEPS)
+        self._driver._bounding = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._driver._bounding = None
+        self._connection.set_progress_handler(None, 0)
+
+    def progress(self) -> int:
+        """SQLite's progress handler: a nonzero answer stops the running statement."""
+        if time.perf_counter() < self.deadline:
+            return 0
+        self.spent = True
+        return 1
+
+    def admit(self, sql: str) -> None:
+        """Refuses a statement that calls a pattern matcher: one call can run long within one
+        engine step, out of the progress handler's reach, so it runs in a worker thread."""
+        if _MATCHERS[0] in sql or _MATCHERS[1] in sql:
+            self.spent = True
+            raise DatabaseError("DRIVER", "the statement runs in a worker thread")
 
 
 class SQLiteSession:
     """Runs statements on a SQLite connection inside one unit of work."""
 
-    __slots__ = ("_connection", "_operation")
+    __slots__ = ("_budget", "_connection", "_operation")
 
-    def __init__(self, connection: sqlite3.Connection, operation: Operation) -> None:
+    def __init__(
+        self, connection: sqlite3.Connection, operation: Operation, budget: _Budget | None
+    ) -> None:
         self._connection = connection
         self._operation = operation
+        self._budget = budget
+
+    def _check(self, sql: str) -> None:
+        self._operation.check()
+        if self._budget is not None:
+            self._budget.admit(sql)
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Runs a statement and returns every row it yields."""
-        self._operation.check()
+        self._check(sql)
         return self._connection.execute(sql, params).fetchall()
 
     def run(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Runs a statement and returns how many rows it changed."""
-        self._operation.check()
+        self._check(sql)
         return self._connection.execute(sql, params).rowcount
 
     def many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
         """Runs one statement once per parameter list."""
-        self._operation.check()
+        self._check(sql)
         self._connection.executemany(sql, params)
 
 
@@ -63,11 +111,16 @@ class SQLiteDriver(ThreadedDriver):
     backtrack.
     """
 
-    def __init__(self, path: str | Path = MEMORY, *, busy: float = 5.0) -> None:
+    def __init__(
+        self, path: str | Path = MEMORY, *, busy: float = 5.0, inline: float = INLINE_BUDGET
+    ) -> None:
         strict = sqlite3.sqlite_version_info >= (3, 37, 0)
         super().__init__(sqlite_dialect(strict=strict))
         self._path = str(path)
         self._busy = busy
+        self._seconds = max(0.0, inline)
+        self._bounding: _Budget | None = None
+        self._waits = True
         self._fresh = False
         self._immutable = False
 
@@ -82,6 +135,7 @@ class SQLiteDriver(ThreadedDriver):
         return self._path != MEMORY
 
     def _connect(self, readonly: bool) -> sqlite3.Connection:
+        self._waits = True
         try:
             if self._path == MEMORY:
                 connection = sqlite3.connect(
@@ -161,6 +215,13 @@ class SQLiteDriver(ThreadedDriver):
             self._unlink()
 
     def _begin(self, connection: sqlite3.Connection, write: bool) -> None:
+        # An inline call must never sleep on the loop's thread waiting for another connection's
+        # lock: it fails at once and runs again in a worker thread, which waits. The setting
+        # is changed only when the path changes, since a PRAGMA costs as much as the BEGIN.
+        wait = self._bounding is None
+        if wait != self._waits:
+            connection.execute(f"PRAGMA busy_timeout = {int(self._busy * 1000) if wait else 0}")
+            self._waits = wait
         connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
     def _commit(self, connection: sqlite3.Connection) -> None:
@@ -173,11 +234,24 @@ class SQLiteDriver(ThreadedDriver):
             with contextlib.suppress(sqlite3.Error):
                 connection.execute("ROLLBACK")
 
+    @property
+    def _inline(self) -> float:
+        return self._seconds
+
+    def _bounded(self, connection: sqlite3.Connection) -> _Budget:
+        return _Budget(self, connection)
+
+    def _settle(self, operation: Operation) -> None:
+        super()._settle(operation)
+        if self._bounding is not None and self._connection is not None:
+            # COMMIT and ROLLBACK of an inline call must not be stopped by its budget.
+            self._connection.set_progress_handler(None, 0)
+
     def _interrupt(self, connection: sqlite3.Connection) -> None:
         connection.interrupt()
 
     def _session(self, connection: sqlite3.Connection, operation: Operation) -> SessionInterface:
-        return SQLiteSession(connection, operation)
+        return SQLiteSession(connection, operation, self._bounding)
 
     def _introspect(self, session: SessionInterface, table: str) -> list[StoredColumn] | None:
         rows = session.rows('SELECT name, type, "notnull" FROM pragma_table_info(?)', [table])

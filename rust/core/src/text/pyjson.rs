@@ -7,7 +7,7 @@
 ///
 /// Python's repr is the shortest decimal that reads back as the same double, written in
 /// positional form when the decimal exponent lies in `[-4, 16)` (with `.0` after a whole
-/// number) and as `d.ddde±XX` otherwise; Rust's `{:e}` gives the same shortest digits.
+/// number) and as `d.ddde±XX` otherwise.
 pub fn float_repr_len(value: f64) -> usize {
     if value.is_nan() {
         return 3;
@@ -19,10 +19,10 @@ pub fn float_repr_len(value: f64) -> usize {
     if value == 0.0 {
         return sign + 3;
     }
-    let text = format!("{:e}", value.abs());
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-    let digits = mantissa.bytes().filter(u8::is_ascii_digit).count();
-    let exponent: i64 = exponent.parse().unwrap_or(0);
+    // Ryu gives the shortest digits that read back as the same double, closest to it: the
+    // digits `repr` picks. Only their count and the decimal exponent matter here.
+    let mut buffer = ryu::Buffer::new();
+    let (digits, exponent) = shortest_digits(buffer.format_finite(value.abs()));
     let point = exponent + 1;
     let body = if (-3..=16).contains(&point) {
         let digits = i64::try_from(digits).unwrap_or(i64::MAX);
@@ -34,7 +34,7 @@ pub fn float_repr_len(value: f64) -> usize {
             digits + 1
         }
     } else {
-        let shown = exponent.unsigned_abs().to_string().len().max(2);
+        let shown = int_len(i64::try_from(exponent.unsigned_abs()).unwrap_or(0)).max(2);
         let shown = i64::try_from(shown).unwrap_or(2);
         let digits = i64::try_from(digits).unwrap_or(1);
         digits + i64::from(digits > 1) + 2 + shown
@@ -42,15 +42,34 @@ pub fn float_repr_len(value: f64) -> usize {
     sign + usize::try_from(body).unwrap_or(0)
 }
 
+/// The count of significant digits of a positive decimal as ryu writes it (`123.45`, `1e16`,
+/// `1.5e-7`) and the exponent of its first digit.
+fn shortest_digits(text: &str) -> (usize, i64) {
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
+    let exponent: i64 = exponent.parse().unwrap_or(0);
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let lead = whole
+        .bytes()
+        .chain(fraction.bytes())
+        .take_while(|&b| b == b'0')
+        .count();
+    let significant = whole.len() + fraction.len()
+        - lead
+        - fraction
+            .bytes()
+            .rev()
+            .chain(whole.bytes().rev())
+            .take_while(|&b| b == b'0')
+            .count()
+            .min(whole.len() + fraction.len() - lead);
+    let first = i64::try_from(whole.len()).unwrap_or(0) - 1 - i64::try_from(lead).unwrap_or(0);
+    (significant, first + exponent)
+}
+
 /// The length of the decimal text of a 64-bit integer.
 pub fn int_len(value: i64) -> usize {
     let sign = usize::from(value < 0);
-    let mut magnitude = value.unsigned_abs();
-    let mut digits = 1;
-    while magnitude >= 10 {
-        magnitude /= 10;
-        digits += 1;
-    }
+    let digits = value.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1);
     sign + digits
 }
 
@@ -58,9 +77,19 @@ pub fn int_len(value: i64) -> usize {
 /// bytes: printable ASCII as is, `"` `\` and the five short escapes in two characters, every
 /// other code point below U+10000 as `\uXXXX` and the rest as a surrogate pair of those.
 pub fn string_len(bytes: &[u8]) -> usize {
-    let mut size = 2;
-    for &byte in bytes {
-        size += match byte {
+    2 + bytes
+        .iter()
+        .map(|&byte| usize::from(QUOTED[usize::from(byte)]))
+        .sum::<usize>()
+}
+
+/// How many characters each byte of WTF-8 adds to its quoted string (see `string_len`): a
+/// lead byte carries its whole code point, a continuation byte nothing.
+const QUOTED: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = match byte as u8 {
             b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0C => 2,
             0x20..=0x7E => 1,
             0x00..=0x1F | 0x7F => 6,
@@ -68,9 +97,10 @@ pub fn string_len(bytes: &[u8]) -> usize {
             0xC0..=0xEF => 6,
             _ => 12,
         };
+        byte += 1;
     }
-    size
-}
+    table
+};
 
 #[cfg(test)]
 mod tests {
@@ -117,5 +147,32 @@ mod tests {
         assert_eq!(string_len("€".as_bytes()), 8);
         assert_eq!(string_len("😀".as_bytes()), 14);
         assert_eq!(string_len(&[0xED, 0xA0, 0x80]), 8); // a lone surrogate in WTF-8
+    }
+
+    #[test]
+    fn ryu_digits_match_the_shortest_scientific_digits() {
+        // Rust's `{:e}` also writes the shortest round-trip digits; both must agree on the
+        // digit count and exponent for every kind of double, subnormals included.
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        for round in 0..300_000u32 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let bits = if round % 3 == 0 { state >> 12 } else { state };
+            let value = f64::from_bits(bits).abs();
+            if !value.is_finite() || value == 0.0 {
+                continue;
+            }
+            let text = format!("{value:e}");
+            let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+            let digits = mantissa.bytes().filter(u8::is_ascii_digit).count();
+            let exponent: i64 = exponent.parse().unwrap_or(0);
+            let mut buffer = ryu::Buffer::new();
+            assert_eq!(
+                shortest_digits(buffer.format_finite(value)),
+                (digits, exponent),
+                "{value:e}"
+            );
+        }
     }
 }
