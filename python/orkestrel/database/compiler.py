@@ -34,6 +34,9 @@ _ONE_VALUE = frozenset(
 _RANGE = frozenset({"above", "below", "from", "to", "between"})
 _TEXT = frozenset({"like", "glob", "starts", "ends"})
 _NUMERIC = frozenset({"integer", "number"})
+_OPERATORS = frozenset(OPERATORS)
+_SIMPLE = {"equals": "=", "above": ">", "from": ">="}
+_NULLABLE = {"not": "<>", "below": "<", "to": "<="}
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +187,7 @@ def _condition(
 ) -> tuple[str, list[Any]]:
     column = _column(schema, condition.get("column"), where)
     operator = condition.get("operator")
-    if operator not in OPERATORS:
+    if operator not in _OPERATORS:
         raise _refuse(f"{where}: unknown operator {preview(operator)}", operator=preview(operator))
     values = condition.get("values")
     if not isinstance(values, list | tuple):
@@ -222,13 +225,11 @@ def _condition(
         raise _refuse(f"{where}: operator {operator!r} needs non-null values")
     operands = [_operand(column, v, dialect, where) for v in values]
     mark = dialect.param(column.type)
-    simple = {"equals": "=", "above": ">", "from": ">="}
-    if operator in simple:
-        return f"{quoted} {simple[operator]} {mark}", operands
+    if operator in _SIMPLE:
+        return f"{quoted} {_SIMPLE[operator]} {mark}", operands
     if operator == "between":
         return f"{quoted} BETWEEN {mark} AND {mark}", operands
-    nullable = {"not": "<>", "below": "<", "to": "<="}
-    return _or_absent(column, quoted, f"{quoted} {nullable[operator]} {mark}"), operands
+    return _or_absent(column, quoted, f"{quoted} {_NULLABLE[operator]} {mark}"), operands
 
 
 def compile_where(schema: TableSchema, dialect: Dialect, conditions: Any) -> Statement:
@@ -300,12 +301,22 @@ def read_query(schema: TableSchema, dialect: Dialect, query: Any) -> ReadQuery:
     )
 
 
-def compile_records(schema: TableSchema, dialect: Dialect, query: Any) -> Statement:
-    """Compiles a `records` read: every column, filtered, sorted and paged."""
-    read = read_query(schema, dialect, query)
+def select_all(schema: TableSchema, dialect: Dialect) -> str:
+    """The head of a `records` read: every column of the table, in declared order."""
     columns = ", ".join(dialect.quote(c.name) for c in schema.columns)
+    return f"SELECT {columns} FROM {dialect.table(schema.name)}"
+
+
+def compile_records(
+    schema: TableSchema, dialect: Dialect, query: Any, head: str | None = None
+) -> Statement:
+    """Compiles a `records` read: every column, filtered, sorted and paged; `head` is the
+    table's `select_all`, when the caller keeps it."""
+    read = read_query(schema, dialect, query)
     page, paging = dialect.page(read.limit, read.offset)
-    sql = f"SELECT {columns} FROM {dialect.table(schema.name)}{read.where.sql}{read.order}{page}"
+    if head is None:
+        head = select_all(schema, dialect)
+    sql = f"{head}{read.where.sql}{read.order}{page}"
     return Statement(sql, [*read.where.params, *paging])
 
 

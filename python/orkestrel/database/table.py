@@ -7,7 +7,12 @@ from typing import Any, TypeVar, overload
 
 from orkestrel.abort import AbortSignal
 from orkestrel.database.codec import RowCodec
-from orkestrel.database.compiler import compile_aggregate, compile_count, compile_records
+from orkestrel.database.compiler import (
+    compile_aggregate,
+    compile_count,
+    compile_records,
+    select_all,
+)
 from orkestrel.database.constants import INLINE_ROWS, KEY_BATCH
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.operation import Replayable
@@ -66,7 +71,7 @@ class Table:
     duplicate key, a value that does not fit), none is written.
     """
 
-    __slots__ = ("_codec", "_dialect", "_run", "_schema", "_statements")
+    __slots__ = ("_codec", "_dialect", "_head", "_run", "_schema", "_statements")
 
     def __init__(
         self,
@@ -79,6 +84,7 @@ class Table:
         self._dialect = driver.dialect
         self._codec = RowCodec(schema, driver.dialect, generator)
         self._statements = table_statements(schema, driver.dialect)
+        self._head = select_all(schema, driver.dialect)
         self._run = run
 
     @property
@@ -188,7 +194,7 @@ class Table:
         return True, _shaped(single, work)
 
     def _plan_records(self, query: Any) -> Plan:
-        statement = compile_records(self._schema, self._dialect, query)
+        statement = compile_records(self._schema, self._dialect, query, self._head)
         decode = self._codec.decode_rows
 
         def work(session: SessionInterface) -> list[Row]:

@@ -27,7 +27,7 @@ MEMORY = ":memory:"
 
 _CONFLICT = frozenset({"SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE"})
 _RETRYABLE = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
-_PROGRESS_STEPS = 100
+_PROGRESS_STEPS = 500
 """Virtual-machine steps between two looks at the inline budget's clock."""
 _MATCHERS = ("orkestrel_like(", "orkestrel_glob(")
 
