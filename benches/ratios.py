@@ -439,8 +439,9 @@ def database(rounds: int) -> None:
         await layer.table("products").add(data.ROWS)
         calls = 2000
         found: dict[str, dict[str, list[float]]] = {
-            "records": {"raw sqlite3": [], "database tool": []},
-            "add": {"raw sqlite3": [], "database tool": []},
+            f"{work}{clock}": {"raw sqlite3": [], "database tool": []}
+            for work in ("records", "add")
+            for clock in ("", " cpu")
         }
 
         async def tool_records() -> None:
@@ -455,15 +456,16 @@ def database(rounds: int) -> None:
             pairs = [("raw sqlite3", raw_records_loop), ("database tool", tool_records)]
             for name, work in pairs if r % 2 else pairs[::-1]:
                 gc.collect()
-                start = time.perf_counter()
+                start, used = time.perf_counter(), time.process_time()
                 await work()
                 found["records"][name].append((time.perf_counter() - start) / calls)
-            adds = [("raw sqlite3", None), ("database tool", None)]
-            for name, _ in adds if r % 2 else adds[::-1]:
-                for _ in range(5):
+                found["records cpu"][name].append((time.process_time() - used) / calls)
+            for _ in range(10):
+                adds = ["raw sqlite3", "database tool"]
+                for name in adds if r % 2 else adds[::-1]:
                     rows = fresh()
                     gc.collect()
-                    start = time.perf_counter()
+                    start, used = time.perf_counter(), time.process_time()
                     if name == "raw sqlite3":
                         raw_add(rows)
                     else:
@@ -471,6 +473,7 @@ def database(rounds: int) -> None:
                             {"operation": "add", "id": "bench", "table": "products", "row": rows}
                         )
                     found["add"][name].append(time.perf_counter() - start)
+                    found["add cpu"][name].append(time.process_time() - used)
         await layer.close()
         return found
 
@@ -479,12 +482,11 @@ def database(rounds: int) -> None:
     finally:
         raw.close()
         shutil.rmtree(folder, ignore_errors=True)
-    report(
-        "database tool `records`, one condition, limit 100, 100k rows",
-        found["records"],
-        "raw sqlite3",
-    )
+    title = "database tool `records`, one condition, limit 100, 100k rows"
+    report(title, found["records"], "raw sqlite3")
+    report(f"{title}: process CPU time per call", found["records cpu"], "raw sqlite3")
     report("database tool `add` of 1,000 rows", found["add"], "raw sqlite3")
+    report("database tool `add`: process CPU time", found["add cpu"], "raw sqlite3")
 
 
 GROUPS: dict[str, Callable[[int], None]] = {

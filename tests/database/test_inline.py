@@ -209,3 +209,25 @@ async def test_inline_calls_run_under_trio(tmp_path: Path) -> None:
     assert await finishes_without_a_thread(lambda: items.get("r00002"))
     assert await items.records({"limit": 2}) == ROWS[:2]
     await database.close()
+
+
+async def test_inline_calls_in_a_row_let_other_tasks_run(database: DatabaseInterface) -> None:
+    items = database.table("items")
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await anyio.sleep(0)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(tick)
+        await anyio.sleep(0)
+        before = ticks
+        for _ in range(500):
+            await items.records({"limit": 50})
+        during = ticks - before
+        group.cancel_scope.cancel()
+    # 500 reads hold the loop far longer than one inline budget, so they yielded in between.
+    assert during >= 2

@@ -64,9 +64,9 @@ KEY_BATCH: Final = 500
 inside the same transaction."""
 
 INLINE_BUDGET: Final = 0.002
-"""Seconds a SQLite unit of work the layer can replay may run on the event loop's own thread
-before it is interrupted, rolled back and run again in a worker thread."""
+"""Seconds a SQLite table call may run on the event loop's own thread; past that its statement
+is stopped, rolled back and run again in a worker thread."""
 
 INLINE_ROWS: Final = 100
-"""Writes of more rows than this go straight to a worker thread: they would outlive the inline
-budget."""
+"""Writes (and keyed updates and removals) of more rows than this go straight to a worker
+thread."""

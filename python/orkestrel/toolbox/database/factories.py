@@ -40,7 +40,9 @@ from orkestrel.toolbox.operation_contract import OperationContract
 
 MAX_SAFE_INTEGER: Final = 2**53 - 1
 MIN_SIZE: Final = 256
-BULKY_ROWS: Final = 256
+BULKY_ROWS: Final = 2000
+"""Rows parse at about a microsecond each: a longer list would hold the event loop for more
+than the database layer's inline budget, so it is parsed in a worker thread."""
 
 
 def create_memory_definition_store() -> DefinitionStoreInterface:
