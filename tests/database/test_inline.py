@@ -21,6 +21,7 @@ import pytest
 from orkestrel.database import (
     INLINE_ROWS,
     Column,
+    DatabaseError,
     create_database,
     create_memory_driver,
     create_sqlite_driver,
@@ -219,11 +220,11 @@ async def test_inline_calls_in_a_row_let_other_tasks_run(database: DatabaseInter
         nonlocal ticks
         while True:
             ticks += 1
-            await anyio.sleep(0)
+            await anyio.lowlevel.checkpoint()
 
     async with anyio.create_task_group() as group:
         group.start_soon(tick)
-        await anyio.sleep(0)
+        await anyio.lowlevel.checkpoint()
         before = ticks
         for _ in range(500):
             await items.records({"limit": 50})
@@ -231,3 +232,28 @@ async def test_inline_calls_in_a_row_let_other_tasks_run(database: DatabaseInter
         group.cancel_scope.cancel()
     # 500 reads hold the loop far longer than one inline budget, so they yielded in between.
     assert during >= 2
+
+
+async def test_a_write_stopped_by_the_budget_is_rolled_back_and_written_once(
+    tmp_path: Path,
+) -> None:
+    database = create_database(
+        tables=TABLES, driver=create_sqlite_driver(tmp_path / "w.sqlite3", inline=1e-9)
+    )
+    items = database.table("items")
+    batch = [{"n": i, "text": "x" * 1000} for i in range(INLINE_ROWS)]
+    keys = await items.add(batch)
+    # The first, inline attempt was stopped and rolled back; the worker thread wrote each row
+    # once, under the keys it answered with.
+    assert len(set(keys)) == INLINE_ROWS
+    assert await items.count() == INLINE_ROWS
+    assert sorted(row["id"] for row in await items.records()) == sorted(keys)
+    # It did need the worker thread: with none free it waits, and given up it wrote nothing.
+    assert not await finishes_without_a_thread(lambda: items.add(batch))
+    assert await items.count() == INLINE_ROWS
+    # A write that breaks a rule fails the same way on either path.
+    with pytest.raises(DatabaseError) as caught:
+        await items.add([{"id": "dup", "n": 1}, {"id": "dup", "n": 2}])
+    assert caught.value.code == "CONFLICT"
+    assert await items.get("dup") is None
+    await database.close()
