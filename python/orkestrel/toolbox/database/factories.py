@@ -7,6 +7,7 @@ from typing import Any, Final
 
 import anyio.to_thread
 
+from orkestrel.contract import Contract, array_shape, create_contract
 from orkestrel.database import (
     DatabaseInterface,
     DriverFactory,
@@ -31,7 +32,7 @@ from orkestrel.toolbox.database.database_store import (
 from orkestrel.toolbox.database.handler import DatabaseToolHandler
 from orkestrel.toolbox.database.memory_store import MemoryDefinitionStore
 from orkestrel.toolbox.database.resolver import DatabaseResolver
-from orkestrel.toolbox.database.shapes import database_tool_shape
+from orkestrel.toolbox.database.shapes import database_tool_shape, row_shape
 from orkestrel.toolbox.database.types import DefinitionStoreInterface
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import named_text, stored_argument
@@ -40,6 +41,8 @@ from orkestrel.toolbox.operation_contract import OperationContract
 
 MAX_SAFE_INTEGER: Final = 2**53 - 1
 MIN_SIZE: Final = 256
+PLAIN_ROWS: Final = 16
+"""Writes of more rows than this skip copying rows that are already plain (see `_plain_rows`)."""
 BULKY_ROWS: Final = 2000
 """Rows parse at about a microsecond each: a longer list would hold the event loop for more
 than the database layer's inline budget, so it is parsed in a worker thread."""
@@ -123,8 +126,14 @@ def create_database_tool(
         resolver, store, limit=cap, size=budget, timeout=timeout_ms, readonly=bool(readonly)
     )
 
+    plain = create_contract(array_shape(row_shape))
+
     async def execute(args: Mapping[str, Any]) -> dict[str, Any]:
-        if _is_bulky(args):
+        rows = _plain_rows(args, plain)
+        if rows is not None:
+            call = contract.parse({**args, "row": []})
+            call["row"] = rows
+        elif _is_bulky(args):
             call = await anyio.to_thread.run_sync(contract.parse, args)
         else:
             call = contract.parse(args)
@@ -140,6 +149,23 @@ def create_database_tool(
         annotations=dict(READS_STATE if readonly else WRITES),
         execute=execute,
     )
+
+
+def _plain_rows(args: Any, plain: Contract) -> list[Any] | None:
+    """The rows of an `add` or `set` call, as given, when copying them would change nothing:
+    a plain list of plain dicts that the row shape accepts exactly as they are (no coercion
+    applies to JSON values). Parsing them would build an equal list of equal dicts, and the row
+    codec reads and checks every cell again anyway; `None` sends the call through the full
+    parse, with its fault messages.
+    """
+    if type(args) is not dict or dict.get(args, "operation") not in ("add", "set"):
+        return None
+    rows = dict.get(args, "row")
+    if type(rows) is not list or not PLAIN_ROWS < len(rows) <= BULKY_ROWS:
+        return None
+    if not all(type(row) is dict for row in rows) or not plain.is_valid(rows):
+        return None
+    return rows
 
 
 def _is_bulky(args: Any) -> bool:
