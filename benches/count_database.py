@@ -1,0 +1,93 @@
+"""Instructions per call of the database tool against raw `sqlite3`, counted by callgrind.
+
+Run it under valgrind; between phases it asks callgrind for a dump, so each dump holds one
+phase's instructions (both threads, when a call uses a worker thread):
+
+    valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out \\
+        python benches/count_database.py 200
+    for f in /tmp/cg.out.*; do grep -m1 '^desc: Trigger' $f; grep -m1 '^summary:' $f; done
+
+Divide each summary by the count given (200). The SQLite driver gets a 10-second inline budget:
+under valgrind everything runs about 50 times slower, and with the default 2 ms budget every
+inline call would be stopped and run again in a worker thread, which a normal run never does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import bench_database as data
+from orkestrel.database import create_database, create_sqlite_driver
+from orkestrel.toolbox import create_database_tool
+
+RECORDS = "SELECT id, name, price, stock FROM products WHERE price < ? ORDER BY id LIMIT ?"
+
+
+def dump(label: str) -> None:
+    """Makes callgrind write the instructions counted since the last dump."""
+    command = ["callgrind_control", "-d", label, str(os.getpid())]
+    subprocess.run(command, check=True, capture_output=True)
+
+
+def batch(number: int) -> list[dict[str, Any]]:
+    return [
+        {"id": f"b{number:05}-{i:04}", "name": f"new {i}", "price": 1.5, "stock": 3}
+        for i in range(1000)
+    ]
+
+
+async def count(calls: int, folder: Path) -> None:
+    raw = sqlite3.connect(folder / "raw.sqlite3", isolation_level=None)
+    raw.execute("PRAGMA journal_mode=WAL")
+    raw.execute(data.SQLITE_DDL)
+    raw.execute("BEGIN")
+    raw.executemany(data.SQLITE_INSERT, data.tuples(data.ROWS))
+    raw.execute("COMMIT")
+    driver = create_sqlite_driver(folder / "layer.sqlite3", inline=10.0)
+    layer = create_database(tables=data.TABLES, driver=driver)
+    tool = create_database_tool(databases={"bench": layer})
+    await layer.table("products").add(data.ROWS)
+    query = {"conditions": data.CONDITION, "limit": 100}
+    records = {"operation": "records", "id": "bench", "table": "products", "query": query}
+    batches = [batch(n) for n in range(2 * calls // 10)]
+    for _ in range(20):
+        await tool.execute(records)
+        data.as_records(raw.execute(RECORDS, (500, 100)).fetchall())
+    dump("setup")
+    for _ in range(calls):
+        data.as_records(raw.execute(RECORDS, (500, 100)).fetchall())
+    dump(f"records raw x{calls}")
+    for _ in range(calls):
+        await tool.execute(records)
+    dump(f"records tool x{calls}")
+    for rows in batches[: calls // 10]:
+        raw.execute("BEGIN")
+        raw.executemany(data.SQLITE_INSERT, data.tuples(rows))
+        raw.execute("COMMIT")
+    dump(f"add raw x{calls // 10}")
+    for rows in batches[calls // 10 :]:
+        await tool.execute({"operation": "add", "id": "bench", "table": "products", "row": rows})
+    dump(f"add tool x{calls // 10}")
+    await layer.close()
+    raw.close()
+
+
+def main() -> None:
+    calls = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    folder = Path(tempfile.mkdtemp(prefix="count-db-"))
+    try:
+        asyncio.run(count(calls, folder))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
