@@ -9,6 +9,7 @@ use foldhash::fast::RandomState;
 use hashbrown::HashTable;
 
 use super::slot::Slot;
+use super::source::Source;
 use super::terms::Keys;
 use super::text::{cmp_utf16, same_bytes};
 
@@ -47,7 +48,25 @@ pub(crate) struct Fields {
     /// One more than the entry count of the last record when its keys were distinct strings
     /// that all have columns, predicted in that order by `order[..count]`; `0` otherwise.
     repeat: u32,
+    /// Earlier clean key orders, most recently shelved first: records of one slot often
+    /// alternate between a few shapes (event payloads by type, an optional last key).
+    shapes: Vec<Shape>,
 }
+
+/// A clean key order put aside (see [`Fields::shelve`]), with the record term cache of the
+/// slot from when it was current.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Shape {
+    order: Vec<Probe>,
+    repeat: u32,
+    pub last: u32,
+    pub raw: Vec<u32>,
+}
+
+/// Shelved key orders kept per slot.
+const SHAPES: usize = 8;
+/// Only orders of at most this many keys are shelved (a copy is made each time).
+const SHAPE_KEYS: usize = 64;
 
 /// A column prediction for one entry position: the key's length and first 16 bytes inline,
 /// so a hit is checked without touching the key store.
@@ -114,29 +133,81 @@ impl Fields {
         };
     }
 
-    /// Whether the key at entry position `pos` (its length, first 16 bytes as [`pack`] gives
-    /// them, and its full text on demand) is the key the last clean record had there.
+    /// Whether the keys of `v` are, in order, the keys of the last clean record (the current
+    /// order): distinct strings, each with a column.
     #[inline]
-    pub fn repeated<'k>(
-        &self,
-        keys: &Keys,
-        pos: usize,
-        (len, head): (usize, [u64; 2]),
-        text: impl FnOnce() -> std::borrow::Cow<'k, [u8]>,
-    ) -> bool {
-        self.order.get(pos).is_some_and(|probe| {
+    pub fn repeats<'a, S: Source<'a>>(&self, keys: &Keys, v: S) -> bool {
+        self.repeat_count() == Some(v.len()) && self.matches(&self.order, keys, v)
+    }
+
+    /// Whether each key of `v` is the key `order` predicts at its position: the same length
+    /// and first 16 bytes as [`pack`] gives them, and for a longer key the same text.
+    #[inline]
+    fn matches<'a, S: Source<'a>>(&self, order: &[Probe], keys: &Keys, v: S) -> bool {
+        v.entries().enumerate().all(|(pos, (key, _))| {
+            let (Some(key), Some(probe)) = (key, order.get(pos)) else {
+                return false;
+            };
+            let (len, head) = S::key_head(key);
             probe.len as usize == len
                 && probe.head == head
                 && (len <= 16
                     || self
                         .columns
                         .get(probe.column as usize)
-                        .is_some_and(|c| same_bytes(keys.get(c.key), &text())))
+                        .is_some_and(|c| same_bytes(keys.get(c.key), &S::key_text(key))))
         })
     }
 
+    /// Makes current a shelved order that `v`'s keys repeat, shelving the current one in its
+    /// place (when clean); `last` and `raw` (the slot's record term cache) are swapped with the
+    /// shelved order's. Returns whether one was found.
+    pub fn recall<'a, S: Source<'a>>(
+        &mut self,
+        keys: &Keys,
+        v: S,
+        last: &mut u32,
+        raw: &mut Vec<u32>,
+    ) -> bool {
+        let count = v.len();
+        let Some(i) = self.shapes.iter().position(|shape| {
+            shape.repeat as usize == count + 1 && self.matches(&shape.order, keys, v)
+        }) else {
+            return false;
+        };
+        let shape = &mut self.shapes[i];
+        std::mem::swap(&mut self.order, &mut shape.order);
+        std::mem::swap(&mut self.repeat, &mut shape.repeat);
+        std::mem::swap(last, &mut shape.last);
+        std::mem::swap(raw, &mut shape.raw);
+        if shape.repeat == 0 || shape.repeat as usize - 1 > SHAPE_KEYS {
+            self.shapes.remove(i);
+        } else {
+            shape.order.truncate(shape.repeat as usize - 1);
+        }
+        true
+    }
+
+    /// Puts the current order aside (when clean) before a record with other keys rewrites it,
+    /// with the slot's record term cache (`last`, `raw`).
+    pub fn shelve(&mut self, last: u32, raw: &[u32]) {
+        let Some(count) = self.repeat_count().filter(|&n| n <= SHAPE_KEYS) else {
+            return;
+        };
+        if self.shapes.len() >= SHAPES {
+            self.shapes.pop();
+        }
+        let shape = Shape {
+            order: self.order[..count].to_vec(),
+            repeat: self.repeat,
+            last,
+            raw: raw.to_vec(),
+        };
+        self.shapes.insert(0, shape);
+    }
+
     /// The column predicted for entry position `pos`; only meaningful for a record that
-    /// [`Fields::repeated`] matched at every position.
+    /// [`Fields::repeats`] (or [`Fields::recall`]) matched.
     #[inline]
     pub fn predicted(&self, pos: usize) -> Option<u32> {
         self.order.get(pos).map(|probe| probe.column)
@@ -292,6 +363,7 @@ impl Fields {
         }
         self.order.clear();
         self.repeat = 0;
+        self.shapes.clear();
         self.largest = None;
     }
 }

@@ -63,7 +63,7 @@ pub(crate) struct Slot {
     /// The last record term built here: a cache, not part of the summary.
     pub last: u32,
     /// The words that term was built from, in entry order: a cache too.
-    raw: Vec<u32>,
+    pub raw: Vec<u32>,
 }
 
 /// The bit of a leaf term in [`Slot::leaves`].
