@@ -66,6 +66,15 @@ const HEAD_MASKS: [[u64; 2]; 17] = {
     masks
 };
 
+/// [`Source::key_head`] of a long or escaped key, or one at the very end of the input: out of
+/// line, so the common case keeps the key in registers.
+#[cold]
+#[inline(never)]
+fn key_head_slow(key: Parsed<'_>) -> (usize, [u64; 2]) {
+    let text = key.text();
+    (text.len(), super::fields::pack(&text))
+}
+
 /// Parses the double of a validated JSON number literal.
 fn parse_f64(text: &[u8]) -> f64 {
     std::str::from_utf8(text)
@@ -163,10 +172,7 @@ impl<'a> Source<'a> for Parsed<'a> {
                 let [low, high] = HEAD_MASKS[len];
                 (len, [word(0) & low, word(8) & high])
             }
-            _ => {
-                let text = key.text();
-                (text.len(), super::fields::pack(&text))
-            }
+            _ => key_head_slow(key),
         }
     }
 
