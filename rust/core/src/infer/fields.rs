@@ -51,6 +51,8 @@ pub(crate) struct Fields {
     /// Earlier clean key orders, most recently shelved first: records of one slot often
     /// alternate between a few shapes (event payloads by type, an optional last key).
     shapes: Vec<Shape>,
+    /// Entries of the last record with unique keys (see [`Fields::align`]).
+    pub entries: u32,
 }
 
 /// A clean key order put aside (see [`Fields::shelve`]), with the record term cache of the
@@ -59,6 +61,7 @@ pub(crate) struct Fields {
 pub(crate) struct Shape {
     order: Vec<Probe>,
     repeat: u32,
+    entries: u32,
     pub last: u32,
     pub raw: Vec<u32>,
 }
@@ -175,11 +178,8 @@ impl Fields {
         }) else {
             return false;
         };
+        self.swap_shape(i, last, raw);
         let shape = &mut self.shapes[i];
-        std::mem::swap(&mut self.order, &mut shape.order);
-        std::mem::swap(&mut self.repeat, &mut shape.repeat);
-        std::mem::swap(last, &mut shape.last);
-        std::mem::swap(raw, &mut shape.raw);
         if shape.repeat == 0 || shape.repeat as usize - 1 > SHAPE_KEYS {
             self.shapes.remove(i);
         } else {
@@ -188,18 +188,65 @@ impl Fields {
         true
     }
 
+    /// Exchanges the current order (and the slot's record term cache) with shelved order `i`.
+    fn swap_shape(&mut self, i: usize, last: &mut u32, raw: &mut Vec<u32>) {
+        let shape = &mut self.shapes[i];
+        std::mem::swap(&mut self.order, &mut shape.order);
+        std::mem::swap(&mut self.repeat, &mut shape.repeat);
+        std::mem::swap(&mut self.entries, &mut shape.entries);
+        std::mem::swap(last, &mut shape.last);
+        std::mem::swap(raw, &mut shape.raw);
+    }
+
+    /// For sources with unique keys, whose keys are known by identity: when the first key of a
+    /// record with `count` entries is not the one the current order starts with, makes current
+    /// the shelved order that starts with it (from a record with as many entries), shelving
+    /// the current one; with none, shelves the current order before the record rewrites it.
+    /// Orders here are only predictions, each key still checked by [`Fields::known`] or
+    /// [`Fields::find`].
+    pub fn align(&mut self, first: (usize, u64), count: usize, last: &mut u32, raw: &mut Vec<u32>) {
+        let count = u32::try_from(count).unwrap_or(u32::MAX);
+        let starts = |order: &[Probe]| {
+            order
+                .first()
+                .is_some_and(|p| first.0 != 0 && p.identity == first.0 && p.epoch == first.1)
+        };
+        let found = self
+            .shapes
+            .iter()
+            .position(|shape| shape.entries == count && starts(&shape.order));
+        match found {
+            Some(i) => {
+                self.swap_shape(i, last, raw);
+                if self.shapes[i].order.is_empty() {
+                    self.shapes.remove(i);
+                }
+            }
+            None if !self.order.is_empty() => self.shelve_order(*last, raw),
+            None => {}
+        }
+    }
+
     /// Puts the current order aside (when clean) before a record with other keys rewrites it,
     /// with the slot's record term cache (`last`, `raw`).
     pub fn shelve(&mut self, last: u32, raw: &[u32]) {
-        let Some(count) = self.repeat_count().filter(|&n| n <= SHAPE_KEYS) else {
-            return;
-        };
+        if self.repeat_count().is_some_and(|n| n <= SHAPE_KEYS) {
+            self.shelve_order(last, raw);
+        }
+    }
+
+    /// Shelves a copy of the current order (its first [`SHAPE_KEYS`] probes), keeping its
+    /// clean mark only if every position it covers was copied.
+    fn shelve_order(&mut self, last: u32, raw: &[u32]) {
         if self.shapes.len() >= SHAPES {
             self.shapes.pop();
         }
+        let order = self.order[..self.order.len().min(SHAPE_KEYS)].to_vec();
+        let clean = self.repeat_count().is_some_and(|n| n <= order.len());
         let shape = Shape {
-            order: self.order[..count].to_vec(),
-            repeat: self.repeat,
+            order,
+            repeat: if clean { self.repeat } else { 0 },
+            entries: self.entries,
             last,
             raw: raw.to_vec(),
         };

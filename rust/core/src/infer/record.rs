@@ -40,7 +40,13 @@ impl Slot {
             };
             count += 1;
             let identity = (S::key_identity(key), ctx.epoch);
-            let found = match fields.known(identity, pos) {
+            let mut known = fields.known(identity, pos);
+            if known.is_none() && pos == 0 {
+                // Another record shape than the last one: perhaps one met before.
+                fields.align(identity, v.len(), &mut self.last, &mut self.raw);
+                known = fields.known(identity, pos);
+            }
+            let found = match known {
                 Some(c) => Found::Column(c),
                 None => fields.find(&mut ctx.keys, &S::key_text(key), pos, cap, child, identity),
             };
@@ -60,6 +66,7 @@ impl Slot {
         if nonstring {
             fields.opened = true;
         }
+        fields.entries = u32::try_from(v.len()).unwrap_or(u32::MAX);
         let term = if !want {
             EMPTY
         } else if dropped || count > cap {
