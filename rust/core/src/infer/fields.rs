@@ -66,9 +66,27 @@ pub(crate) struct Shape {
     pub raw: Vec<u32>,
 }
 
+impl Shape {
+    /// Keeps at most [`SHAPE_KEYS`] probes (clean only if they cover the whole order) and a
+    /// term cache of at most that many keys.
+    fn bound(&mut self) {
+        if self.order.len() > SHAPE_KEYS {
+            self.order.truncate(SHAPE_KEYS);
+            self.order.shrink_to_fit();
+        }
+        if self.repeat as usize > self.order.len() + 1 {
+            self.repeat = 0;
+        }
+        if self.raw.len() > 2 * SHAPE_KEYS + 1 {
+            self.raw = Vec::new();
+            self.last = 0;
+        }
+    }
+}
+
 /// Shelved key orders kept per slot.
 const SHAPES: usize = 8;
-/// Only orders of at most this many keys are shelved (a copy is made each time).
+/// Shelved orders (and term caches) cover at most this many keys: a copy is made each time.
 const SHAPE_KEYS: usize = 64;
 
 /// A column prediction for one entry position: the key's length and first 16 bytes inline,
@@ -184,6 +202,7 @@ impl Fields {
             self.shapes.remove(i);
         } else {
             shape.order.truncate(shape.repeat as usize - 1);
+            shape.bound();
         }
         true
     }
@@ -218,8 +237,11 @@ impl Fields {
         match found {
             Some(i) => {
                 self.swap_shape(i, last, raw);
-                if self.shapes[i].order.is_empty() {
+                let shape = &mut self.shapes[i];
+                if shape.order.is_empty() {
                     self.shapes.remove(i);
+                } else {
+                    shape.bound();
                 }
             }
             None if !self.order.is_empty() => self.shelve_order(*last, raw),
@@ -235,21 +257,27 @@ impl Fields {
         }
     }
 
-    /// Shelves a copy of the current order (its first [`SHAPE_KEYS`] probes), keeping its
-    /// clean mark only if every position it covers was copied.
+    /// Shelves a copy of the current order and term cache, within [`Shape::bound`].
     fn shelve_order(&mut self, last: u32, raw: &[u32]) {
-        if self.shapes.len() >= SHAPES {
-            self.shapes.pop();
-        }
-        let order = self.order[..self.order.len().min(SHAPE_KEYS)].to_vec();
-        let clean = self.repeat_count().is_some_and(|n| n <= order.len());
-        let shape = Shape {
-            order,
-            repeat: if clean { self.repeat } else { 0 },
-            entries: self.entries,
-            last,
-            raw: raw.to_vec(),
+        // The oldest shape's buffers are reused once the shelf is full.
+        let mut shape = if self.shapes.len() >= SHAPES {
+            self.shapes.pop().unwrap_or_default()
+        } else {
+            Shape::default()
         };
+        shape.order.clear();
+        shape
+            .order
+            .extend_from_slice(&self.order[..self.order.len().min(SHAPE_KEYS)]);
+        shape.repeat = self.repeat;
+        shape.entries = self.entries;
+        shape.raw.clear();
+        shape.last = 0;
+        if raw.len() <= 2 * SHAPE_KEYS + 1 {
+            shape.raw.extend_from_slice(raw);
+            shape.last = last;
+        }
+        shape.bound();
         self.shapes.insert(0, shape);
     }
 
@@ -417,6 +445,44 @@ impl Fields {
 
 #[cfg(test)]
 mod tests {
+    use super::{Fields, Found, SHAPES, SHAPE_KEYS};
+    use crate::infer::terms::Keys;
+
+    /// Fields whose current order holds `n` keys named `{tag}{i}`, marked clean.
+    fn ordered(keys: &mut Keys, fields: &mut Fields, tag: &str, n: usize) {
+        for i in 0..n {
+            let key = format!("{tag}{i}");
+            let found = fields.find(keys, key.as_bytes(), i, usize::MAX, (1, false), (0, 0));
+            assert!(matches!(found, Found::Column(_)));
+        }
+        fields.set_repeat(Some(n));
+    }
+
+    #[test]
+    fn the_shelf_stays_small_whatever_the_records() {
+        let mut keys = Keys::default();
+        let mut fields = Fields::default();
+        let big = vec![7u32; 2 * 1000 + 1];
+        for round in 0..3 * SHAPES {
+            ordered(&mut keys, &mut fields, &format!("r{round}-"), 1000);
+            fields.shelve(99, &big);
+            fields.align((round + 1, 1), 1000, &mut 99, &mut big.clone());
+        }
+        // Orders longer than the limit are never shelved as clean, and keep no term cache.
+        assert!(fields.shapes.len() <= SHAPES);
+        for shape in &fields.shapes {
+            assert!(shape.order.len() <= SHAPE_KEYS);
+            assert_eq!(shape.repeat, 0);
+            assert!(shape.raw.is_empty() && shape.last == 0);
+        }
+        // A short clean order is shelved whole, with its cache.
+        let mut fields = Fields::default();
+        ordered(&mut keys, &mut fields, "s", 3);
+        fields.shelve(42, &[0, 1, 2, 3, 4, 5, 6]);
+        let shape = &fields.shapes[0];
+        assert_eq!((shape.order.len(), shape.repeat, shape.last), (3, 4, 42));
+    }
+
     #[test]
     fn pack_keeps_the_first_sixteen_bytes() {
         for n in 0..24 {
