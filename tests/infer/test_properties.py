@@ -153,3 +153,50 @@ def test_json_lines_reader_is_total(chunks: list[bytes], threads: int) -> None:
         assert (caught.value.line, caught.value.column) == (first.line, first.column)
     else:
         assert infer_json_lines(text, threads=threads) == builder.to_schema()
+
+
+KEYS = ["id", "type", "payload", "action", "ref", "a", "b", "é", "abcdefghijklmnopq", ""]
+
+
+@st.composite
+def alternating_records(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Records built by Python code that alternate between several key orders (more than a
+    slot keeps aside), their keys sometimes the same `str` objects and sometimes equal copies,
+    with nested records alternating too."""
+    shapes = draw(
+        st.lists(st.lists(st.sampled_from(KEYS), min_size=1, max_size=5), min_size=1, max_size=12)
+    )
+    picks = draw(st.lists(st.integers(0, len(shapes) - 1), max_size=40))
+    copies = draw(st.lists(st.booleans(), min_size=len(picks), max_size=len(picks)))
+    leaves = draw(st.lists(LEAVES, min_size=len(picks), max_size=len(picks)))
+    records = []
+    for i, (pick, copy) in enumerate(zip(picks, copies, strict=True)):
+        record: dict[str, Any] = {}
+        for n, key in enumerate(shapes[pick]):
+            name = "".join(list(key)) if copy else key
+            if n == 1:
+                record[name] = dict.fromkeys(shapes[(pick + i) % len(shapes)], leaves[i])
+            else:
+                record[name] = leaves[(i + n) % len(leaves)]
+        records.append(record)
+    return records
+
+
+@given(alternating_records(), OPTIONS, st.sampled_from([2, 3, 100]))
+def test_alternating_record_shapes_infer_as_records_taken_one_at_a_time(
+    records: list[dict[str, Any]], flags: dict[str, bool], breadth: int
+) -> None:
+    options: dict[str, Any] = {**flags, "max_properties": breadth}
+    one_at_a_time = SchemaBuilder(**options)
+    for record in records:
+        single = SchemaBuilder(**options)
+        single.add(record)
+        one_at_a_time.merge(single)
+    expected = one_at_a_time.to_schema()
+    assert samples_to_schema(records, **options) == expected
+    assert samples_to_schema(tuple(records), **options) == expected
+    assert samples_to_schema(iter(records), **options) == expected
+    assert (
+        infer_json_lines(b"".join(json.dumps(r).encode() + b"\n" for r in records), **options)
+        == expected
+    )

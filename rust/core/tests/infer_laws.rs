@@ -338,19 +338,6 @@ fn cancelling_stops_the_read() {
 /// order, a missing or extra key, a duplicate key, the same key escaped, keys that share their
 /// first 16 bytes, and more keys than the breadth limit keeps.
 fn repeating_records(rng: &mut Rng, count: usize) -> Vec<String> {
-    let pool = [
-        r#""a""#,
-        r#""\u0061""#,
-        r#""b""#,
-        r#""""#,
-        r#""é""#,
-        r#""identifier""#,
-        r#""abcdefghijklmnopqrstu-1""#,
-        r#""abcdefghijklmnopqrstu-2""#,
-        r#""abcdefghijklmnop""#,
-        r#""abcdefghijklmno\u0070""#,
-        r#""zzz""#,
-    ];
     let mut keys: Vec<usize> = vec![0, 2, 5, 6];
     let mut out = Vec::new();
     for _ in 0..count {
@@ -364,41 +351,89 @@ fn repeating_records(rng: &mut Rng, count: usize) -> Vec<String> {
                 keys.remove(i);
             }
             2 => {
-                let (i, k) = (rng.below(keys.len() + 1), rng.below(pool.len()));
+                let (i, k) = (rng.below(keys.len() + 1), rng.below(POOL.len()));
                 keys.insert(i, k);
             }
             3 => {
                 keys = (0..1 + rng.below(6))
-                    .map(|_| rng.below(pool.len()))
+                    .map(|_| rng.below(POOL.len()))
                     .collect()
             }
             4 | 5 => {
-                let (i, k) = (rng.below(keys.len()), rng.below(pool.len()));
+                let (i, k) = (rng.below(keys.len()), rng.below(POOL.len()));
                 keys[i] = k;
             }
             _ => {}
         }
-        let mut text = String::from("{");
-        for (i, &k) in keys.iter().enumerate() {
-            if i > 0 {
-                text.push(',');
-            }
-            text.push_str(pool[k]);
-            text.push(':');
-            // Each key has its own two kinds of value, so a value counted under the wrong
-            // key shows in the schema.
-            text.push_str(match (k + rng.below(2)) % 7 {
-                0 => "1",
-                1 => "2.5",
-                2 => r#""x""#,
-                3 => "null",
-                4 => "[true]",
-                5 => r#"{"a": 1, "b": "y"}"#,
-                _ => r#"{"a": "z", "b": 3}"#,
-            });
+        out.push(record_text(rng, &POOL, &keys));
+    }
+    out
+}
+
+/// Keys for the repeat tests: escaped spellings of one key, keys sharing their first 16
+/// bytes, and keys on both sides of 16 bytes.
+const POOL: [&str; 11] = [
+    r#""a""#,
+    r#""\u0061""#,
+    r#""b""#,
+    r#""""#,
+    r#""é""#,
+    r#""identifier""#,
+    r#""abcdefghijklmnopqrstu-1""#,
+    r#""abcdefghijklmnopqrstu-2""#,
+    r#""abcdefghijklmnop""#,
+    r#""abcdefghijklmno\u0070""#,
+    r#""zzz""#,
+];
+
+/// A record with the keys `keys` (indices into `pool`), in order.
+fn record_text(rng: &mut Rng, pool: &[&str], keys: &[usize]) -> String {
+    let mut text = String::from("{");
+    for (i, &k) in keys.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
         }
-        text.push('}');
-        out.push(text);
+        text.push_str(pool[k]);
+        text.push(':');
+        // Each key has its own two kinds of value, so a value counted under the wrong
+        // key shows in the schema.
+        text.push_str(match (k + rng.below(2)) % 8 {
+            0 => "1",
+            1 => "2.5",
+            2 => r#""x""#,
+            3 => "null",
+            4 => "[true]",
+            5 => r#"{"a": 1, "b": "y"}"#,
+            6 => r#"{"b": 1, "a": "y", "c": null}"#,
+            _ => r#"{"a": "z", "b": 3}"#,
+        });
+    }
+    text.push('}');
+    text
+}
+
+/// Records that alternate between a dozen key orders (more than a slot keeps aside), some of
+/// them with duplicate keys, escaped spellings or long keys, and now and then a new order.
+fn alternating_records(rng: &mut Rng, count: usize) -> Vec<String> {
+    let mut shapes: Vec<Vec<usize>> = (0..12)
+        .map(|_| {
+            (0..1 + rng.below(6))
+                .map(|_| rng.below(POOL.len()))
+                .collect()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let which = match rng.below(8) {
+            0 => rng.below(shapes.len()),
+            _ => rng.below(3),
+        };
+        if rng.below(20) == 0 {
+            let i = rng.below(shapes[which].len());
+            shapes[which][i] = rng.below(POOL.len());
+        }
+        let keys = shapes[which].clone();
+        out.push(record_text(rng, &POOL, &keys));
     }
     out
 }
@@ -409,30 +444,45 @@ fn repeated_key_orders_give_the_schema_of_records_taken_one_at_a_time() {
     for round in 0..60 {
         let count = 1 + rng.below(120);
         let texts = repeating_records(&mut rng, count);
-        let opts = Options {
-            enums: round % 2 == 0,
-            closed: round % 3 != 0,
-            max_properties: [2, 3, 4, 100][round % 4],
-            ..Options::default()
-        };
-        // One record per accumulator: none of them ever meets a repeat.
-        let mut merged = Accumulator::new(opts);
-        for text in &texts {
-            merged
-                .merge(&single(opts, std::slice::from_ref(text)))
-                .unwrap();
-        }
-        let want = merged.schema().unwrap().to_text();
-        assert_eq!(
-            single(opts, &texts).schema().unwrap().to_text(),
-            want,
-            "{texts:?}"
-        );
-        let lines = Lines {
-            threads: 1,
-            ..Lines::new(opts)
-        };
-        let (acc, _) = read_bytes(lines, &jsonl(&texts), &mut |_| true).unwrap();
-        assert_eq!(acc.schema().unwrap().to_text(), want, "{texts:?}");
+        same_as_one_at_a_time(round, &texts);
     }
+}
+
+#[test]
+fn alternating_key_orders_give_the_schema_of_records_taken_one_at_a_time() {
+    let mut rng = Rng(0xA17E);
+    for round in 0..80 {
+        let count = 1 + rng.below(300);
+        let texts = alternating_records(&mut rng, count);
+        same_as_one_at_a_time(round, &texts);
+    }
+}
+
+/// Single-pass inference of `texts`, from samples and from JSON Lines, equals merging one
+/// accumulator per record (where no slot ever meets a repeat).
+fn same_as_one_at_a_time(round: usize, texts: &[String]) {
+    let opts = Options {
+        enums: round % 2 == 0,
+        closed: round % 3 != 0,
+        max_properties: [2, 3, 4, 100][round % 4],
+        ..Options::default()
+    };
+    let mut merged = Accumulator::new(opts);
+    for text in texts {
+        merged
+            .merge(&single(opts, std::slice::from_ref(text)))
+            .unwrap();
+    }
+    let want = merged.schema().unwrap().to_text();
+    assert_eq!(
+        single(opts, texts).schema().unwrap().to_text(),
+        want,
+        "{texts:?}"
+    );
+    let lines = Lines {
+        threads: 1,
+        ..Lines::new(opts)
+    };
+    let (acc, _) = read_bytes(lines, &jsonl(texts), &mut |_| true).unwrap();
+    assert_eq!(acc.schema().unwrap().to_text(), want, "{texts:?}");
 }

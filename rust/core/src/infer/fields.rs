@@ -9,6 +9,7 @@ use foldhash::fast::RandomState;
 use hashbrown::HashTable;
 
 use super::slot::Slot;
+use super::source::Source;
 use super::terms::Keys;
 use super::text::{cmp_utf16, same_bytes};
 
@@ -47,7 +48,46 @@ pub(crate) struct Fields {
     /// One more than the entry count of the last record when its keys were distinct strings
     /// that all have columns, predicted in that order by `order[..count]`; `0` otherwise.
     repeat: u32,
+    /// Earlier clean key orders, most recently shelved first: records of one slot often
+    /// alternate between a few shapes (event payloads by type, an optional last key).
+    shapes: Vec<Shape>,
+    /// Entries of the last record with unique keys (see [`Fields::align`]).
+    pub entries: u32,
 }
+
+/// A clean key order put aside (see [`Fields::shelve`]), with the record term cache of the
+/// slot from when it was current.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Shape {
+    order: Vec<Probe>,
+    repeat: u32,
+    entries: u32,
+    pub last: u32,
+    pub raw: Vec<u32>,
+}
+
+impl Shape {
+    /// Keeps at most [`SHAPE_KEYS`] probes (clean only if they cover the whole order) and a
+    /// term cache of at most that many keys.
+    fn bound(&mut self) {
+        if self.order.len() > SHAPE_KEYS {
+            self.order.truncate(SHAPE_KEYS);
+            self.order.shrink_to_fit();
+        }
+        if self.repeat as usize > self.order.len() + 1 {
+            self.repeat = 0;
+        }
+        if self.raw.len() > 2 * SHAPE_KEYS + 1 {
+            self.raw = Vec::new();
+            self.last = 0;
+        }
+    }
+}
+
+/// Shelved key orders kept per slot.
+const SHAPES: usize = 8;
+/// Shelved orders (and term caches) cover at most this many keys: a copy is made each time.
+const SHAPE_KEYS: usize = 64;
 
 /// A column prediction for one entry position: the key's length and first 16 bytes inline,
 /// so a hit is checked without touching the key store.
@@ -114,29 +154,135 @@ impl Fields {
         };
     }
 
-    /// Whether the key at entry position `pos` (its length, first 16 bytes as [`pack`] gives
-    /// them, and its full text on demand) is the key the last clean record had there.
+    /// Whether the keys of `v` are, in order, the keys of the last clean record (the current
+    /// order): distinct strings, each with a column.
     #[inline]
-    pub fn repeated<'k>(
-        &self,
-        keys: &Keys,
-        pos: usize,
-        (len, head): (usize, [u64; 2]),
-        text: impl FnOnce() -> std::borrow::Cow<'k, [u8]>,
-    ) -> bool {
-        self.order.get(pos).is_some_and(|probe| {
+    pub fn repeats<'a, S: Source<'a>>(&self, keys: &Keys, v: S) -> bool {
+        self.repeat_count() == Some(v.len()) && self.matches(&self.order, keys, v)
+    }
+
+    /// Whether each key of `v` is the key `order` predicts at its position: the same length
+    /// and first 16 bytes as [`pack`] gives them, and for a longer key the same text.
+    #[inline]
+    fn matches<'a, S: Source<'a>>(&self, order: &[Probe], keys: &Keys, v: S) -> bool {
+        v.entries().enumerate().all(|(pos, (key, _))| {
+            let (Some(key), Some(probe)) = (key, order.get(pos)) else {
+                return false;
+            };
+            let (len, head) = S::key_head(key);
             probe.len as usize == len
                 && probe.head == head
                 && (len <= 16
                     || self
                         .columns
                         .get(probe.column as usize)
-                        .is_some_and(|c| same_bytes(keys.get(c.key), &text())))
+                        .is_some_and(|c| same_bytes(keys.get(c.key), &S::key_text(key))))
         })
     }
 
+    /// Makes current a shelved order that `v`'s keys repeat, shelving the current one in its
+    /// place (when clean); `last` and `raw` (the slot's record term cache) are swapped with the
+    /// shelved order's. Returns whether one was found.
+    pub fn recall<'a, S: Source<'a>>(
+        &mut self,
+        keys: &Keys,
+        v: S,
+        last: &mut u32,
+        raw: &mut Vec<u32>,
+    ) -> bool {
+        let count = v.len();
+        let Some(i) = self.shapes.iter().position(|shape| {
+            shape.repeat as usize == count + 1 && self.matches(&shape.order, keys, v)
+        }) else {
+            return false;
+        };
+        self.swap_shape(i, last, raw);
+        let shape = &mut self.shapes[i];
+        if shape.repeat == 0 || shape.repeat as usize - 1 > SHAPE_KEYS {
+            self.shapes.remove(i);
+        } else {
+            shape.order.truncate(shape.repeat as usize - 1);
+            shape.bound();
+        }
+        true
+    }
+
+    /// Exchanges the current order (and the slot's record term cache) with shelved order `i`.
+    fn swap_shape(&mut self, i: usize, last: &mut u32, raw: &mut Vec<u32>) {
+        let shape = &mut self.shapes[i];
+        std::mem::swap(&mut self.order, &mut shape.order);
+        std::mem::swap(&mut self.repeat, &mut shape.repeat);
+        std::mem::swap(&mut self.entries, &mut shape.entries);
+        std::mem::swap(last, &mut shape.last);
+        std::mem::swap(raw, &mut shape.raw);
+    }
+
+    /// For sources with unique keys, whose keys are known by identity: when the first key of a
+    /// record with `count` entries is not the one the current order starts with, makes current
+    /// the shelved order that starts with it (from a record with as many entries), shelving
+    /// the current one; with none, shelves the current order before the record rewrites it.
+    /// Orders here are only predictions, each key still checked by [`Fields::known`] or
+    /// [`Fields::find`].
+    pub fn align(&mut self, first: (usize, u64), count: usize, last: &mut u32, raw: &mut Vec<u32>) {
+        let count = u32::try_from(count).unwrap_or(u32::MAX);
+        let starts = |order: &[Probe]| {
+            order
+                .first()
+                .is_some_and(|p| first.0 != 0 && p.identity == first.0 && p.epoch == first.1)
+        };
+        let found = self
+            .shapes
+            .iter()
+            .position(|shape| shape.entries == count && starts(&shape.order));
+        match found {
+            Some(i) => {
+                self.swap_shape(i, last, raw);
+                let shape = &mut self.shapes[i];
+                if shape.order.is_empty() {
+                    self.shapes.remove(i);
+                } else {
+                    shape.bound();
+                }
+            }
+            None if !self.order.is_empty() => self.shelve_order(*last, raw),
+            None => {}
+        }
+    }
+
+    /// Puts the current order aside (when clean) before a record with other keys rewrites it,
+    /// with the slot's record term cache (`last`, `raw`).
+    pub fn shelve(&mut self, last: u32, raw: &[u32]) {
+        if self.repeat_count().is_some_and(|n| n <= SHAPE_KEYS) {
+            self.shelve_order(last, raw);
+        }
+    }
+
+    /// Shelves a copy of the current order and term cache, within [`Shape::bound`].
+    fn shelve_order(&mut self, last: u32, raw: &[u32]) {
+        // The oldest shape's buffers are reused once the shelf is full.
+        let mut shape = if self.shapes.len() >= SHAPES {
+            self.shapes.pop().unwrap_or_default()
+        } else {
+            Shape::default()
+        };
+        shape.order.clear();
+        shape
+            .order
+            .extend_from_slice(&self.order[..self.order.len().min(SHAPE_KEYS)]);
+        shape.repeat = self.repeat;
+        shape.entries = self.entries;
+        shape.raw.clear();
+        shape.last = 0;
+        if raw.len() <= 2 * SHAPE_KEYS + 1 {
+            shape.raw.extend_from_slice(raw);
+            shape.last = last;
+        }
+        shape.bound();
+        self.shapes.insert(0, shape);
+    }
+
     /// The column predicted for entry position `pos`; only meaningful for a record that
-    /// [`Fields::repeated`] matched at every position.
+    /// [`Fields::repeats`] (or [`Fields::recall`]) matched.
     #[inline]
     pub fn predicted(&self, pos: usize) -> Option<u32> {
         self.order.get(pos).map(|probe| probe.column)
@@ -292,12 +438,51 @@ impl Fields {
         }
         self.order.clear();
         self.repeat = 0;
+        self.shapes.clear();
         self.largest = None;
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::{Fields, Found, SHAPES, SHAPE_KEYS};
+    use crate::infer::terms::Keys;
+
+    /// Fields whose current order holds `n` keys named `{tag}{i}`, marked clean.
+    fn ordered(keys: &mut Keys, fields: &mut Fields, tag: &str, n: usize) {
+        for i in 0..n {
+            let key = format!("{tag}{i}");
+            let found = fields.find(keys, key.as_bytes(), i, usize::MAX, (1, false), (0, 0));
+            assert!(matches!(found, Found::Column(_)));
+        }
+        fields.set_repeat(Some(n));
+    }
+
+    #[test]
+    fn the_shelf_stays_small_whatever_the_records() {
+        let mut keys = Keys::default();
+        let mut fields = Fields::default();
+        let big = vec![7u32; 2 * 1000 + 1];
+        for round in 0..3 * SHAPES {
+            ordered(&mut keys, &mut fields, &format!("r{round}-"), 1000);
+            fields.shelve(99, &big);
+            fields.align((round + 1, 1), 1000, &mut 99, &mut big.clone());
+        }
+        // Orders longer than the limit are never shelved as clean, and keep no term cache.
+        assert!(fields.shapes.len() <= SHAPES);
+        for shape in &fields.shapes {
+            assert!(shape.order.len() <= SHAPE_KEYS);
+            assert_eq!(shape.repeat, 0);
+            assert!(shape.raw.is_empty() && shape.last == 0);
+        }
+        // A short clean order is shelved whole, with its cache.
+        let mut fields = Fields::default();
+        ordered(&mut keys, &mut fields, "s", 3);
+        fields.shelve(42, &[0, 1, 2, 3, 4, 5, 6]);
+        let shape = &fields.shapes[0];
+        assert_eq!((shape.order.len(), shape.repeat, shape.last), (3, 4, 42));
+    }
+
     #[test]
     fn pack_keeps_the_first_sixteen_bytes() {
         for n in 0..24 {

@@ -8,6 +8,7 @@ use super::source::{Kind, NumberClass, Source};
 use super::tape::{
     Tape, Tok, ARRAY, ESCAPED, EXPONENT, FALSE, FRACTION, NULL, NUMBER, OBJECT, STRING, TRUE,
 };
+use super::terms;
 
 /// A value on a tape.
 #[derive(Clone, Copy)]
@@ -38,16 +39,40 @@ impl<'a> Parsed<'a> {
 
     fn next(self) -> u32 {
         let t = self.tok();
-        if t.tag == ARRAY || t.tag == OBJECT {
-            t.a
-        } else {
-            self.at + 1
-        }
+        // Without a branch: whether a value is a container is as good as random.
+        let container = 0u32.wrapping_sub(u32::from(t.tag >= ARRAY));
+        (t.a & container) | ((self.at + 1) & !container)
     }
 
     fn at(self, at: u32) -> Parsed<'a> {
         Parsed { at, ..self }
     }
+}
+
+/// The masks that keep the first `n` of 16 bytes loaded as two little-endian words.
+const HEAD_MASKS: [[u64; 2]; 17] = {
+    let mut masks = [[0u64; 2]; 17];
+    let mut n = 0;
+    while n <= 16 {
+        let low = if n >= 8 { u64::MAX } else { (1 << (8 * n)) - 1 };
+        let high = match n {
+            16 => u64::MAX,
+            9..=15 => (1 << (8 * (n - 8))) - 1,
+            _ => 0,
+        };
+        masks[n] = [low, high];
+        n += 1;
+    }
+    masks
+};
+
+/// [`Source::key_head`] of a long or escaped key, or one at the very end of the input: out of
+/// line, so the common case keeps the key in registers.
+#[cold]
+#[inline(never)]
+fn key_head_slow(key: Parsed<'_>) -> (usize, [u64; 2]) {
+    let text = key.text();
+    (text.len(), super::fields::pack(&text))
 }
 
 /// Parses the double of a validated JSON number literal.
@@ -139,22 +164,15 @@ impl<'a> Source<'a> for Parsed<'a> {
         // Most keys are short and followed by more input: two loads and a mask.
         match key.buf.get(start..start + 16) {
             Some(bytes) if len <= 16 && t.flag & ESCAPED == 0 => {
-                let word = |at: usize, keep: usize| {
+                let word = |at: usize| {
                     let mut raw = [0u8; 8];
                     raw.copy_from_slice(&bytes[at..at + 8]);
-                    let w = u64::from_le_bytes(raw);
-                    if keep >= 8 {
-                        w
-                    } else {
-                        w & ((1u64 << (8 * keep)) - 1)
-                    }
+                    u64::from_le_bytes(raw)
                 };
-                (len, [word(0, len), word(8, len.saturating_sub(8))])
+                let [low, high] = HEAD_MASKS[len];
+                (len, [word(0) & low, word(8) & high])
             }
-            _ => {
-                let text = key.text();
-                (text.len(), super::fields::pack(&text))
-            }
+            _ => key_head_slow(key),
         }
     }
 
@@ -168,6 +186,31 @@ impl<'a> Source<'a> for Parsed<'a> {
             ARRAY => Kind::Array,
             OBJECT => Kind::Object,
             _ => Kind::Other,
+        }
+    }
+
+    #[inline]
+    fn leaf(self) -> Option<u32> {
+        let t = self.tok();
+        // Indexed by tag: the leaf of a literal or a string; numbers and containers below.
+        const LEAVES: [u32; 8] = [
+            terms::NULL,
+            terms::BOOLEAN,
+            terms::BOOLEAN,
+            terms::EMPTY,
+            terms::STRING,
+            terms::EMPTY,
+            terms::EMPTY,
+            terms::EMPTY,
+        ];
+        match t.tag {
+            ARRAY | OBJECT => None,
+            NUMBER => Some(match classify(self.raw(), t.flag & (FRACTION | EXPONENT)) {
+                NumberClass::Integer => terms::INTEGER,
+                NumberClass::Fraction => terms::NUMBER,
+                NumberClass::NonFinite => terms::EMPTY,
+            }),
+            tag => Some(LEAVES.get(tag as usize).copied().unwrap_or(terms::EMPTY)),
         }
     }
 
@@ -263,5 +306,66 @@ impl<'a> Parsed<'a> {
             ),
             Kind::Temporal(_) | Kind::Other => return None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Parsed, Source};
+    use crate::infer::fields::pack;
+    use crate::infer::source::Kind;
+    use crate::infer::tape::Tape;
+
+    #[test]
+    fn key_head_is_the_packed_key_text() {
+        for n in 0..24 {
+            let key: String = (0..n)
+                .map(|i| char::from(b'a' + (i * 7 % 26) as u8))
+                .collect();
+            for (spelling, tail) in [(key.clone(), ""), (key.clone(), " , \"pad\": [1, 2, 3]")] {
+                let line = format!("{{\"{spelling}\": 1{tail}}}");
+                let mut tape = Tape::default();
+                tape.parse(line.as_bytes()).unwrap();
+                let root = Parsed::root(&tape, line.as_bytes());
+                let (k, _) = root.entries().next().unwrap();
+                let head = Parsed::key_head(k.unwrap());
+                assert_eq!(head, (n, pack(key.as_bytes())), "{line}");
+            }
+        }
+        // An escaped key is unescaped first.
+        let line = br#"{"\u0061bc": 1}"#;
+        let mut tape = Tape::default();
+        tape.parse(line).unwrap();
+        let (k, _) = Parsed::root(&tape, line).entries().next().unwrap();
+        assert_eq!(Parsed::key_head(k.unwrap()), (3, pack(b"abc")));
+    }
+
+    #[test]
+    fn leaf_agrees_with_kind() {
+        let line = br#"[null, true, false, 0, -0, 1.5, 2.0, 1e400, 1e2, "s", "\u00e9", [], {}, [1], {"a": 1}]"#;
+        let mut tape = Tape::default();
+        tape.parse(line).unwrap();
+        for item in Parsed::root(&tape, line).items() {
+            let via_kind = match item.kind() {
+                Kind::Array | Kind::Object => None,
+                _ => Some(default_leaf(item)),
+            };
+            assert_eq!(item.leaf(), via_kind);
+        }
+    }
+
+    /// The trait's default `leaf`, which maps `kind`.
+    fn default_leaf(v: Parsed<'_>) -> u32 {
+        use crate::infer::source::NumberClass;
+        use crate::infer::terms::{BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING};
+        match v.kind() {
+            Kind::Null => NULL,
+            Kind::Boolean => BOOLEAN,
+            Kind::Other | Kind::Number(NumberClass::NonFinite) => EMPTY,
+            Kind::Number(NumberClass::Integer) => INTEGER,
+            Kind::Number(NumberClass::Fraction) => NUMBER,
+            Kind::String | Kind::Temporal(_) => STRING,
+            Kind::Array | Kind::Object => unreachable!(),
+        }
     }
 }

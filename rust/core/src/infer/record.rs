@@ -40,7 +40,13 @@ impl Slot {
             };
             count += 1;
             let identity = (S::key_identity(key), ctx.epoch);
-            let found = match fields.known(identity, pos) {
+            let mut known = fields.known(identity, pos);
+            if known.is_none() && pos == 0 {
+                // Another record shape than the last one: perhaps one met before.
+                fields.align(identity, v.len(), &mut self.last, &mut self.raw);
+                known = fields.known(identity, pos);
+            }
+            let found = match known {
                 Some(c) => Found::Column(c),
                 None => fields.find(&mut ctx.keys, &S::key_text(key), pos, cap, child, identity),
             };
@@ -60,6 +66,7 @@ impl Slot {
         if nonstring {
             fields.opened = true;
         }
+        fields.entries = u32::try_from(v.len()).unwrap_or(u32::MAX);
         let term = if !want {
             EMPTY
         } else if dropped || count > cap {
@@ -82,37 +89,34 @@ impl Slot {
         let fields = self.fields.get_or_insert_with(Box::default);
         fields.rows += 1;
         let stamp = fields.rows;
-        if fields.repeat_count() == Some(v.len()) {
-            let keys = &ctx.keys;
-            let same = v.entries().enumerate().all(|(pos, (key, _))| {
-                key.is_some_and(|k| fields.repeated(keys, pos, S::key_head(k), || S::key_text(k)))
-            });
-            if same {
-                // The last clean record's keys in the same order: distinct, with known columns.
-                let mut words = ctx.take();
-                words.push(0);
-                for (pos, (_, value)) in v.entries().enumerate() {
-                    let Some(column) = fields
-                        .predicted(pos)
-                        .and_then(|c| fields.columns.get_mut(c as usize))
-                    else {
-                        continue;
-                    };
-                    column.present += 1;
-                    let term = column.slot.add(ctx, value, want);
-                    if want {
-                        words.extend([column.key, term]);
-                    }
-                }
-                let term = if want {
-                    self.record_term(ctx, !ctx.opts.closed, &mut words)
-                } else {
-                    EMPTY
+        let same = fields.repeats(&ctx.keys, v)
+            || fields.recall(&ctx.keys, v, &mut self.last, &mut self.raw);
+        if same {
+            // The last clean record's keys in the same order: distinct, with known columns.
+            let mut words = ctx.take();
+            words.push(0);
+            for (pos, (_, value)) in v.entries().enumerate() {
+                let Some(column) = fields
+                    .predicted(pos)
+                    .and_then(|c| fields.columns.get_mut(c as usize))
+                else {
+                    continue;
                 };
-                ctx.give(words);
-                return term;
+                column.present += 1;
+                let term = column.slot.add(ctx, value, want);
+                if want {
+                    words.extend([column.key, term]);
+                }
             }
+            let term = if want {
+                self.record_term(ctx, !ctx.opts.closed, &mut words)
+            } else {
+                EMPTY
+            };
+            ctx.give(words);
+            return term;
         }
+        fields.shelve(self.last, &self.raw);
         // Pass 1: resolve every key to a column, as [column, key id] pairs per entry.
         let mut cols = ctx.take();
         let mut nonstring = false;

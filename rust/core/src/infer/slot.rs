@@ -63,7 +63,7 @@ pub(crate) struct Slot {
     /// The last record term built here: a cache, not part of the summary.
     pub last: u32,
     /// The words that term was built from, in entry order: a cache too.
-    raw: Vec<u32>,
+    pub raw: Vec<u32>,
 }
 
 /// The bit of a leaf term in [`Slot::leaves`].
@@ -120,21 +120,16 @@ impl Slot {
     #[inline]
     pub fn add<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
         self.count += 1;
-        let kind = v.kind();
         if self.annotated && (ctx.opts.enums || ctx.opts.format) {
-            return self.add_tracked(ctx, v, kind, need);
+            return self.add_tracked(ctx, v, v.kind(), need);
         }
-        let leaf = match kind {
-            Kind::Null => NULL,
-            Kind::Boolean => BOOLEAN,
-            Kind::Other | Kind::Number(NumberClass::NonFinite) => EMPTY,
-            Kind::Number(NumberClass::Integer) => INTEGER,
-            Kind::Number(NumberClass::Fraction) => NUMBER,
-            Kind::String | Kind::Temporal(_) => STRING,
-            Kind::Array | Kind::Object => return self.add_container(ctx, v, kind, need),
-        };
-        self.leaves |= bit(leaf);
-        leaf
+        match v.leaf() {
+            Some(leaf) => {
+                self.leaves |= bit(leaf);
+                leaf
+            }
+            None => self.add_container(ctx, v, v.kind(), need),
+        }
     }
 
     /// [`Slot::add`] for a slot that tracks enum candidates or formats.

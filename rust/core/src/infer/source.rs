@@ -72,6 +72,22 @@ pub trait Source<'a>: Copy {
 
     /// What kind of value this is.
     fn kind(self) -> Kind;
+    /// The term of a value that is not a container, for a slot that tracks neither enums nor
+    /// formats; `None` for an array or an object. The same answer as mapping [`Source::kind`],
+    /// which a source may give without building a [`Kind`].
+    #[inline]
+    fn leaf(self) -> Option<u32> {
+        use super::terms::{BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING};
+        Some(match self.kind() {
+            Kind::Null => NULL,
+            Kind::Boolean => BOOLEAN,
+            Kind::Other | Kind::Number(NumberClass::NonFinite) => EMPTY,
+            Kind::Number(NumberClass::Integer) => INTEGER,
+            Kind::Number(NumberClass::Fraction) => NUMBER,
+            Kind::String | Kind::Temporal(_) => STRING,
+            Kind::Array | Kind::Object => return None,
+        })
+    }
     /// The double of a number (only called when `kind` is a number).
     fn number(self) -> f64;
     /// Whether [`Source::number`] is the number exactly. Integers beyond 2^53 lose digits as
