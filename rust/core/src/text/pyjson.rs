@@ -69,7 +69,10 @@ fn shortest_digits(text: &str) -> (usize, i64) {
 /// The length of the decimal text of a 64-bit integer.
 pub fn int_len(value: i64) -> usize {
     let sign = usize::from(value < 0);
-    let digits = value.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1);
+    let digits = value
+        .unsigned_abs()
+        .checked_ilog10()
+        .map_or(1, |d| d as usize + 1);
     sign + digits
 }
 
