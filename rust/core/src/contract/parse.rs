@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::guard::{number_fits, string_fits};
-use super::jsonvalue::{copy_json, is_json_value};
+use super::jsonvalue::{copy_checked, copy_json, is_json_value, Checked};
 use super::{find, Compiled, Contract, Tail};
 use crate::errors::ContractError;
 use crate::shape::Id;
@@ -36,6 +36,18 @@ pub trait Sink<N: Node> {
         len: usize,
         entries: impl Iterator<Item = (N::Key, Self::Out)>,
     ) -> Self::Out;
+    /// A new record with the same keys as the record `input`, in the same order, given as
+    /// `entries` (`len` of them): each value is `input`'s own or replaces it. A sink may
+    /// start from a copy of `input`; by default it builds the record as [`Sink::object`].
+    fn object_like(
+        &mut self,
+        input: &N,
+        len: usize,
+        entries: impl Iterator<Item = (N::Key, Self::Out)>,
+    ) -> Self::Out {
+        let _ = input;
+        self.object(len, entries)
+    }
     /// A scalar copied as plain data (clones); the node itself by default.
     fn plain(&mut self, node: &N) -> Self::Out {
         self.keep(node)
@@ -92,8 +104,23 @@ fn fresh<N: Node, S: Sink<N>>(value: &N, sink: &mut S) -> Result<S::Out, Contrac
 /// fresh; anything else (scalars, values that are not JSON data) is the input itself.
 fn kept<N: Node, S: Sink<N>>(value: &N, kind: Kind, sink: &mut S) -> Result<S::Out, ContractError> {
     match kind {
-        Kind::Array | Kind::Object if is_json_value(value) => fresh(value, sink),
+        Kind::Array | Kind::Object => match copy_checked(value, sink) {
+            Checked::Json(copy) => Ok(copy),
+            Checked::NotJson => Ok(sink.keep(value)),
+            Checked::Deep if is_json_value(value) => fresh(value, sink),
+            Checked::Deep => Ok(sink.keep(value)),
+        },
         _ => Ok(sink.keep(value)),
+    }
+}
+
+/// A fresh copy of a JSON container, `None` when it is not JSON data.
+fn json_container<N: Node, S: Sink<N>>(value: &N, sink: &mut S) -> Parsed<S, N> {
+    match copy_checked(value, sink) {
+        Checked::Json(copy) => Ok(Some(copy)),
+        Checked::NotJson => Ok(None),
+        Checked::Deep if is_json_value(value) => fresh(value, sink).map(Some),
+        Checked::Deep => Ok(None),
     }
 }
 
@@ -235,7 +262,7 @@ impl Contract {
             },
             Compiled::Optional(inner) => self.parse_node(*inner, value, sink, depth)?,
             Compiled::Json => match kind {
-                Kind::Array | Kind::Object if is_json_value(value) => Some(fresh(value, sink)?),
+                Kind::Array | Kind::Object => return json_container(value, sink),
                 _ => is_json_value(value).then(|| sink.keep(value)),
             },
             Compiled::Raw => Some(kept(value, kind, sink)?),
@@ -251,15 +278,22 @@ impl Contract {
         sink: &mut S,
         depth: u32,
     ) -> Parsed<S, N> {
-        let mut slots: Vec<Option<(N::Key, S::Out)>> = Vec::new();
-        slots.resize_with(props.len(), || None);
+        let mut slots = Slots::new(props.len());
+        let slots_mut = slots.as_mut();
         let mut extras: Vec<Extra<N, S>> = Vec::new();
         let mut failed: Result<bool, ContractError> = Ok(false);
+        let (mut present, mut filled) = (0usize, 0usize);
+        // Whether the output has exactly the input's keys in the input's order.
+        let mut same_keys = true;
+        let mut next_slot = 0usize;
         let read = value.entries(|entry| {
             let (shape, slot) = match find(props, index, entry.text) {
                 Some(index) => (Some(props[index].shape), Some(index)),
                 None => match tail {
-                    Tail::Closed => return ControlFlow::Continue(()),
+                    Tail::Closed => {
+                        same_keys = false;
+                        return ControlFlow::Continue(());
+                    }
                     Tail::Open => (None, None),
                     Tail::Shape(shape) => (Some(*shape), None),
                 },
@@ -286,8 +320,24 @@ impl Contract {
             };
             let pair = (entry.key.clone(), parsed);
             match slot {
-                Some(index) => slots[index] = Some(pair),
-                None => extras.push((array_index(entry.text), pair)),
+                Some(index) => {
+                    if slots_mut[index].is_none() {
+                        filled += 1;
+                        present += usize::from(!props[index].optional);
+                    } else {
+                        same_keys = false;
+                    }
+                    if index < next_slot || !extras.is_empty() {
+                        same_keys = false;
+                    }
+                    next_slot = index + 1;
+                    slots_mut[index] = Some(pair);
+                }
+                None => {
+                    let at = array_index(entry.text);
+                    same_keys &= at.is_none();
+                    extras.push((at, pair));
+                }
             }
             ControlFlow::Continue(())
         });
@@ -298,23 +348,49 @@ impl Contract {
             }
             Ok(()) => {}
         }
-        if failed? {
-            return Ok(None);
-        }
-        let present = props
-            .iter()
-            .zip(&slots)
-            .filter(|(prop, slot)| !prop.optional && slot.is_some())
-            .count();
-        if present != required {
+        if failed? || present != required {
             return Ok(None);
         }
         js_sort(&mut extras);
-        let len = slots.iter().filter(|slot| slot.is_some()).count() + extras.len();
+        let len = filled + extras.len();
         let entries = slots
-            .into_iter()
-            .flatten()
+            .as_mut()
+            .iter_mut()
+            .filter_map(Option::take)
             .chain(extras.into_iter().map(|(_, pair)| pair));
+        if same_keys {
+            return Ok(Some(sink.object_like(value, len, entries)));
+        }
         Ok(Some(sink.object(len, entries)))
+    }
+}
+
+/// Most objects declare a few properties: their slots live on the stack.
+const INLINE_SLOTS: usize = 16;
+
+/// The parsed value of each declared property, in declaration order.
+enum Slots<T> {
+    Inline([Option<T>; INLINE_SLOTS], usize),
+    Heap(Vec<Option<T>>),
+}
+
+impl<T> Slots<T> {
+    #[inline]
+    fn new(len: usize) -> Slots<T> {
+        if len <= INLINE_SLOTS {
+            Slots::Inline(std::array::from_fn(|_| None), len)
+        } else {
+            let mut slots = Vec::with_capacity(len);
+            slots.resize_with(len, || None);
+            Slots::Heap(slots)
+        }
+    }
+
+    #[inline]
+    fn as_mut(&mut self) -> &mut [Option<T>] {
+        match self {
+            Slots::Inline(slots, len) => &mut slots[..*len],
+            Slots::Heap(slots) => slots,
+        }
     }
 }
