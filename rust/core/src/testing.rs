@@ -89,6 +89,20 @@ impl<'a> crate::contract::Sink<&'a Value> for ValueSink {
         Value::Array(items)
     }
 
+    type Items = Vec<Value>;
+
+    fn items(&mut self, len: usize) -> Vec<Value> {
+        Vec::with_capacity(len)
+    }
+
+    fn push(&mut self, items: &mut Vec<Value>, item: Value) {
+        items.push(item);
+    }
+
+    fn finish(&mut self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
     fn object(&mut self, _len: usize, entries: impl Iterator<Item = (String, Value)>) -> Value {
         Value::Object(entries.collect())
     }

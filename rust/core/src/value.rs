@@ -119,6 +119,11 @@ pub trait Node: Sized + Clone {
     /// One element of an array value.
     fn item(&self, index: usize) -> Result<Self, Unreadable>;
 
+    /// How many entries a record value has, as a capacity hint (0 when unknown).
+    fn entry_count(&self) -> usize {
+        0
+    }
+
     /// Visits the own string keys of a record in storage order until `visit` breaks.
     fn entries<F>(&self, visit: F) -> Result<(), EntriesError>
     where

@@ -321,6 +321,14 @@ impl<'py> Node for PyNode<'py> {
         }
     }
 
+    fn entry_count(&self) -> usize {
+        // SAFETY: a type check on a live object.
+        if unsafe { ffi::PyDict_Check(self.0.as_ptr()) } == 0 {
+            return 0;
+        }
+        usize::try_from(dict_len(self.0.as_ptr())).unwrap_or(0)
+    }
+
     fn entries<F>(&self, mut visit: F) -> Result<(), EntriesError>
     where
         F: FnMut(Entry<'_, Self>) -> ControlFlow<()>,

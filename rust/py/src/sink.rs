@@ -32,6 +32,12 @@ fn presized(py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyAny>> {
     }
 }
 
+/// A list being filled: its first `filled` slots are set, the rest still null.
+pub struct Items<'py> {
+    list: Bound<'py, PyAny>,
+    filled: ffi::Py_ssize_t,
+}
+
 /// Parse output under construction; the first failure to allocate is kept and reported.
 ///
 /// Records are built in a presized dict, or, where the output has the input's keys in its
@@ -142,6 +148,52 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
     fn array(&mut self, items: Vec<Self::Out>) -> Self::Out {
         let made = PyList::new(self.py, items).map(Bound::into_any);
         self.settle(made)
+    }
+
+    type Items = Option<Items<'py>>;
+
+    fn items(&mut self, len: usize) -> Option<Items<'py>> {
+        let size = ffi::Py_ssize_t::try_from(len).unwrap_or(ffi::Py_ssize_t::MAX);
+        // SAFETY: returns a new list of `len` null slots, or null with an error set.
+        match unsafe { Bound::from_owned_ptr_or_err(self.py, ffi::PyList_New(size)) } {
+            Ok(list) => Some(Items { list, filled: 0 }),
+            Err(error) => {
+                self.error.get_or_insert(error);
+                None
+            }
+        }
+    }
+
+    fn push(&mut self, items: &mut Option<Items<'py>>, item: Self::Out) {
+        let Some(items) = items else { return };
+        let list = items.list.as_ptr();
+        // SAFETY: a list this sink made and no other code holds; slot `filled` is in range
+        // and still null, and takes over the item's reference.
+        unsafe {
+            if items.filled < ffi::PyList_GET_SIZE(list) {
+                ffi::PyList_SET_ITEM(list, items.filled, item.into_ptr());
+                items.filled += 1;
+            }
+        }
+    }
+
+    fn finish(&mut self, items: Option<Items<'py>>) -> Self::Out {
+        let Some(items) = items else {
+            return self.py.None().into_bound(self.py);
+        };
+        let list = items.list.as_ptr();
+        // SAFETY: a list this sink made; when fewer items came than were planned, the filled
+        // prefix is copied (the null slots are never shown to Python code).
+        unsafe {
+            if items.filled == ffi::PyList_GET_SIZE(list) {
+                return items.list;
+            }
+            let made = Bound::from_owned_ptr_or_err(
+                self.py,
+                ffi::PyList_GetSlice(list, 0, items.filled),
+            );
+            self.settle(made)
+        }
     }
 
     fn object(

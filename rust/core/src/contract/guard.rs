@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use super::jsonvalue::is_json_value;
-use super::{find, Compiled, Contract, Tail};
+use super::{find_near, Compiled, Contract, Tail};
 use crate::shape::Id;
 use crate::stack::deeper;
 use crate::text::number::is_integer;
@@ -69,9 +69,11 @@ impl Contract {
                 }
                 let mut ok = true;
                 let mut seen = 0;
+                let mut hint = 0;
                 let read = value.entries(|entry| {
-                    let pass = match find(props, index, entry.text) {
+                    let pass = match find_near(props, index, entry.text, hint) {
                         Some(index) => {
+                            hint = index + 1;
                             let prop = &props[index];
                             seen += usize::from(!prop.optional);
                             self.guard(prop.shape, entry.value, depth)

@@ -352,9 +352,10 @@ pub enum Checked<T> {
     Deep,
 }
 
-/// The containers copied so far, by identity, so a shared container is copied once; a
-/// hash map takes over once there are many.
+/// The containers copied so far, by identity, so a shared container is copied once: the
+/// first inline (most values hold one container), then a list, then a hash map.
 struct Copies<T> {
+    first: Option<(usize, T)>,
     list: Vec<(usize, T)>,
     map: Option<hashbrown::HashMap<usize, T>>,
 }
@@ -363,6 +364,11 @@ impl<T: Clone> Copies<T> {
     const LINEAR: usize = 16;
 
     fn get(&self, identity: usize) -> Option<T> {
+        if let Some((at, copy)) = &self.first {
+            if *at == identity {
+                return Some(copy.clone());
+            }
+        }
         match &self.map {
             Some(map) => map.get(&identity).cloned(),
             None => self
@@ -374,6 +380,10 @@ impl<T: Clone> Copies<T> {
     }
 
     fn insert(&mut self, identity: usize, copy: T) {
+        if self.first.is_none() {
+            self.first = Some((identity, copy));
+            return;
+        }
         if let Some(map) = &mut self.map {
             map.insert(identity, copy);
             return;
@@ -391,6 +401,7 @@ impl<T: Clone> Copies<T> {
 pub fn copy_checked<N: Node, S: super::Sink<N>>(root: &N, sink: &mut S) -> Checked<S::Out> {
     let mut path = [0usize; SHALLOW];
     let mut copies = Copies {
+        first: None,
         list: Vec::new(),
         map: None,
     };
@@ -426,19 +437,19 @@ fn copy_shallow<N: Node, S: super::Sink<N>>(
         let Ok(len) = node.len() else {
             return Checked::NotJson;
         };
-        let mut items = Vec::with_capacity(len);
+        let mut items = sink.items(len);
         for index in 0..len {
             let Ok(item) = node.item(index) else {
                 return Checked::NotJson;
             };
             match copy_shallow(&item, sink, path, depth + 1, copies) {
-                Checked::Json(copy) => items.push(copy),
+                Checked::Json(copy) => sink.push(&mut items, copy),
                 other => return other,
             }
         }
-        sink.array(items)
+        sink.finish(items)
     } else {
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(node.entry_count().min(4096));
         let mut failed = None;
         let read = node.entries(|entry| {
             match copy_shallow(entry.value, sink, path, depth + 1, copies) {

@@ -172,6 +172,17 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
     }
 }
 
+/// Finds a declared property by key text, trying position `hint` first: keys mostly come
+/// in declaration order, so the property after the last one found is the likely one.
+#[inline]
+fn find_near(props: &[Prop], index: &keys::KeyIndex, key: &[u8], hint: usize) -> Option<usize> {
+    let same = |at: usize| keys::same_bytes(&props[at].name, key);
+    if index.is_at(hint, key, same) {
+        return Some(hint);
+    }
+    index.find(key, same)
+}
+
 /// Finds a declared property by key text.
 #[inline]
 fn find(props: &[Prop], index: &keys::KeyIndex, key: &[u8]) -> Option<usize> {

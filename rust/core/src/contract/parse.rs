@@ -3,11 +3,12 @@
 //! back, so what a caller reads from the output is what was checked.
 
 use std::borrow::Cow;
+use std::mem::ManuallyDrop;
 use std::ops::ControlFlow;
 
 use super::guard::{number_fits, string_fits};
 use super::jsonvalue::{copy_checked, copy_json, is_json_value, Checked};
-use super::{find, Compiled, Contract, Tail};
+use super::{find_near, Compiled, Contract, Tail};
 use crate::errors::ContractError;
 use crate::shape::Id;
 use crate::stack::deeper;
@@ -30,6 +31,15 @@ pub trait Sink<N: Node> {
     fn boolean(&mut self, value: bool) -> Self::Out;
     /// A new array.
     fn array(&mut self, items: Vec<Self::Out>) -> Self::Out;
+    /// An array of `len` items under construction, given in order to [`Sink::push`] and
+    /// finished by [`Sink::finish`].
+    type Items;
+    /// Room for an array of `len` items.
+    fn items(&mut self, len: usize) -> Self::Items;
+    /// Appends the next item.
+    fn push(&mut self, items: &mut Self::Items, item: Self::Out);
+    /// The array of the items pushed.
+    fn finish(&mut self, items: Self::Items) -> Self::Out;
     /// A new record of `len` entries, keys in order.
     fn object(
         &mut self,
@@ -204,17 +214,17 @@ impl Contract {
                 if min.is_some_and(|m| (len as u64) < m) || max.is_some_and(|m| (len as u64) > m) {
                     return Ok(None);
                 }
-                let mut out = Vec::with_capacity(len);
+                let mut out = sink.items(len);
                 for index in 0..len {
                     let item = value
                         .item(index)
                         .map_err(|_| ContractError::unreadable("parse", "array", Some("array")))?;
                     match self.parse_node(*items, &item, sink, depth)? {
-                        Some(parsed) => out.push(parsed),
+                        Some(parsed) => sink.push(&mut out, parsed),
                         None => return Ok(None),
                     }
                 }
-                Some(sink.array(out))
+                Some(sink.finish(out))
             }
             Compiled::Object {
                 props,
@@ -280,14 +290,17 @@ impl Contract {
     ) -> Parsed<S, N> {
         let mut slots = Slots::new(props.len());
         let slots_mut = slots.as_mut();
-        let mut extras: Vec<Extra<N, S>> = Vec::new();
+        let mut extras: Vec<Extra<N, S>> = match tail {
+            Tail::Closed => Vec::new(),
+            _ => Vec::with_capacity(value.entry_count().saturating_sub(props.len()).min(4096)),
+        };
         let mut failed: Result<bool, ContractError> = Ok(false);
         let (mut present, mut filled) = (0usize, 0usize);
         // Whether the output has exactly the input's keys in the input's order.
         let mut same_keys = true;
         let mut next_slot = 0usize;
         let read = value.entries(|entry| {
-            let (shape, slot) = match find(props, index, entry.text) {
+            let (shape, slot) = match find_near(props, index, entry.text, next_slot) {
                 Some(index) => (Some(props[index].shape), Some(index)),
                 None => match tail {
                     Tail::Closed => {
@@ -370,15 +383,24 @@ const INLINE_SLOTS: usize = 16;
 
 /// The parsed value of each declared property, in declaration order.
 enum Slots<T> {
-    Inline([Option<T>; INLINE_SLOTS], usize),
+    /// Only the first `len` slots are ever written, so only they are dropped.
+    Inline(ManuallyDrop<[Option<T>; INLINE_SLOTS]>, usize),
     Heap(Vec<Option<T>>),
+}
+
+impl<T> Drop for Slots<T> {
+    fn drop(&mut self) {
+        if let Slots::Inline(slots, len) = self {
+            slots[..*len].iter_mut().for_each(|slot| drop(slot.take()));
+        }
+    }
 }
 
 impl<T> Slots<T> {
     #[inline]
     fn new(len: usize) -> Slots<T> {
         if len <= INLINE_SLOTS {
-            Slots::Inline(std::array::from_fn(|_| None), len)
+            Slots::Inline(ManuallyDrop::new(std::array::from_fn(|_| None)), len)
         } else {
             let mut slots = Vec::with_capacity(len);
             slots.resize_with(len, || None);
