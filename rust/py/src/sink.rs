@@ -188,10 +188,8 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
             if items.filled == ffi::PyList_GET_SIZE(list) {
                 return items.list;
             }
-            let made = Bound::from_owned_ptr_or_err(
-                self.py,
-                ffi::PyList_GetSlice(list, 0, items.filled),
-            );
+            let made =
+                Bound::from_owned_ptr_or_err(self.py, ffi::PyList_GetSlice(list, 0, items.filled));
             self.settle(made)
         }
     }

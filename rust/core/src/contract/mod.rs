@@ -16,6 +16,7 @@ use crate::json::JsonRef;
 use crate::pattern::Pattern;
 use crate::shape::{kind_of, Additional, Decl, Declaration, Id, Mode};
 use crate::text::keys::js_order;
+use std::mem::ManuallyDrop;
 
 struct Prop {
     name: Box<[u8]>,
@@ -172,6 +173,22 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
     }
 }
 
+impl Contract {
+    /// Whether a shape is a leaf: its strict guard passing means its report is empty.
+    fn is_leaf(&self, id: Id) -> bool {
+        matches!(
+            self.nodes[id],
+            Compiled::String { .. }
+                | Compiled::Number { .. }
+                | Compiled::Boolean
+                | Compiled::Null
+                | Compiled::Json
+                | Compiled::Raw
+                | Compiled::Literal(_)
+        )
+    }
+}
+
 /// Finds a declared property by key text, trying position `hint` first: keys mostly come
 /// in declaration order, so the property after the last one found is the likely one.
 #[inline]
@@ -183,8 +200,41 @@ fn find_near(props: &[Prop], index: &keys::KeyIndex, key: &[u8], hint: usize) ->
     index.find(key, same)
 }
 
-/// Finds a declared property by key text.
-#[inline]
-fn find(props: &[Prop], index: &keys::KeyIndex, key: &[u8]) -> Option<usize> {
-    index.find(key, |at| keys::same_bytes(&props[at].name, key))
+/// Most objects declare a few properties: their slots live on the stack.
+const INLINE_SLOTS: usize = 16;
+
+/// The parsed value of each declared property, in declaration order.
+pub(super) enum Slots<T> {
+    /// Only the first `len` slots are ever written, so only they are dropped.
+    Inline(ManuallyDrop<[Option<T>; INLINE_SLOTS]>, usize),
+    Heap(Vec<Option<T>>),
+}
+
+impl<T> Drop for Slots<T> {
+    fn drop(&mut self) {
+        if let Slots::Inline(slots, len) = self {
+            slots[..*len].iter_mut().for_each(|slot| drop(slot.take()));
+        }
+    }
+}
+
+impl<T> Slots<T> {
+    #[inline]
+    pub(super) fn new(len: usize) -> Slots<T> {
+        if len <= INLINE_SLOTS {
+            Slots::Inline(ManuallyDrop::new(std::array::from_fn(|_| None)), len)
+        } else {
+            let mut slots = Vec::with_capacity(len);
+            slots.resize_with(len, || None);
+            Slots::Heap(slots)
+        }
+    }
+
+    #[inline]
+    pub(super) fn as_mut(&mut self) -> &mut [Option<T>] {
+        match self {
+            Slots::Inline(slots, len) => &mut slots[..*len],
+            Slots::Heap(slots) => slots,
+        }
+    }
 }

@@ -3,12 +3,11 @@
 //! back, so what a caller reads from the output is what was checked.
 
 use std::borrow::Cow;
-use std::mem::ManuallyDrop;
 use std::ops::ControlFlow;
 
 use super::guard::{number_fits, string_fits};
 use super::jsonvalue::{copy_checked, copy_json, is_json_value, Checked};
-use super::{find_near, Compiled, Contract, Tail};
+use super::{find_near, Compiled, Contract, Slots, Tail};
 use crate::errors::ContractError;
 use crate::shape::Id;
 use crate::stack::deeper;
@@ -162,6 +161,21 @@ impl Contract {
         deeper(depth, || self.parse_at(id, value, sink, depth + 1))
     }
 
+    /// [`Contract::parse_node`] of a child: a leaf accepted as is is kept inline.
+    #[inline(always)]
+    fn parse_child<N: Node, S: Sink<N>>(
+        &self,
+        id: Id,
+        value: &N,
+        sink: &mut S,
+        depth: u32,
+    ) -> Parsed<S, N> {
+        match self.leaf_guard(id, value) {
+            Some(true) => Ok(Some(sink.keep(value))),
+            _ => self.parse_node(id, value, sink, depth),
+        }
+    }
+
     fn parse_at<N: Node, S: Sink<N>>(
         &self,
         id: Id,
@@ -219,7 +233,7 @@ impl Contract {
                     let item = value
                         .item(index)
                         .map_err(|_| ContractError::unreadable("parse", "array", Some("array")))?;
-                    match self.parse_node(*items, &item, sink, depth)? {
+                    match self.parse_child(*items, &item, sink, depth)? {
                         Some(parsed) => sink.push(&mut out, parsed),
                         None => return Ok(None),
                     }
@@ -312,7 +326,7 @@ impl Contract {
                 },
             };
             let parsed = match shape {
-                Some(shape) => match self.parse_node(shape, entry.value, sink, depth) {
+                Some(shape) => match self.parse_child(shape, entry.value, sink, depth) {
                     Ok(Some(parsed)) => parsed,
                     Ok(None) => {
                         failed = Ok(true);
@@ -375,44 +389,5 @@ impl Contract {
             return Ok(Some(sink.object_like(value, len, entries)));
         }
         Ok(Some(sink.object(len, entries)))
-    }
-}
-
-/// Most objects declare a few properties: their slots live on the stack.
-const INLINE_SLOTS: usize = 16;
-
-/// The parsed value of each declared property, in declaration order.
-enum Slots<T> {
-    /// Only the first `len` slots are ever written, so only they are dropped.
-    Inline(ManuallyDrop<[Option<T>; INLINE_SLOTS]>, usize),
-    Heap(Vec<Option<T>>),
-}
-
-impl<T> Drop for Slots<T> {
-    fn drop(&mut self) {
-        if let Slots::Inline(slots, len) = self {
-            slots[..*len].iter_mut().for_each(|slot| drop(slot.take()));
-        }
-    }
-}
-
-impl<T> Slots<T> {
-    #[inline]
-    fn new(len: usize) -> Slots<T> {
-        if len <= INLINE_SLOTS {
-            Slots::Inline(ManuallyDrop::new(std::array::from_fn(|_| None)), len)
-        } else {
-            let mut slots = Vec::with_capacity(len);
-            slots.resize_with(len, || None);
-            Slots::Heap(slots)
-        }
-    }
-
-    #[inline]
-    fn as_mut(&mut self) -> &mut [Option<T>] {
-        match self {
-            Slots::Inline(slots, len) => &mut slots[..*len],
-            Slots::Heap(slots) => slots,
-        }
     }
 }
