@@ -176,10 +176,11 @@ impl<'py> PyNode<'py> {
                     return Err(EntriesError::NotRecord);
                 }
                 let flow = visit(&key, &value);
-                if dict_len(dict) != size {
-                    return Err(EntriesError::Unreadable);
-                }
-                if table.is_some() && dict_version(dict) != version {
+                // Every change moves the version, so while it stands the size does too.
+                if table.is_none() || dict_version(dict) != version {
+                    if dict_len(dict) != size {
+                        return Err(EntriesError::Unreadable);
+                    }
                     // Changed in place (a finalizer, say): go on as `PyDict_Next` reads it.
                     table = None;
                 }

@@ -108,6 +108,13 @@ pub fn parse_number(text: &[u8]) -> Option<f64> {
             f64::INFINITY
         });
     }
+    if !unsigned.is_empty() && unsigned.len() <= 15 && unsigned.iter().all(u8::is_ascii_digit) {
+        // Below 10^15, so exact in a double: no float parser needed.
+        let value = unsigned
+            .iter()
+            .fold(0u64, |n, digit| n * 10 + u64::from(digit - b'0')) as f64;
+        return Some(if negative { -value } else { value });
+    }
     if !is_decimal_literal(unsigned) {
         return None;
     }
@@ -235,5 +242,24 @@ mod tests {
         assert_eq!(parse_number(huge.as_bytes()), Some(f64::INFINITY));
         assert_eq!(parse_number(b"0x20000000000001"), Some(9007199254740992.0));
         assert_eq!(parse_number(b"0x20000000000003"), Some(9007199254740996.0));
+    }
+
+    #[test]
+    fn digit_strings_read_as_the_float_parser_reads_them() {
+        for text in [
+            "0",
+            "007",
+            "-12",
+            "+3",
+            "999999999999999",
+            "1000000000000000",
+        ] {
+            let slow = text.parse::<f64>().ok();
+            assert_eq!(parse_number(text.as_bytes()), slow, "{text}");
+        }
+        assert_eq!(
+            parse_number(b"12345678901234567890"),
+            Some(12345678901234567890.0)
+        );
     }
 }
