@@ -310,11 +310,13 @@ impl<'c> Report<'c> {
 impl Contract {
     /// The faults of `value` under the coercive reading; empty exactly when `parse` succeeds.
     pub fn explain<N: Node>(&self, value: &N, prefix: Vec<Segment>) -> Vec<Fault> {
+        let mut path = Vec::with_capacity(prefix.len() + 8);
+        path.extend(prefix.into_iter().map(Step::Owned));
         let mut report = Report {
             contract: self,
-            path: prefix.into_iter().map(Step::Owned).collect(),
+            path,
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(4);
         report.explain(0, value, 0, &mut out);
         out
     }

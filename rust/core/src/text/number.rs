@@ -4,7 +4,7 @@ use crate::constants::MAX_SAFE_INTEGER;
 
 /// Formats a double as ECMAScript `Number::toString` does (`1e21` → `"1e+21"`, `-0` → `"0"`).
 pub fn number_to_string(value: f64) -> String {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(24);
     push_number(&mut out, value);
     String::from_utf8(out).unwrap_or_default()
 }
@@ -29,7 +29,22 @@ pub fn push_number(out: &mut Vec<u8>, value: f64) {
         return;
     }
     if is_safe_integer(value) {
-        out.extend_from_slice((value as i64).to_string().as_bytes());
+        let integer = value as i64;
+        if integer < 0 {
+            out.push(b'-');
+        }
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = integer.unsigned_abs();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[at..]);
         return;
     }
     // Between 1e-6 and 1e21 ECMAScript writes plain decimals, as Rust's shortest `Display` does.
@@ -211,6 +226,22 @@ mod tests {
         ];
         for (value, text) in cases {
             assert_eq!(number_to_string(value), text, "{value}");
+        }
+        for value in [
+            1.0,
+            7.0,
+            -7.0,
+            10.0,
+            500.0,
+            -1000.0,
+            9007199254740991.0,
+            -9007199254740991.0,
+        ] {
+            assert_eq!(
+                number_to_string(value),
+                (value as i64).to_string(),
+                "{value}"
+            );
         }
     }
 
