@@ -53,6 +53,7 @@ impl Node for &Value {
             let entry = Entry {
                 key,
                 text: key.as_bytes(),
+                id: 0,
                 value: &value,
             };
             if visit(entry).is_break() {

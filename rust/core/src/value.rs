@@ -81,6 +81,9 @@ pub enum EntriesError {
 pub struct Entry<'e, N: Node> {
     pub key: &'e N::Key,
     pub text: &'e [u8],
+    /// The key's identity where keys are shared objects (an address), 0 otherwise; see
+    /// [`crate::contract::Contract::bind_keys`].
+    pub id: usize,
     pub value: &'e N,
 }
 

@@ -339,6 +339,7 @@ impl<'py> Node for PyNode<'py> {
             visit(Entry {
                 key,
                 text: &text,
+                id: key.as_ptr() as usize,
                 value,
             })
         })

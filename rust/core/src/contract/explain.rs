@@ -258,7 +258,7 @@ impl<'c> Report<'c> {
         };
         let mut hint = 0;
         let read = value.entries(|entry| {
-            match find_near(props, index, entry.text, hint) {
+            match find_near(props, index, (entry.text, entry.id), hint) {
                 Some(index) => {
                     hint = index + 1;
                     slots_mut[index] = Some(entry.value.clone());

@@ -104,7 +104,7 @@ impl Contract {
                 let mut seen = 0;
                 let mut hint = 0;
                 let read = value.entries(|entry| {
-                    let pass = match find_near(props, index, entry.text, hint) {
+                    let pass = match find_near(props, index, (entry.text, entry.id), hint) {
                         Some(index) => {
                             hint = index + 1;
                             let prop = &props[index];

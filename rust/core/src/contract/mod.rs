@@ -20,6 +20,8 @@ use std::mem::ManuallyDrop;
 
 struct Prop {
     name: Box<[u8]>,
+    /// The identity of a key object known to hold `name` (0 when none is bound).
+    id: usize,
     shape: Id,
     optional: bool,
     kind: &'static str,
@@ -94,6 +96,20 @@ impl Contract {
         &self.schema
     }
 
+    /// Binds each declared property name to the identity of a key object that holds that
+    /// text (`identity(name)`, 0 for none), so a record key that is that very object is
+    /// found without reading its text. The caller keeps those objects alive, unchanged, for
+    /// as long as the contract is used, so no other key can have their identities.
+    pub fn bind_keys(&mut self, mut identity: impl FnMut(&[u8]) -> usize) {
+        for node in &mut self.nodes {
+            if let Compiled::Object { props, .. } = node {
+                for prop in props.iter_mut() {
+                    prop.id = identity(&prop.name);
+                }
+            }
+        }
+    }
+
     /// The declaration this contract was compiled from.
     pub fn declaration(&self) -> &Declaration {
         &self.declaration
@@ -144,6 +160,7 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
                     };
                     Prop {
                         name: name.clone(),
+                        id: 0,
                         shape,
                         optional,
                         kind: kind_of(decls, *id),
@@ -192,7 +209,15 @@ impl Contract {
 /// Finds a declared property by key text, trying position `hint` first: keys mostly come
 /// in declaration order, so the property after the last one found is the likely one.
 #[inline]
-fn find_near(props: &[Prop], index: &keys::KeyIndex, key: &[u8], hint: usize) -> Option<usize> {
+fn find_near(
+    props: &[Prop],
+    index: &keys::KeyIndex,
+    (key, id): (&[u8], usize),
+    hint: usize,
+) -> Option<usize> {
+    if id != 0 && props.get(hint).is_some_and(|prop| prop.id == id) {
+        return Some(hint);
+    }
     let same = |at: usize| keys::same_bytes(&props[at].name, key);
     if index.is_at(hint, key, same) {
         return Some(hint);

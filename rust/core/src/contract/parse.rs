@@ -314,7 +314,7 @@ impl Contract {
         let mut same_keys = true;
         let mut next_slot = 0usize;
         let read = value.entries(|entry| {
-            let (shape, slot) = match find_near(props, index, entry.text, next_slot) {
+            let (shape, slot) = match find_near(props, index, (entry.text, entry.id), next_slot) {
                 Some(index) => (Some(props[index].shape), Some(index)),
                 None => match tail {
                     Tail::Closed => {
