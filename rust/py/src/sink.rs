@@ -154,7 +154,9 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
 
     fn items(&mut self, len: usize) -> Option<Items<'py>> {
         let size = ffi::Py_ssize_t::try_from(len).unwrap_or(ffi::Py_ssize_t::MAX);
-        // SAFETY: returns a new list of `len` null slots, or null with an error set.
+        // SAFETY: returns a new list of `len` null slots, or null with an error set. A list
+        // being filled holds null slots, as CPython's own builders do: its deallocation and GC
+        // traversal skip them, and it is handed out only once full (see `finish`).
         match unsafe { Bound::from_owned_ptr_or_err(self.py, ffi::PyList_New(size)) } {
             Ok(list) => Some(Items { list, filled: 0 }),
             Err(error) => {
@@ -182,8 +184,8 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
             return self.py.None().into_bound(self.py);
         };
         let list = items.list.as_ptr();
-        // SAFETY: a list this sink made; when fewer items came than were planned, the filled
-        // prefix is copied (the null slots are never shown to Python code).
+        // SAFETY: a list this sink made; when fewer items came than were planned, only the
+        // filled prefix is copied out, and the list with null slots is dropped.
         unsafe {
             if items.filled == ffi::PyList_GET_SIZE(list) {
                 return items.list;
