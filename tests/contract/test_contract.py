@@ -206,6 +206,42 @@ def test_parse_reuses_valid_leaves_and_builds_fresh_containers() -> None:
         assert copied["any"] is not raw["any"]
 
 
+def test_parse_records_keep_declaration_order_and_come_back_fresh() -> None:
+    contract = create_contract(
+        object_shape(
+            {
+                "a": integer_shape(),
+                "b": array_shape(string_shape()),
+                "c": optional_shape(record_shape(json_shape())),
+            }
+        )
+    )
+    tags = ["x"]
+    in_order = {"a": "1", "b": tags, "c": {"k": [1, {"z": 2}], "m": 3}}
+    out = contract.parse(in_order)
+    assert out == {"a": 1, "b": ["x"], "c": {"k": [1, {"z": 2}], "m": 3}}
+    assert out is not in_order
+    assert out["b"] is not tags
+    assert out["b"][0] is tags[0]
+    assert out["c"] is not in_order["c"]
+    assert out["c"]["k"] is not in_order["c"]["k"]
+    assert in_order["a"] == "1"  # the input is never written
+    reordered = contract.parse({"b": [], "zz": 5, "a": 2})
+    assert list(reordered) == ["a", "b"]
+    holes = {"gone": 0, "a": 3, "b": []}
+    del holes["gone"]
+    assert list(contract.parse(holes)) == ["a", "b"]
+
+    class Key(str):
+        pass
+
+    keyed = contract.parse({Key("a"): 4, "b": []})
+    assert keyed == {"a": 4, "b": []}
+    assert all(type(key) is str for key in keyed)
+    record = create_contract(record_shape(integer_shape()))
+    assert list(record.parse({"b": 1, "2": 2, "1": "3"})) == ["1", "2", "b"]
+
+
 def test_fault_lists_are_capped_at_every_level() -> None:
     strings = create_contract(array_shape(string_shape(), max=3))
     faults = strings.explain([None] * 70)

@@ -53,6 +53,7 @@ impl Node for &Value {
             let entry = Entry {
                 key,
                 text: key.as_bytes(),
+                id: 0,
                 value: &value,
             };
             if visit(entry).is_break() {
@@ -86,6 +87,20 @@ impl<'a> crate::contract::Sink<&'a Value> for ValueSink {
     }
 
     fn array(&mut self, items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+
+    type Items = Vec<Value>;
+
+    fn items(&mut self, len: usize) -> Vec<Value> {
+        Vec::with_capacity(len)
+    }
+
+    fn push(&mut self, items: &mut Vec<Value>, item: Value) {
+        items.push(item);
+    }
+
+    fn finish(&mut self, items: Vec<Value>) -> Value {
         Value::Array(items)
     }
 

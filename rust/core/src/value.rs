@@ -81,6 +81,9 @@ pub enum EntriesError {
 pub struct Entry<'e, N: Node> {
     pub key: &'e N::Key,
     pub text: &'e [u8],
+    /// The key's identity where keys are shared objects (an address), 0 otherwise; see
+    /// [`crate::contract::Contract::bind_keys`].
+    pub id: usize,
     pub value: &'e N,
 }
 
@@ -118,6 +121,11 @@ pub trait Node: Sized + Clone {
 
     /// One element of an array value.
     fn item(&self, index: usize) -> Result<Self, Unreadable>;
+
+    /// How many entries a record value has, as a capacity hint (0 when unknown).
+    fn entry_count(&self) -> usize {
+        0
+    }
 
     /// Visits the own string keys of a record in storage order until `visit` breaks.
     fn entries<F>(&self, visit: F) -> Result<(), EntriesError>

@@ -8,7 +8,7 @@ use orkestrel_core::json::JsonRef;
 use orkestrel_core::shape::gate::validate;
 use orkestrel_core::shape::render::render;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::convert;
 use crate::errors::{contract_error, lift, parse_error, shielded};
@@ -20,6 +20,9 @@ use crate::sink::PySink;
 pub struct PyContract {
     inner: Arc<Contract>,
     shape: JsonRef,
+    /// The interned `str` of every declared property name, bound into `inner` by identity:
+    /// held here so that no other object takes their addresses while `inner` is used.
+    _names: Vec<Py<PyString>>,
 }
 
 fn prefix(path: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Segment>> {
@@ -63,9 +66,23 @@ impl PyContract {
         shielded(py, "create_contract", || {
             let declaration = lift(py, validate(&PyNode(shape.clone()), false))?;
             let shape = render(&declaration);
+            let mut contract = Contract::compile(declaration);
+            // Keys written in Python source are interned, so a record built by user code
+            // usually has these very objects as keys.
+            let mut names = Vec::new();
+            contract.bind_keys(|name| match std::str::from_utf8(name) {
+                Ok(text) => {
+                    let interned = PyString::intern(py, text);
+                    let identity = interned.as_ptr() as usize;
+                    names.push(interned.unbind());
+                    identity
+                }
+                Err(_) => 0,
+            });
             Ok(PyContract {
-                inner: Arc::new(Contract::compile(declaration)),
+                inner: Arc::new(contract),
                 shape,
+                _names: names,
             })
         })
     }

@@ -3,7 +3,7 @@
 
 mod builder;
 mod convert;
-mod dict;
+pub(crate) mod dict;
 mod errors;
 mod functions;
 mod input;

@@ -12,6 +12,8 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::critical_section::with_critical_section;
 
+use crate::infer::dict::Table;
+
 /// A Python object seen as a JSON-like value.
 #[derive(Clone)]
 pub struct PyNode<'py>(pub Bound<'py, PyAny>);
@@ -81,7 +83,7 @@ fn str_bytes_slow<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
 
 /// The number of entries of a dict, read inline where the layout is known.
 #[inline]
-fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
+pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
     #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
     // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
     unsafe {
@@ -91,6 +93,22 @@ fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
     // SAFETY: `dict` is a live dict.
     unsafe {
         ffi::PyDict_Size(dict)
+    }
+}
+
+/// A dict's version tag, which every change to it moves; 0 where the layout is not known.
+#[inline]
+fn dict_version(dict: *mut ffi::PyObject) -> u64 {
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12)))]
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
+    #[allow(deprecated)]
+    unsafe {
+        (*dict.cast::<ffi::PyDictObject>()).ma_version_tag
+    }
+    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12))]
+    {
+        let _ = dict;
+        0
     }
 }
 
@@ -126,19 +144,45 @@ impl<'py> PyNode<'py> {
         with_critical_section(&self.0, || {
             let size = dict_len(dict);
             let mut position: ffi::Py_ssize_t = 0;
-            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-            let mut value: *mut ffi::PyObject = std::ptr::null_mut();
-            // SAFETY: PyDict_Next reads the dict's storage; key and value are taken as new
-            // references before anything else runs.
-            while unsafe { ffi::PyDict_Next(dict, &mut position, &mut key, &mut value) } != 0 {
+            // SAFETY: `dict` is a live dict; the table is used only while the dict's version
+            // tag shows it unchanged (checked after every visit, which may run a finalizer).
+            let mut table = unsafe { Table::of(dict) };
+            let version = dict_version(dict);
+            loop {
+                let (key, value) = match table {
+                    // SAFETY: the dict is unchanged since the table was read (see above).
+                    Some(table) => match unsafe { table.next(&mut position) } {
+                        Some(entry) => entry,
+                        None => break,
+                    },
+                    None => {
+                        let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+                        let mut value: *mut ffi::PyObject = std::ptr::null_mut();
+                        // SAFETY: PyDict_Next reads the dict's storage; the position is an
+                        // entry index, as the table's is.
+                        if unsafe { ffi::PyDict_Next(dict, &mut position, &mut key, &mut value) }
+                            == 0
+                        {
+                            break;
+                        }
+                        (key, value)
+                    }
+                };
+                // SAFETY: key and value are live entries of the dict; they are taken as new
+                // references before anything else runs.
                 let key = unsafe { Bound::from_borrowed_ptr(py, key) };
                 let value = PyNode(unsafe { Bound::from_borrowed_ptr(py, value) });
                 if unsafe { ffi::PyUnicode_Check(key.as_ptr()) } == 0 {
                     return Err(EntriesError::NotRecord);
                 }
                 let flow = visit(&key, &value);
-                if dict_len(dict) != size {
-                    return Err(EntriesError::Unreadable);
+                // Every change moves the version, so while it stands the size does too.
+                if table.is_none() || dict_version(dict) != version {
+                    if dict_len(dict) != size {
+                        return Err(EntriesError::Unreadable);
+                    }
+                    // Changed in place (a finalizer, say): go on as `PyDict_Next` reads it.
+                    table = None;
                 }
                 if flow.is_break() {
                     break;
@@ -278,6 +322,14 @@ impl<'py> Node for PyNode<'py> {
         }
     }
 
+    fn entry_count(&self) -> usize {
+        // SAFETY: a type check on a live object.
+        if unsafe { ffi::PyDict_Check(self.0.as_ptr()) } == 0 {
+            return 0;
+        }
+        usize::try_from(dict_len(self.0.as_ptr())).unwrap_or(0)
+    }
+
     fn entries<F>(&self, mut visit: F) -> Result<(), EntriesError>
     where
         F: FnMut(Entry<'_, Self>) -> ControlFlow<()>,
@@ -287,6 +339,7 @@ impl<'py> Node for PyNode<'py> {
             visit(Entry {
                 key,
                 text: &text,
+                id: key.as_ptr() as usize,
                 value,
             })
         })

@@ -8,7 +8,8 @@ use pyo3::types::{PyBool, PyFloat, PyList};
 use pyo3::IntoPyObjectExt;
 
 use crate::convert::{integral, text};
-use crate::node::{str_bytes, PyNode};
+use crate::infer::dict::Table;
+use crate::node::{dict_len, str_bytes, PyNode};
 
 #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
 extern "C" {
@@ -31,7 +32,17 @@ fn presized(py: Python<'_>, len: usize) -> PyResult<Bound<'_, PyAny>> {
     }
 }
 
+/// A list being filled: its first `filled` slots are set, the rest still null.
+pub struct Items<'py> {
+    list: Bound<'py, PyAny>,
+    filled: ffi::Py_ssize_t,
+}
+
 /// Parse output under construction; the first failure to allocate is kept and reported.
+///
+/// Records are built in a presized dict, or, where the output has the input's keys in its
+/// order, as a copy of the input dict with the changed values replaced: CPython clones an
+/// exact dict's table in one copy, which is cheaper than inserting every key.
 pub struct PySink<'py> {
     pub py: Python<'py>,
     pub error: Option<PyErr>,
@@ -89,6 +100,47 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
         self.settle(made)
     }
 
+    fn object_like(
+        &mut self,
+        input: &PyNode<'py>,
+        len: usize,
+        mut entries: impl Iterator<Item = (Bound<'py, PyAny>, Self::Out)>,
+    ) -> Self::Out {
+        let Some((copy, table)) = self.clone_dict(input, len) else {
+            return self.object(len, entries);
+        };
+        let mut position: ffi::Py_ssize_t = 0;
+        let mut done = 0usize;
+        while let Some((key, value)) = entries.next() {
+            // SAFETY: `copy` is a dict no other code holds, so its table is unchanged.
+            match unsafe { table.next(&mut position) } {
+                Some((k, v)) if k == key.as_ptr() => {
+                    if v != value.as_ptr() {
+                        // SAFETY: a private dict and one of its own exact str keys: replacing
+                        // the value runs no user code.
+                        let status = unsafe {
+                            ffi::PyDict_SetItem(copy.as_ptr(), key.as_ptr(), value.as_ptr())
+                        };
+                        if status != 0 {
+                            self.error.get_or_insert(PyErr::fetch(self.py));
+                        }
+                    }
+                    done += 1;
+                }
+                _ => {
+                    // The input changed since it was read: the entries done so far and the
+                    // rest, in a new dict.
+                    let rest = std::iter::once((key, value)).chain(entries);
+                    return self.rebuild(&copy, done, len, rest);
+                }
+            }
+        }
+        if done != len {
+            return self.rebuild(&copy, done, len, std::iter::empty());
+        }
+        copy
+    }
+
     fn boolean(&mut self, value: bool) -> Self::Out {
         PyBool::new(self.py, value).to_owned().into_any()
     }
@@ -96,6 +148,52 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
     fn array(&mut self, items: Vec<Self::Out>) -> Self::Out {
         let made = PyList::new(self.py, items).map(Bound::into_any);
         self.settle(made)
+    }
+
+    type Items = Option<Items<'py>>;
+
+    fn items(&mut self, len: usize) -> Option<Items<'py>> {
+        let size = ffi::Py_ssize_t::try_from(len).unwrap_or(ffi::Py_ssize_t::MAX);
+        // SAFETY: returns a new list of `len` null slots, or null with an error set. A list
+        // being filled holds null slots, as CPython's own builders do: its deallocation and GC
+        // traversal skip them, and it is handed out only once full (see `finish`).
+        match unsafe { Bound::from_owned_ptr_or_err(self.py, ffi::PyList_New(size)) } {
+            Ok(list) => Some(Items { list, filled: 0 }),
+            Err(error) => {
+                self.error.get_or_insert(error);
+                None
+            }
+        }
+    }
+
+    fn push(&mut self, items: &mut Option<Items<'py>>, item: Self::Out) {
+        let Some(items) = items else { return };
+        let list = items.list.as_ptr();
+        // SAFETY: a list this sink made and no other code holds; slot `filled` is in range
+        // and still null, and takes over the item's reference.
+        unsafe {
+            if items.filled < ffi::PyList_GET_SIZE(list) {
+                ffi::PyList_SET_ITEM(list, items.filled, item.into_ptr());
+                items.filled += 1;
+            }
+        }
+    }
+
+    fn finish(&mut self, items: Option<Items<'py>>) -> Self::Out {
+        let Some(items) = items else {
+            return self.py.None().into_bound(self.py);
+        };
+        let list = items.list.as_ptr();
+        // SAFETY: a list this sink made; when fewer items came than were planned, only the
+        // filled prefix is copied out, and the list with null slots is dropped.
+        unsafe {
+            if items.filled == ffi::PyList_GET_SIZE(list) {
+                return items.list;
+            }
+            let made =
+                Bound::from_owned_ptr_or_err(self.py, ffi::PyList_GetSlice(list, 0, items.filled));
+            self.settle(made)
+        }
     }
 
     fn object(
@@ -110,6 +208,18 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
                 return self.py.None().into_bound(self.py);
             }
         };
+        self.fill(&dict, entries);
+        dict
+    }
+}
+
+impl<'py> PySink<'py> {
+    /// Stores entries in a fresh dict.
+    fn fill(
+        &mut self,
+        dict: &Bound<'py, PyAny>,
+        entries: impl Iterator<Item = (Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+    ) {
         for (key, value) in entries {
             // A key of a str subclass is rebuilt as a plain str so that storing it runs no
             // user `__hash__` or `__eq__`.
@@ -134,6 +244,76 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
                 self.error.get_or_insert(error);
             }
         }
+    }
+
+    /// A copy of an exact dict of `len` entries whose keys are all exact `str`s, with its
+    /// table; `None` where the dict is not such a dict or its layout is not known here.
+    fn clone_dict(
+        &mut self,
+        input: &PyNode<'py>,
+        len: usize,
+    ) -> Option<(Bound<'py, PyAny>, Table)> {
+        let dict = input.0.as_ptr();
+        // SAFETY: a type check on a live object.
+        if unsafe { ffi::PyDict_CheckExact(dict) } == 0 {
+            return None;
+        }
+        let clean = |dict: *mut ffi::PyObject| {
+            // SAFETY: `dict` is a live exact dict, read while no other code runs.
+            unsafe { Table::of(dict) }.filter(|table| {
+                table.unicode()
+                    && dict_len(dict) == table.slots()
+                    && usize::try_from(table.slots()).is_ok_and(|slots| slots == len)
+            })
+        };
+        clean(dict)?;
+        // SAFETY: an exact dict whose combined table has only exact str keys and no deleted
+        // entries: `PyDict_Copy` clones the table (new references to its keys and values)
+        // and runs no user code. It returns a new reference or null with an error set.
+        let copy = match unsafe { Bound::from_owned_ptr_or_err(self.py, ffi::PyDict_Copy(dict)) } {
+            Ok(copy) => copy,
+            Err(error) => {
+                drop(error);
+                return None;
+            }
+        };
+        // The copy is checked again: allocating it may have run a finalizer that changed the
+        // input.
+        let table = clean(copy.as_ptr())?;
+        Some((copy, table))
+    }
+
+    /// A new dict of the first `done` entries of `copy`, then `rest`.
+    fn rebuild(
+        &mut self,
+        copy: &Bound<'py, PyAny>,
+        done: usize,
+        len: usize,
+        rest: impl Iterator<Item = (Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+    ) -> Bound<'py, PyAny> {
+        let dict = match presized(self.py, len) {
+            Ok(dict) => dict,
+            Err(error) => {
+                self.error.get_or_insert(error);
+                return self.py.None().into_bound(self.py);
+            }
+        };
+        let mut position: ffi::Py_ssize_t = 0;
+        let py = self.py;
+        // SAFETY: `copy` is a live dict that no other code holds.
+        let table = unsafe { Table::of(copy.as_ptr()) };
+        let first = (0..done).map_while(|_| {
+            let table = table?;
+            // SAFETY: `copy` is private and unchanged; its entries are live and taken as new
+            // references.
+            unsafe { table.next(&mut position) }.map(|(key, value)| unsafe {
+                (
+                    Bound::from_borrowed_ptr(py, key),
+                    Bound::from_borrowed_ptr(py, value),
+                )
+            })
+        });
+        self.fill(&dict, first.chain(rest));
         dict
     }
 }

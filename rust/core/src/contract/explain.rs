@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use super::fault::{Fault, FaultLimit, Reason, Segment};
 use super::jsonvalue::is_json_value;
 use super::parse::{coerce_boolean, coerce_number, coerce_string, js_sort};
-use super::{find, Compiled, Contract, Tail};
+use super::{find_near, Compiled, Contract, Slots, Tail};
 use crate::constants::FAULT_LIMIT;
 use crate::json::Num;
 use crate::shape::Id;
@@ -146,8 +146,8 @@ impl<'c> Report<'c> {
             }
             Compiled::Literal(values) => {
                 let trimmed_member =
-                    matches!(&view, View::Str(text) if values.contains_text(trim(text)));
-                if !values.contains(&view) && !trimmed_member {
+                    || matches!(&view, View::Str(text) if values.contains_text(trim(text)));
+                if !values.contains(&view) && !trimmed_member() {
                     self.type_fault(out, kind, &view);
                 }
             }
@@ -246,13 +246,27 @@ impl<'c> Report<'c> {
         depth: u32,
         out: &mut Vec<Fault>,
     ) {
-        let mut slots: Vec<Option<N>> = vec![None; props.len()];
+        let mut slots = Slots::new(props.len());
+        let slots_mut = slots.as_mut();
         let mut extras: Vec<Extra<N>> = Vec::new();
+        let contract = self.contract;
+        // An extra a leaf shape accepts as is has no faults (the coercive reading accepts
+        // what the strict one does): it is not kept for the report.
+        let leaf_tail = match tail {
+            Tail::Shape(shape) => contract.is_leaf(*shape).then_some(*shape),
+            _ => None,
+        };
+        let mut hint = 0;
         let read = value.entries(|entry| {
-            match find(props, index, entry.text) {
-                Some(index) => slots[index] = Some(entry.value.clone()),
+            match find_near(props, index, (entry.text, entry.id), hint) {
+                Some(index) => {
+                    hint = index + 1;
+                    slots_mut[index] = Some(entry.value.clone());
+                }
                 None => {
-                    if matches!(tail, Tail::Shape(_)) {
+                    let clean =
+                        leaf_tail.is_some_and(|shape| contract.guard(shape, entry.value, depth));
+                    if matches!(tail, Tail::Shape(_)) && !clean {
                         extras.push((
                             array_index(entry.text),
                             (entry.text.into(), entry.value.clone()),
@@ -266,7 +280,7 @@ impl<'c> Report<'c> {
             return self.type_fault(out, "object", view);
         }
         let start = out.len();
-        for (prop, slot) in props.iter().zip(&slots) {
+        for (prop, slot) in props.iter().zip(slots.as_mut().iter()) {
             if out.len() - start >= FAULT_LIMIT {
                 break;
             }
@@ -296,11 +310,13 @@ impl<'c> Report<'c> {
 impl Contract {
     /// The faults of `value` under the coercive reading; empty exactly when `parse` succeeds.
     pub fn explain<N: Node>(&self, value: &N, prefix: Vec<Segment>) -> Vec<Fault> {
+        let mut path = Vec::with_capacity(prefix.len() + 8);
+        path.extend(prefix.into_iter().map(Step::Owned));
         let mut report = Report {
             contract: self,
-            path: prefix.into_iter().map(Step::Owned).collect(),
+            path,
         };
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(4);
         report.explain(0, value, 0, &mut out);
         out
     }

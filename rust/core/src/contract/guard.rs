@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 
 use super::jsonvalue::is_json_value;
-use super::{find, Compiled, Contract, Tail};
+use super::{find_near, Compiled, Contract, Tail};
 use crate::shape::Id;
 use crate::stack::deeper;
 use crate::text::number::is_integer;
@@ -19,14 +19,17 @@ impl Contract {
         deeper(depth, || self.guard_node(id, value, depth + 1))
     }
 
-    fn guard_node<N: Node>(&self, id: Id, value: &N, depth: u32) -> bool {
-        match &self.nodes[id] {
+    /// The strict answer for a leaf shape (string, number, boolean, null, literal, or a JSON
+    /// scalar), which needs no recursion; `None` for other shapes.
+    #[inline(always)]
+    pub(super) fn leaf_guard<N: Node>(&self, id: Id, value: &N) -> Option<bool> {
+        Some(match &self.nodes[id] {
             Compiled::String { min, max, pattern } => {
                 if value.kind() != Kind::Str {
-                    return false;
+                    return Some(false);
                 }
                 if (min.is_some() || max.is_some()) && !length_fits(value.utf16_len(), *min, *max) {
-                    return false;
+                    return Some(false);
                 }
                 match (pattern, value.view()) {
                     (None, _) => true,
@@ -41,6 +44,36 @@ impl Contract {
             Compiled::Boolean => value.kind() == Kind::Bool,
             Compiled::Null => value.kind() == Kind::Null,
             Compiled::Literal(values) => values.contains(&value.view()),
+            // A JSON scalar as `is_json_value` reads it; containers take the walk.
+            Compiled::Json => match value.kind() {
+                Kind::Null | Kind::Bool | Kind::Str => true,
+                Kind::Number => value.view().finite().is_some(),
+                Kind::Other => false,
+                Kind::Array | Kind::Object => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// [`Contract::guard`] of a child, with leaves answered inline.
+    #[inline(always)]
+    pub(super) fn guard_child<N: Node>(&self, id: Id, value: &N, depth: u32) -> bool {
+        match self.leaf_guard(id, value) {
+            Some(answer) => answer,
+            None => self.guard(id, value, depth),
+        }
+    }
+
+    fn guard_node<N: Node>(&self, id: Id, value: &N, depth: u32) -> bool {
+        if let Some(answer) = self.leaf_guard(id, value) {
+            return answer;
+        }
+        match &self.nodes[id] {
+            Compiled::String { .. }
+            | Compiled::Number { .. }
+            | Compiled::Boolean
+            | Compiled::Null
+            | Compiled::Literal(_) => false,
             Compiled::Array { items, min, max } => {
                 if value.kind() != Kind::Array {
                     return false;
@@ -52,7 +85,7 @@ impl Contract {
                 (0..len).all(|i| {
                     value
                         .item(i)
-                        .is_ok_and(|item| self.guard(*items, &item, depth))
+                        .is_ok_and(|item| self.guard_child(*items, &item, depth))
                 })
             }
             Compiled::Object {
@@ -69,17 +102,19 @@ impl Contract {
                 }
                 let mut ok = true;
                 let mut seen = 0;
+                let mut hint = 0;
                 let read = value.entries(|entry| {
-                    let pass = match find(props, index, entry.text) {
+                    let pass = match find_near(props, index, (entry.text, entry.id), hint) {
                         Some(index) => {
+                            hint = index + 1;
                             let prop = &props[index];
                             seen += usize::from(!prop.optional);
-                            self.guard(prop.shape, entry.value, depth)
+                            self.guard_child(prop.shape, entry.value, depth)
                         }
                         None => match tail {
                             Tail::Closed => false,
                             Tail::Open => true,
-                            Tail::Shape(shape) => self.guard(*shape, entry.value, depth),
+                            Tail::Shape(shape) => self.guard_child(*shape, entry.value, depth),
                         },
                     };
                     if pass {
@@ -121,7 +156,7 @@ impl Contract {
             ok = match tail {
                 Tail::Closed => false,
                 Tail::Open => true,
-                Tail::Shape(shape) => self.guard(*shape, item, depth),
+                Tail::Shape(shape) => self.guard_child(*shape, item, depth),
             };
             if ok {
                 ControlFlow::Continue(())

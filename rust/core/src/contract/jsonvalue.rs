@@ -49,7 +49,13 @@ enum Step<N> {
 
 /// Whether a scalar is JSON data; `None` for containers.
 fn scalar<N: Node>(node: &N) -> Option<bool> {
-    match node.kind() {
+    scalar_of(node, node.kind())
+}
+
+/// [`scalar`] of a node whose kind is known.
+#[inline]
+fn scalar_of<N: Node>(node: &N, kind: Kind) -> Option<bool> {
+    match kind {
         Kind::Null | Kind::Bool | Kind::Str => Some(true),
         Kind::Number => Some(node.view().finite().is_some()),
         Kind::Other => Some(false),
@@ -334,4 +340,135 @@ pub fn copy_json<N: Node, S: super::Sink<N>>(root: &N, sink: &mut S) -> Option<S
         }
     }
     values.pop()
+}
+
+/// What [`copy_checked`] found.
+pub enum Checked<T> {
+    /// JSON data, copied into fresh containers.
+    Json(T),
+    /// Not JSON data (what `is_json_value` refuses).
+    NotJson,
+    /// Deeper than the recursive walk goes: ask `is_json_value` and `copy_json`.
+    Deep,
+}
+
+/// The containers copied so far, by identity, so a shared container is copied once: the
+/// first inline (most values hold one container), then a list, then a hash map.
+struct Copies<T> {
+    first: Option<(usize, T)>,
+    list: Vec<(usize, T)>,
+    map: Option<hashbrown::HashMap<usize, T>>,
+}
+
+impl<T: Clone> Copies<T> {
+    const LINEAR: usize = 16;
+
+    fn get(&self, identity: usize) -> Option<T> {
+        if let Some((at, copy)) = &self.first {
+            if *at == identity {
+                return Some(copy.clone());
+            }
+        }
+        match &self.map {
+            Some(map) => map.get(&identity).cloned(),
+            None => self
+                .list
+                .iter()
+                .find(|(at, _)| *at == identity)
+                .map(|(_, copy)| copy.clone()),
+        }
+    }
+
+    fn insert(&mut self, identity: usize, copy: T) {
+        if self.first.is_none() {
+            self.first = Some((identity, copy));
+            return;
+        }
+        if let Some(map) = &mut self.map {
+            map.insert(identity, copy);
+            return;
+        }
+        self.list.push((identity, copy));
+        if self.list.len() > Self::LINEAR {
+            self.map = Some(self.list.drain(..).collect());
+        }
+    }
+}
+
+/// `is_json_value` and `copy_json` in one recursive pass over a container at most
+/// [`SHALLOW`] containers deep, with the same answers: refused exactly when
+/// `is_json_value` refuses, and otherwise the copy `copy_json` makes.
+pub fn copy_checked<N: Node, S: super::Sink<N>>(root: &N, sink: &mut S) -> Checked<S::Out> {
+    let mut path = [0usize; SHALLOW];
+    let mut copies = Copies {
+        first: None,
+        list: Vec::new(),
+        map: None,
+    };
+    copy_shallow(root, sink, &mut path, 0, &mut copies)
+}
+
+fn copy_shallow<N: Node, S: super::Sink<N>>(
+    node: &N,
+    sink: &mut S,
+    path: &mut [usize; SHALLOW],
+    depth: usize,
+    copies: &mut Copies<S::Out>,
+) -> Checked<S::Out> {
+    let kind = node.kind();
+    match scalar_of(node, kind) {
+        Some(true) => return Checked::Json(sink.plain(node)),
+        Some(false) => return Checked::NotJson,
+        None => {}
+    }
+    if depth == SHALLOW {
+        return Checked::Deep;
+    }
+    let identity = node.identity();
+    if path[..depth].contains(&identity) {
+        return Checked::NotJson;
+    }
+    // A container copied already is not on the path (it was finished), so it is no cycle.
+    if let Some(copy) = copies.get(identity) {
+        return Checked::Json(copy);
+    }
+    path[depth] = identity;
+    let out = if kind == Kind::Array {
+        let Ok(len) = node.len() else {
+            return Checked::NotJson;
+        };
+        let mut items = sink.items(len);
+        for index in 0..len {
+            let Ok(item) = node.item(index) else {
+                return Checked::NotJson;
+            };
+            match copy_shallow(&item, sink, path, depth + 1, copies) {
+                Checked::Json(copy) => sink.push(&mut items, copy),
+                other => return other,
+            }
+        }
+        sink.finish(items)
+    } else {
+        let mut entries = Vec::with_capacity(node.entry_count().min(4096));
+        let mut failed = None;
+        let read = node.entries(|entry| {
+            match copy_shallow(entry.value, sink, path, depth + 1, copies) {
+                Checked::Json(copy) => entries.push((entry.key.clone(), copy)),
+                other => {
+                    failed = Some(other);
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        if read.is_err() {
+            return Checked::NotJson;
+        }
+        if let Some(failed) = failed {
+            return failed;
+        }
+        sink.object_like(node, entries.len(), entries.into_iter())
+    };
+    copies.insert(identity, out.clone());
+    Checked::Json(out)
 }

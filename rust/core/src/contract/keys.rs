@@ -103,6 +103,14 @@ impl KeyIndex {
         index
     }
 
+    /// Whether `key` is the key at `at`, confirmed with `same(at)` when longer than a word.
+    #[inline(always)]
+    pub fn is_at(&self, at: usize, key: &[u8], same: impl Fn(usize) -> bool) -> bool {
+        self.tags.get(at).is_some_and(|&(len, first)| {
+            len == key.len() && first == word(&key[..len.min(8)]) && (len <= 8 || same(at))
+        })
+    }
+
     /// The position of `key`, confirmed with `same(position)`.
     #[inline(always)]
     pub fn find(&self, key: &[u8], same: impl Fn(usize) -> bool) -> Option<usize> {

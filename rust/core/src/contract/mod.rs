@@ -16,9 +16,12 @@ use crate::json::JsonRef;
 use crate::pattern::Pattern;
 use crate::shape::{kind_of, Additional, Decl, Declaration, Id, Mode};
 use crate::text::keys::js_order;
+use std::mem::ManuallyDrop;
 
 struct Prop {
     name: Box<[u8]>,
+    /// The identity of a key object known to hold `name` (0 when none is bound).
+    id: usize,
     shape: Id,
     optional: bool,
     kind: &'static str,
@@ -93,6 +96,20 @@ impl Contract {
         &self.schema
     }
 
+    /// Binds each declared property name to the identity of a key object that holds that
+    /// text (`identity(name)`, 0 for none), so a record key that is that very object is
+    /// found without reading its text. The caller keeps those objects alive, unchanged, for
+    /// as long as the contract is used, so no other key can have their identities.
+    pub fn bind_keys(&mut self, mut identity: impl FnMut(&[u8]) -> usize) {
+        for node in &mut self.nodes {
+            if let Compiled::Object { props, .. } = node {
+                for prop in props.iter_mut() {
+                    prop.id = identity(&prop.name);
+                }
+            }
+        }
+    }
+
     /// The declaration this contract was compiled from.
     pub fn declaration(&self) -> &Declaration {
         &self.declaration
@@ -143,6 +160,7 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
                     };
                     Prop {
                         name: name.clone(),
+                        id: 0,
                         shape,
                         optional,
                         kind: kind_of(decls, *id),
@@ -172,8 +190,76 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
     }
 }
 
-/// Finds a declared property by key text.
+impl Contract {
+    /// Whether a shape is a leaf: its strict guard passing means its report is empty.
+    fn is_leaf(&self, id: Id) -> bool {
+        matches!(
+            self.nodes[id],
+            Compiled::String { .. }
+                | Compiled::Number { .. }
+                | Compiled::Boolean
+                | Compiled::Null
+                | Compiled::Json
+                | Compiled::Raw
+                | Compiled::Literal(_)
+        )
+    }
+}
+
+/// Finds a declared property by key text, trying position `hint` first: keys mostly come
+/// in declaration order, so the property after the last one found is the likely one.
 #[inline]
-fn find(props: &[Prop], index: &keys::KeyIndex, key: &[u8]) -> Option<usize> {
-    index.find(key, |at| keys::same_bytes(&props[at].name, key))
+fn find_near(
+    props: &[Prop],
+    index: &keys::KeyIndex,
+    (key, id): (&[u8], usize),
+    hint: usize,
+) -> Option<usize> {
+    if id != 0 && props.get(hint).is_some_and(|prop| prop.id == id) {
+        return Some(hint);
+    }
+    let same = |at: usize| keys::same_bytes(&props[at].name, key);
+    if index.is_at(hint, key, same) {
+        return Some(hint);
+    }
+    index.find(key, same)
+}
+
+/// Most objects declare a few properties: their slots live on the stack.
+const INLINE_SLOTS: usize = 16;
+
+/// The parsed value of each declared property, in declaration order.
+pub(super) enum Slots<T> {
+    /// Only the first `len` slots are ever written, so only they are dropped.
+    Inline(ManuallyDrop<[Option<T>; INLINE_SLOTS]>, usize),
+    Heap(Vec<Option<T>>),
+}
+
+impl<T> Drop for Slots<T> {
+    fn drop(&mut self) {
+        if let Slots::Inline(slots, len) = self {
+            slots[..*len].iter_mut().for_each(|slot| drop(slot.take()));
+        }
+    }
+}
+
+impl<T> Slots<T> {
+    #[inline]
+    pub(super) fn new(len: usize) -> Slots<T> {
+        if len <= INLINE_SLOTS {
+            Slots::Inline(ManuallyDrop::new(std::array::from_fn(|_| None)), len)
+        } else {
+            let mut slots = Vec::with_capacity(len);
+            slots.resize_with(len, || None);
+            Slots::Heap(slots)
+        }
+    }
+
+    #[inline]
+    pub(super) fn as_mut(&mut self) -> &mut [Option<T>] {
+        match self {
+            Slots::Inline(slots, len) => &mut slots[..*len],
+            Slots::Heap(slots) => slots,
+        }
+    }
 }

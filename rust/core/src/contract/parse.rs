@@ -6,8 +6,8 @@ use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use super::guard::{number_fits, string_fits};
-use super::jsonvalue::{copy_json, is_json_value};
-use super::{find, Compiled, Contract, Tail};
+use super::jsonvalue::{copy_checked, copy_json, is_json_value, Checked};
+use super::{find_near, Compiled, Contract, Slots, Tail};
 use crate::errors::ContractError;
 use crate::shape::Id;
 use crate::stack::deeper;
@@ -30,12 +30,33 @@ pub trait Sink<N: Node> {
     fn boolean(&mut self, value: bool) -> Self::Out;
     /// A new array.
     fn array(&mut self, items: Vec<Self::Out>) -> Self::Out;
+    /// An array of `len` items under construction, given in order to [`Sink::push`] and
+    /// finished by [`Sink::finish`].
+    type Items;
+    /// Room for an array of `len` items.
+    fn items(&mut self, len: usize) -> Self::Items;
+    /// Appends the next item.
+    fn push(&mut self, items: &mut Self::Items, item: Self::Out);
+    /// The array of the items pushed.
+    fn finish(&mut self, items: Self::Items) -> Self::Out;
     /// A new record of `len` entries, keys in order.
     fn object(
         &mut self,
         len: usize,
         entries: impl Iterator<Item = (N::Key, Self::Out)>,
     ) -> Self::Out;
+    /// A new record with the same keys as the record `input`, in the same order, given as
+    /// `entries` (`len` of them): each value is `input`'s own or replaces it. A sink may
+    /// start from a copy of `input`; by default it builds the record as [`Sink::object`].
+    fn object_like(
+        &mut self,
+        input: &N,
+        len: usize,
+        entries: impl Iterator<Item = (N::Key, Self::Out)>,
+    ) -> Self::Out {
+        let _ = input;
+        self.object(len, entries)
+    }
     /// A scalar copied as plain data (clones); the node itself by default.
     fn plain(&mut self, node: &N) -> Self::Out {
         self.keep(node)
@@ -92,8 +113,23 @@ fn fresh<N: Node, S: Sink<N>>(value: &N, sink: &mut S) -> Result<S::Out, Contrac
 /// fresh; anything else (scalars, values that are not JSON data) is the input itself.
 fn kept<N: Node, S: Sink<N>>(value: &N, kind: Kind, sink: &mut S) -> Result<S::Out, ContractError> {
     match kind {
-        Kind::Array | Kind::Object if is_json_value(value) => fresh(value, sink),
+        Kind::Array | Kind::Object => match copy_checked(value, sink) {
+            Checked::Json(copy) => Ok(copy),
+            Checked::NotJson => Ok(sink.keep(value)),
+            Checked::Deep if is_json_value(value) => fresh(value, sink),
+            Checked::Deep => Ok(sink.keep(value)),
+        },
         _ => Ok(sink.keep(value)),
+    }
+}
+
+/// A fresh copy of a JSON container, `None` when it is not JSON data.
+fn json_container<N: Node, S: Sink<N>>(value: &N, sink: &mut S) -> Parsed<S, N> {
+    match copy_checked(value, sink) {
+        Checked::Json(copy) => Ok(Some(copy)),
+        Checked::NotJson => Ok(None),
+        Checked::Deep if is_json_value(value) => fresh(value, sink).map(Some),
+        Checked::Deep => Ok(None),
     }
 }
 
@@ -123,6 +159,21 @@ impl Contract {
         depth: u32,
     ) -> Parsed<S, N> {
         deeper(depth, || self.parse_at(id, value, sink, depth + 1))
+    }
+
+    /// [`Contract::parse_node`] of a child: a leaf accepted as is is kept inline.
+    #[inline(always)]
+    fn parse_child<N: Node, S: Sink<N>>(
+        &self,
+        id: Id,
+        value: &N,
+        sink: &mut S,
+        depth: u32,
+    ) -> Parsed<S, N> {
+        match self.leaf_guard(id, value) {
+            Some(true) => Ok(Some(sink.keep(value))),
+            _ => self.parse_node(id, value, sink, depth),
+        }
     }
 
     fn parse_at<N: Node, S: Sink<N>>(
@@ -177,17 +228,17 @@ impl Contract {
                 if min.is_some_and(|m| (len as u64) < m) || max.is_some_and(|m| (len as u64) > m) {
                     return Ok(None);
                 }
-                let mut out = Vec::with_capacity(len);
+                let mut out = sink.items(len);
                 for index in 0..len {
                     let item = value
                         .item(index)
                         .map_err(|_| ContractError::unreadable("parse", "array", Some("array")))?;
-                    match self.parse_node(*items, &item, sink, depth)? {
-                        Some(parsed) => out.push(parsed),
+                    match self.parse_child(*items, &item, sink, depth)? {
+                        Some(parsed) => sink.push(&mut out, parsed),
                         None => return Ok(None),
                     }
                 }
-                Some(sink.array(out))
+                Some(sink.finish(out))
             }
             Compiled::Object {
                 props,
@@ -235,7 +286,7 @@ impl Contract {
             },
             Compiled::Optional(inner) => self.parse_node(*inner, value, sink, depth)?,
             Compiled::Json => match kind {
-                Kind::Array | Kind::Object if is_json_value(value) => Some(fresh(value, sink)?),
+                Kind::Array | Kind::Object => return json_container(value, sink),
                 _ => is_json_value(value).then(|| sink.keep(value)),
             },
             Compiled::Raw => Some(kept(value, kind, sink)?),
@@ -251,21 +302,31 @@ impl Contract {
         sink: &mut S,
         depth: u32,
     ) -> Parsed<S, N> {
-        let mut slots: Vec<Option<(N::Key, S::Out)>> = Vec::new();
-        slots.resize_with(props.len(), || None);
-        let mut extras: Vec<Extra<N, S>> = Vec::new();
+        let mut slots = Slots::new(props.len());
+        let slots_mut = slots.as_mut();
+        let mut extras: Vec<Extra<N, S>> = match tail {
+            Tail::Closed => Vec::new(),
+            _ => Vec::with_capacity(value.entry_count().saturating_sub(props.len()).min(4096)),
+        };
         let mut failed: Result<bool, ContractError> = Ok(false);
+        let (mut present, mut filled) = (0usize, 0usize);
+        // Whether the output has exactly the input's keys in the input's order.
+        let mut same_keys = true;
+        let mut next_slot = 0usize;
         let read = value.entries(|entry| {
-            let (shape, slot) = match find(props, index, entry.text) {
+            let (shape, slot) = match find_near(props, index, (entry.text, entry.id), next_slot) {
                 Some(index) => (Some(props[index].shape), Some(index)),
                 None => match tail {
-                    Tail::Closed => return ControlFlow::Continue(()),
+                    Tail::Closed => {
+                        same_keys = false;
+                        return ControlFlow::Continue(());
+                    }
                     Tail::Open => (None, None),
                     Tail::Shape(shape) => (Some(*shape), None),
                 },
             };
             let parsed = match shape {
-                Some(shape) => match self.parse_node(shape, entry.value, sink, depth) {
+                Some(shape) => match self.parse_child(shape, entry.value, sink, depth) {
                     Ok(Some(parsed)) => parsed,
                     Ok(None) => {
                         failed = Ok(true);
@@ -286,8 +347,24 @@ impl Contract {
             };
             let pair = (entry.key.clone(), parsed);
             match slot {
-                Some(index) => slots[index] = Some(pair),
-                None => extras.push((array_index(entry.text), pair)),
+                Some(index) => {
+                    if slots_mut[index].is_none() {
+                        filled += 1;
+                        present += usize::from(!props[index].optional);
+                    } else {
+                        same_keys = false;
+                    }
+                    if index < next_slot || !extras.is_empty() {
+                        same_keys = false;
+                    }
+                    next_slot = index + 1;
+                    slots_mut[index] = Some(pair);
+                }
+                None => {
+                    let at = array_index(entry.text);
+                    same_keys &= at.is_none();
+                    extras.push((at, pair));
+                }
             }
             ControlFlow::Continue(())
         });
@@ -298,23 +375,19 @@ impl Contract {
             }
             Ok(()) => {}
         }
-        if failed? {
-            return Ok(None);
-        }
-        let present = props
-            .iter()
-            .zip(&slots)
-            .filter(|(prop, slot)| !prop.optional && slot.is_some())
-            .count();
-        if present != required {
+        if failed? || present != required {
             return Ok(None);
         }
         js_sort(&mut extras);
-        let len = slots.iter().filter(|slot| slot.is_some()).count() + extras.len();
+        let len = filled + extras.len();
         let entries = slots
-            .into_iter()
-            .flatten()
+            .as_mut()
+            .iter_mut()
+            .filter_map(Option::take)
             .chain(extras.into_iter().map(|(_, pair)| pair));
+        if same_keys {
+            return Ok(Some(sink.object_like(value, len, entries)));
+        }
         Ok(Some(sink.object(len, entries)))
     }
 }

@@ -15,6 +15,12 @@ fn trim_uses_the_javascript_whitespace_set() {
     );
     assert_eq!(trim("\u{200b}".as_bytes()), "\u{200b}".as_bytes());
     assert_eq!(trim(b"   "), b"");
+    assert_eq!(trim(b"20"), b"20");
+    assert_eq!(trim(b"x"), b"x");
+    assert_eq!(trim(b""), b"");
+    assert_eq!(trim(b"\x0b1 2\x0c"), b"1 2");
+    assert_eq!(trim("1\u{a0}".as_bytes()), b"1");
+    assert_eq!(trim("\u{3000}1".as_bytes()), b"1");
 }
 
 #[test]

@@ -88,6 +88,14 @@ fn width(lead: u8) -> usize {
 
 /// Removes JavaScript whitespace from both ends, as `String.prototype.trim` does.
 pub fn trim(bytes: &[u8]) -> &[u8] {
+    // Every non-ASCII JavaScript space starts with a byte of 0x80 or more, so ASCII ends
+    // that are not ASCII spaces are kept as they are.
+    let solid = |b: u8| b.is_ascii() && !matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
+    if let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) {
+        if solid(first) && solid(last) {
+            return bytes;
+        }
+    }
     let mut start = 0;
     while start < bytes.len() {
         let step = width(bytes[start]);

@@ -4,7 +4,7 @@ use crate::constants::MAX_SAFE_INTEGER;
 
 /// Formats a double as ECMAScript `Number::toString` does (`1e21` → `"1e+21"`, `-0` → `"0"`).
 pub fn number_to_string(value: f64) -> String {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(24);
     push_number(&mut out, value);
     String::from_utf8(out).unwrap_or_default()
 }
@@ -29,7 +29,22 @@ pub fn push_number(out: &mut Vec<u8>, value: f64) {
         return;
     }
     if is_safe_integer(value) {
-        out.extend_from_slice((value as i64).to_string().as_bytes());
+        let integer = value as i64;
+        if integer < 0 {
+            out.push(b'-');
+        }
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = integer.unsigned_abs();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[at..]);
         return;
     }
     // Between 1e-6 and 1e21 ECMAScript writes plain decimals, as Rust's shortest `Display` does.
@@ -107,6 +122,13 @@ pub fn parse_number(text: &[u8]) -> Option<f64> {
         } else {
             f64::INFINITY
         });
+    }
+    if !unsigned.is_empty() && unsigned.len() <= 15 && unsigned.iter().all(u8::is_ascii_digit) {
+        // Below 10^15, so exact in a double: no float parser needed.
+        let value = unsigned
+            .iter()
+            .fold(0u64, |n, digit| n * 10 + u64::from(digit - b'0')) as f64;
+        return Some(if negative { -value } else { value });
     }
     if !is_decimal_literal(unsigned) {
         return None;
@@ -205,6 +227,22 @@ mod tests {
         for (value, text) in cases {
             assert_eq!(number_to_string(value), text, "{value}");
         }
+        for value in [
+            1.0,
+            7.0,
+            -7.0,
+            10.0,
+            500.0,
+            -1000.0,
+            9007199254740991.0,
+            -9007199254740991.0,
+        ] {
+            assert_eq!(
+                number_to_string(value),
+                (value as i64).to_string(),
+                "{value}"
+            );
+        }
     }
 
     #[test]
@@ -235,5 +273,24 @@ mod tests {
         assert_eq!(parse_number(huge.as_bytes()), Some(f64::INFINITY));
         assert_eq!(parse_number(b"0x20000000000001"), Some(9007199254740992.0));
         assert_eq!(parse_number(b"0x20000000000003"), Some(9007199254740996.0));
+    }
+
+    #[test]
+    fn digit_strings_read_as_the_float_parser_reads_them() {
+        for text in [
+            "0",
+            "007",
+            "-12",
+            "+3",
+            "999999999999999",
+            "1000000000000000",
+        ] {
+            let slow = text.parse::<f64>().ok();
+            assert_eq!(parse_number(text.as_bytes()), slow, "{text}");
+        }
+        assert_eq!(
+            parse_number(b"12345678901234567890"),
+            Some(12345678901234567890.0)
+        );
     }
 }

@@ -82,6 +82,18 @@ impl Table {
         None
     }
 
+    /// The number of entry slots, deleted ones included (`dk_nentries`).
+    #[inline]
+    pub fn slots(self) -> isize {
+        self.end
+    }
+
+    /// Whether every key is an exact `str` (a unicode-kind table, not the general kind).
+    #[inline]
+    pub fn unicode(self) -> bool {
+        self.stride == 16
+    }
+
     /// The next stored entry at or after `*pos`, moving `*pos` past it.
     ///
     /// # Safety
