@@ -3,6 +3,7 @@ pool that has none free within its timeout failing as a retryable driver error."
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,20 +49,19 @@ async def test_units_of_work_run_side_by_side_on_borrowed_connections(
     database = shop(pool, "pooled_side")
     try:
         await database.table("items").add({"id": "a", "n": 1})
-        seen: list[int] = []
+        pids: list[int] = []
+        # Both units must be inside their transactions at once to pass the barrier: run one
+        # after the other, the first would time out waiting for the second.
+        together = threading.Barrier(2, timeout=30)
 
         def busy(session: Any) -> None:
-            rows = session.rows(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = "
-                "'orkestrel-pooled-test' AND state = 'active'"
-            )
-            seen.append(int(rows[0][0]))
-            session.rows("SELECT pg_sleep(0.3)")
+            pids.append(int(session.rows("SELECT pg_backend_pid()")[0][0]))
+            together.wait()
 
         async with anyio.create_task_group() as group:
             for _ in range(2):
                 group.start_soon(lambda: database.driver.run(busy, write=False))
-        assert max(seen) == 2
+        assert len(set(pids)) == 2
     finally:
         await database.close()
         drop_schema(postgres_dsn, "pooled_side")
