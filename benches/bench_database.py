@@ -65,6 +65,17 @@ SQLITE_DDL = (
 )
 
 
+def raw_file(path: Path) -> sqlite3.Connection:
+    """A raw `sqlite3` connection to a new WAL file holding the 100,000 rows."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute(SQLITE_DDL)
+    connection.execute("BEGIN")
+    connection.executemany(SQLITE_INSERT, tuples(ROWS))
+    connection.execute("COMMIT")
+    return connection
+
+
 def tuples(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return [(r["id"], r["name"], r["price"], r["stock"]) for r in rows]
 
@@ -75,13 +86,7 @@ def run(loop: asyncio.AbstractEventLoop, make: Callable[[], Any]) -> Any:
 
 @pytest.fixture(scope="module")
 def raw_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[sqlite3.Connection]:
-    path = tmp_path_factory.mktemp("raw") / "raw.sqlite3"
-    connection = sqlite3.connect(path, isolation_level=None)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute(SQLITE_DDL)
-    connection.execute("BEGIN")
-    connection.executemany(SQLITE_INSERT, tuples(ROWS))
-    connection.execute("COMMIT")
+    connection = raw_file(tmp_path_factory.mktemp("raw") / "raw.sqlite3")
     yield connection
     connection.close()
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -45,12 +44,7 @@ def batch(number: int) -> list[dict[str, Any]]:
 
 
 async def count(calls: int, folder: Path) -> None:
-    raw = sqlite3.connect(folder / "raw.sqlite3", isolation_level=None)
-    raw.execute("PRAGMA journal_mode=WAL")
-    raw.execute(data.SQLITE_DDL)
-    raw.execute("BEGIN")
-    raw.executemany(data.SQLITE_INSERT, data.tuples(data.ROWS))
-    raw.execute("COMMIT")
+    raw = data.raw_file(folder / "raw.sqlite3")
     driver = create_sqlite_driver(folder / "layer.sqlite3", inline=10.0)
     layer = create_database(tables=data.TABLES, driver=driver)
     tool = create_database_tool(databases={"bench": layer})

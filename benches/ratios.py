@@ -396,19 +396,13 @@ def database(rounds: int) -> None:
     with one condition and limit 100 (in key order), and `add` of 1,000 new rows in one
     transaction, both inside one running event loop."""
     import asyncio
-    import sqlite3
 
     import bench_database as data
     from orkestrel.database import create_database, create_sqlite_driver
     from orkestrel.toolbox import create_database_tool
 
     folder = Path(tempfile.mkdtemp(prefix="ratios-db-"))
-    raw = sqlite3.connect(folder / "raw.sqlite3", isolation_level=None)
-    raw.execute("PRAGMA journal_mode=WAL")
-    raw.execute(data.SQLITE_DDL)
-    raw.execute("BEGIN")
-    raw.executemany(data.SQLITE_INSERT, data.tuples(data.ROWS))
-    raw.execute("COMMIT")
+    raw = data.raw_file(folder / "raw.sqlite3")
     layer = create_database(
         tables=data.TABLES, driver=create_sqlite_driver(folder / "layer.sqlite3")
     )

@@ -8,6 +8,7 @@ holding all of `database_thread_limiter()`'s tokens tells the two paths apart wi
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -59,6 +60,27 @@ async def finishes_without_a_thread(call: Callable[[], Awaitable[Any]]) -> bool:
             await call()
             done = True
     return done
+
+
+async def ticks_during(work: Callable[[], Awaitable[Any]]) -> tuple[Any, int]:
+    """Runs `work` beside a task that counts its turns; returns the answer and the turns taken
+    while `work` ran."""
+    ticks = 0
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await anyio.lowlevel.checkpoint()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(tick)
+        await anyio.lowlevel.checkpoint()
+        before = ticks
+        answer = await work()
+        during = ticks - before
+        group.cancel_scope.cancel()
+    return answer, during
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -139,21 +161,9 @@ async def test_work_that_outlives_the_budget_moves_to_a_thread_with_the_same_ans
             driver=create_sqlite_driver(tmp_path / f"b{budget}.sqlite3", inline=budget),
         )
         await database.table("items").add(rows)
-        ticks = 0
-
-        async def tick() -> None:
-            nonlocal ticks
-            while True:
-                ticks += 1
-                await anyio.lowlevel.checkpoint()
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(tick)
-            await anyio.lowlevel.checkpoint()
-            before = ticks
-            answers.append(await database.table("items").records(query))
-            during = ticks - before
-            group.cancel_scope.cancel()
+        table = database.table("items")
+        answer, during = await ticks_during(functools.partial(table.records, query))
+        answers.append(answer)
         # The loop kept running other tasks while the sort ran in a worker thread.
         assert during > 10
         await database.close()
@@ -214,22 +224,12 @@ async def test_inline_calls_run_under_trio(tmp_path: Path) -> None:
 
 async def test_inline_calls_in_a_row_let_other_tasks_run(database: DatabaseInterface) -> None:
     items = database.table("items")
-    ticks = 0
 
-    async def tick() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
-            await anyio.lowlevel.checkpoint()
-
-    async with anyio.create_task_group() as group:
-        group.start_soon(tick)
-        await anyio.lowlevel.checkpoint()
-        before = ticks
+    async def reads() -> None:
         for _ in range(500):
             await items.records({"limit": 50})
-        during = ticks - before
-        group.cancel_scope.cancel()
+
+    _, during = await ticks_during(reads)
     # 500 reads hold the loop far longer than one inline budget, so they yielded in between.
     assert during >= 2
 
