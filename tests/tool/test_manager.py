@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any
 
@@ -490,6 +491,16 @@ class _Name(str):
     pass
 
 
+class _Unhashable(str):
+    def __hash__(self) -> int:
+        raise RuntimeError("no hash")
+
+
+class _AsyncCall:
+    async def __call__(self, args: Any) -> Any:
+        return ["called", args]
+
+
 class _Loud(Tool):
     async def execute(self, args: Any, caller: Any = None) -> Any:
         return ("overridden", await super().execute(args))
@@ -535,6 +546,8 @@ async def test_a_plain_call_answers_as_the_general_path_does() -> None:
             make("sync", lambda args: args),
             make("awaitable", lambda args: Later()),
             _Loud(name="loud", execute=one),
+            make("partial", functools.partial(two, caller="bound")),
+            make("object", _AsyncCall()),
         ]
     )
     calls: list[Any] = [
@@ -550,6 +563,10 @@ async def test_a_plain_call_answers_as_the_general_path_does() -> None:
         {"id": "10", "name": _Name("one"), "arguments": {"n": 3}},
         {"id": "11", "name": "ghost", "arguments": {}},
         {"id": "12", "name": 5, "arguments": {}},
+        {"id": "13", "name": "partial", "arguments": {"p": 1}},
+        {"id": "14", "name": "object", "arguments": {"o": 1}},
+        {"id": "15", "name": ["one"], "arguments": {}},
+        {"id": "16", "name": "one", "arguments": {"n": 4}, "caller": "ignored"},
     ]
 
     async def both() -> None:
@@ -560,6 +577,13 @@ async def test_a_plain_call_answers_as_the_general_path_does() -> None:
             assert plain == await tools.execute(item, timeout=60), item
 
     await both()
+    assert (await tools.execute(calls[12]))["value"] == ({"p": 1}, "bound")
+    assert (await tools.execute(calls[13]))["value"] == ["called", {"o": 1}]
+    # A name whose hash raises cannot be read: it escapes every path alike.
+    liar: Any = {"id": "17", "name": _Unhashable("one"), "arguments": {}}
+    for options in ({}, {"timeout": 60}):
+        with pytest.raises(RuntimeError, match="no hash"):
+            await tools.execute(liar, **options)
 
     # The same name now holds another tool, then that tool a new schema: neither may be
     # answered from what was learnt about the old one.

@@ -107,7 +107,7 @@ async def _act(
         return 0
     call: ToolCall = {"id": "cli", "name": tool.name, "arguments": arguments}
     result = await manager.execute(call)
-    if not result["success"]:
+    if result["success"] is False:
         print(result["error"], file=err)
         if not pretty:
             _emit(result, out)

@@ -30,7 +30,7 @@ def flatten_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     for name in names:
         users = [index for index, arm in enumerate(arms) if name in arm.get("properties", {})]
-        if name == key:
+        if key is not None and name == key:
             properties[name] = _tag(arms, key, values)
         else:
             properties[name] = _merged(arms, name, users, values)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import partial
-from inspect import isawaitable
-from types import CoroutineType
+from inspect import CO_COROUTINE
+from types import FunctionType
 from typing import Any, cast, overload
 
 import anyio
@@ -80,8 +80,12 @@ class ToolManager:
         A list registers each in order, later entries replacing earlier ones of the same name.
         Re-adding a registered name replaces the tool in place.
         """
-        for item in tool if isinstance(tool, list | tuple) else (tool,):
-            self._tools[item.name] = item
+        items = tool if isinstance(tool, list | tuple) else (cast(ToolInterface, tool),)
+        for item in items:
+            name = item.name
+            self._tools[name] = item
+            # `execute` trusts a cached plan to be the registered tool's: drop the old one.
+            self._plans.pop(name, None)
 
     def tool(self, name: str) -> ToolInterface | None:
         """Finds one registered tool by name."""
@@ -117,37 +121,30 @@ class ToolManager:
         of a batch run at once.
         """
         if type(call) is dict and timeout is None and limit is None:
-            # The common case, one plain call with no options, without the layers below: the
-            # same steps as `_run` (a dict's `get` is its `[]` with a default: no `__missing__`).
-            id_, name = call.get("id"), call.get("name")
-            tool = self._tools.get(name) if type(name) is str else None
-            if tool is None:
-                return await self._run(call, id_, name, None)
+            # The common case, one plain call with no options, in as few steps as Python allows:
+            # subscripts rather than `get` (an exact dict's `[]` has no `__missing__`), and a
+            # cached plan per name. Anything unusual (a missing key, a name that is not a
+            # registered str, a replaced schema, a handler `execute` cannot call directly)
+            # takes `_plain`, which reads the call again the long way and answers as `_run` does.
+            try:
+                id_, name, raw = call["id"], call["name"], call["arguments"]
+                tool, parameters, plan, direct = self._plans[name]
+            except Exception:
+                return await self._plain(call)
+            if direct is None or tool.parameters is not parameters:
+                return await self._plain(call)
             args: Any = None
             try:
-                entry = self._plans.get(name)
-                if entry is None:
-                    entry = self._entry(name, tool)
-                known, parameters, plan, direct = entry
-                if known is not tool or parameters is not tool.parameters:
-                    known, parameters, plan, direct = self._entry(name, tool)
-                raw = call.get("arguments", {})
                 args = raw if plan is None else read_arguments(plan, raw)
-                if direct is not None:
-                    # What `Tool.execute` does for an async handler of one parameter, without
-                    # its coroutine around the handler's.
-                    value = direct(args)
-                    if type(value) is CoroutineType or isawaitable(value):
-                        value = await value
-                else:
-                    caller = call.get("caller", _ABSENT)
-                    if caller is _ABSENT:
-                        value = await tool.execute(args)
-                    else:
-                        value = await tool.execute(args, caller)
+                value = await direct(args)
             except Exception as exc:
                 return _failure(id_, name, error_message(exc, args))
             return {"id": id_, "name": name, "success": True, "value": value}
+        return await self._general(call, timeout, limit)
+
+    async def _general(
+        self, call: ToolCall | Sequence[ToolCall], timeout: float | None, limit: int | None
+    ) -> ToolResult | list[ToolResult]:
         _check_options(timeout, limit)
         if not isinstance(call, list | tuple):
             single: ToolCall = call  # type: ignore[assignment]
@@ -157,11 +154,28 @@ class ToolManager:
         heads = [(item, _read(item, "id", None), _read(item, "name", None)) for item in call]
         return await gather([partial(self._run, *head, timeout) for head in heads], limit)
 
+    async def _plain(self, call: ToolCall) -> ToolResult:
+        """One dict call with no options: `_run`'s steps, with the call plan cached per name."""
+        id_, name = call.get("id"), call.get("name")
+        tool = self._tools.get(name) if type(name) is str else None
+        if tool is None:
+            return await self._run(call, id_, name, None)
+        args: Any = None
+        try:
+            plan = self._entry(name, tool)[2]
+            raw = call.get("arguments", {})
+            args = raw if plan is None else read_arguments(plan, raw)
+            value = await _invoke(tool, args, call.get("caller", _ABSENT))
+        except Exception as exc:
+            return _failure(id_, name, error_message(exc, args))
+        return {"id": id_, "name": name, "success": True, "value": value}
+
     async def _run(self, call: ToolCall, id_: Any, name: Any, timeout: float | None) -> ToolResult:
         tool = self._tools.get(name) if isinstance(name, str) else None
         if tool is None:
             return _failure(id_, name, f"tool not found: {name}")
         args: Any = None
+        value: Any = None
         try:
             args = read_arguments(self._plan(name, tool), _read(call, "arguments", {}))
             caller = _read(call, "caller", _ABSENT)
@@ -192,11 +206,11 @@ class ToolManager:
             plan = known[2]
         else:
             plan = arguments_plan(parameters)
-        # `Tool` is this package's own class: its handler, kind and arity are fixed at
-        # construction, and `Tool.execute` calls an async one-parameter handler as `h(args)`.
-        direct = tool._handler if type(tool) is Tool and tool._async and tool._arity == 1 else None
+        direct = _direct_handler(tool)
         entry = (tool, parameters, plan, direct)
-        self._plans[name] = entry
+        if type(name) is str:
+            # Only exact `str` keys, so a caller's `str` subclass is never kept as one.
+            self._plans[name] = entry
         return entry
 
     def remove(self, name: str | Sequence[str]) -> bool:
@@ -221,6 +235,18 @@ class ToolManager:
 
     def __repr__(self) -> str:
         return f"ToolManager({list(self._tools)!r})"
+
+
+def _direct_handler(tool: ToolInterface) -> Any:
+    """The handler `execute` may call and await itself: that of a plain `Tool` (this package's
+    own class, whose handler and arity are fixed at construction, and whose `execute` calls an
+    async one-parameter handler as `h(args)`) when it is an `async def` function, so that
+    calling it always makes a coroutine."""
+    if type(tool) is not Tool or tool._arity != 1:
+        return None
+    handler = tool._handler
+    is_async = type(handler) is FunctionType and handler.__code__.co_flags & CO_COROUTINE
+    return handler if is_async else None
 
 
 async def _invoke(tool: ToolInterface, args: Any, caller: Any) -> Any:
