@@ -248,19 +248,23 @@ impl<'a, const AVX2: bool> Scanner<'a, AVX2> {
         }
     }
 
-    /// The position of the next event, or `None` at the end of the line (or once the line is
-    /// known to be one the fast path will not take: `bad`).
+    /// The position and byte of the next event, or `None` at the end of the line (or once the
+    /// line is known to be one the fast path will not take: `bad`).
     #[inline(always)]
-    fn event(&mut self) -> Option<usize> {
+    fn event(&mut self) -> Option<(usize, u8)> {
         while self.events == 0 {
             if self.end.is_some() || self.bad {
                 return None;
             }
             self.advance();
         }
-        let i = self.events.trailing_zeros() as usize;
+        let at = self.base + self.events.trailing_zeros() as usize;
         self.events &= self.events - 1;
-        Some(self.base + i)
+        debug_assert!(at < self.buf.len());
+        // SAFETY: `advance` keeps only bits of `line`, a subset of `valid`: the bits below
+        // `rest = buf.len() - base`, so `at = base + i` with `i < rest` is inside `buf`.
+        let byte = unsafe { *self.buf.get_unchecked(at) };
+        Some((at, byte))
     }
 
     #[inline(always)]
@@ -367,11 +371,12 @@ impl Tape {
         // Token offsets are 32-bit; a longer line is the scalar parser's to reject.
         let buf = &buf[..buf.len().min(u32::MAX as usize)];
         let mut scan = Scanner::<AVX2>::new(buf);
-        let mut pos = scan.event()?;
+        let mut event = scan.event()?;
         'value: loop {
-            match buf[pos] {
-                open @ (b'{' | b'[') => {
-                    let object = open == b'{';
+            let (pos, byte) = event;
+            match byte {
+                b'{' | b'[' => {
+                    let object = byte == b'{';
                     let tok = self.toks.len() as u32;
                     self.toks.push(Tok {
                         tag: if object { OBJECT } else { ARRAY },
@@ -380,7 +385,7 @@ impl Tape {
                         b: 0,
                     });
                     let next = scan.event()?;
-                    if buf[next] == open + 2 {
+                    if next.1 == byte + 2 {
                         // `{` + 2 is `}` and `[` + 2 is `]`.
                         self.toks[tok as usize].a = self.toks.len() as u32;
                     } else {
@@ -389,15 +394,15 @@ impl Tape {
                             count: 1,
                             object,
                         });
-                        pos = next;
+                        event = next;
                         if object {
-                            pos = self.key_fast(buf, &mut scan, pos)?;
+                            event = self.key_fast(buf, &mut scan, event)?;
                         }
                         continue 'value;
                     }
                 }
                 b'"' => {
-                    let close = scan.event()?;
+                    let (close, _) = scan.event()?;
                     self.string_fast(buf, &scan, pos, close, STRING)?;
                 }
                 b't' => scalar(buf, self.literal(buf, pos, b"true", TRUE))?,
@@ -416,14 +421,13 @@ impl Tape {
                     let valid = !scan.high || std::str::from_utf8(&buf[..end]).is_ok();
                     return (short && valid).then_some(end);
                 };
-                let next = scan.event()?;
-                match buf[next] {
+                match scan.event()?.1 {
                     b',' => {
                         frame.count += 1;
                         let object = frame.object;
-                        pos = scan.event()?;
+                        event = scan.event()?;
                         if object {
-                            pos = self.key_fast(buf, &mut scan, pos)?;
+                            event = self.key_fast(buf, &mut scan, event)?;
                         }
                         continue 'value;
                     }
@@ -441,27 +445,27 @@ impl Tape {
         }
     }
 
-    /// A key at event `pos`, its `:`, and the position of the value's event.
+    /// A key at `event`, its `:`, and the value's event.
     #[inline(always)]
     fn key_fast<const AVX2: bool>(
         &mut self,
         buf: &[u8],
         scan: &mut Scanner<'_, AVX2>,
-        pos: usize,
-    ) -> Option<usize> {
-        if buf[pos] != b'"' {
+        (pos, byte): (usize, u8),
+    ) -> Option<(usize, u8)> {
+        if byte != b'"' {
             return None;
         }
-        let close = scan.event()?;
+        let (close, _) = scan.event()?;
         self.string_fast(buf, scan, pos, close, KEY)?;
-        let colon = scan.event()?;
-        if buf[colon] != b':' {
+        if scan.event()?.1 != b':' {
             return None;
         }
         scan.event()
     }
 
-    /// The string opened at `open` and closed at the event `close`.
+    /// The string opened at `open` and closed at the event `close`: the event after an opening
+    /// quote is always its closing quote, as string text holds no events.
     #[inline(always)]
     fn string_fast<const AVX2: bool>(
         &mut self,
@@ -471,9 +475,7 @@ impl Tape {
         close: usize,
         tag: u8,
     ) -> Option<()> {
-        if buf[close] != b'"' {
-            return None;
-        }
+        debug_assert_eq!(buf[close], b'"');
         if scan.backslash {
             // Escapes are checked by the scalar scanner, which must end at the same quote.
             return (self.string(buf, open, tag).ok()? == close + 1).then_some(());
