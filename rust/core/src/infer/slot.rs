@@ -208,7 +208,7 @@ impl Slot {
         kind: Kind,
         need: bool,
     ) -> u32 {
-        if self.annotated && ctx.opts.enums {
+        if self.annotated & ctx.opts.enums {
             self.enums.off();
         }
         if self.depth == 0 {
