@@ -440,20 +440,25 @@ fn alternating_records(rng: &mut Rng, count: usize) -> Vec<String> {
 
 #[test]
 fn repeated_key_orders_give_the_schema_of_records_taken_one_at_a_time() {
-    let mut rng = Rng(0x5EED);
-    for round in 0..60 {
-        let count = 1 + rng.below(120);
-        let texts = repeating_records(&mut rng, count);
-        same_as_one_at_a_time(round, &texts);
-    }
+    one_at_a_time_over(0x5EED, 60, 120, repeating_records);
 }
 
 #[test]
 fn alternating_key_orders_give_the_schema_of_records_taken_one_at_a_time() {
-    let mut rng = Rng(0xA17E);
-    for round in 0..80 {
-        let count = 1 + rng.below(300);
-        let texts = alternating_records(&mut rng, count);
+    one_at_a_time_over(0xA17E, 80, 300, alternating_records);
+}
+
+/// [`same_as_one_at_a_time`] over `rounds` batches of 1 to `most` records from `records`.
+fn one_at_a_time_over(
+    seed: u64,
+    rounds: usize,
+    most: usize,
+    records: fn(&mut Rng, usize) -> Vec<String>,
+) {
+    let mut rng = Rng(seed);
+    for round in 0..rounds {
+        let count = 1 + rng.below(most);
+        let texts = records(&mut rng, count);
         same_as_one_at_a_time(round, &texts);
     }
 }

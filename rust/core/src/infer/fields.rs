@@ -170,8 +170,8 @@ impl Fields {
                 return false;
             };
             let (len, head) = S::key_head(key);
-            probe.len as usize == len
-                && probe.head == head
+            // Bitwise: one branch for the length and the head together.
+            (probe.len as usize == len) & (probe.head == head)
                 && (len <= 16
                     || self
                         .columns

@@ -313,7 +313,7 @@ impl<'a> Parsed<'a> {
 mod tests {
     use super::{Parsed, Source};
     use crate::infer::fields::pack;
-    use crate::infer::source::Kind;
+    use crate::infer::source::leaf_of;
     use crate::infer::tape::Tape;
 
     #[test]
@@ -346,26 +346,8 @@ mod tests {
         let mut tape = Tape::default();
         tape.parse(line).unwrap();
         for item in Parsed::root(&tape, line).items() {
-            let via_kind = match item.kind() {
-                Kind::Array | Kind::Object => None,
-                _ => Some(default_leaf(item)),
-            };
-            assert_eq!(item.leaf(), via_kind);
-        }
-    }
-
-    /// The trait's default `leaf`, which maps `kind`.
-    fn default_leaf(v: Parsed<'_>) -> u32 {
-        use crate::infer::source::NumberClass;
-        use crate::infer::terms::{BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING};
-        match v.kind() {
-            Kind::Null => NULL,
-            Kind::Boolean => BOOLEAN,
-            Kind::Other | Kind::Number(NumberClass::NonFinite) => EMPTY,
-            Kind::Number(NumberClass::Integer) => INTEGER,
-            Kind::Number(NumberClass::Fraction) => NUMBER,
-            Kind::String | Kind::Temporal(_) => STRING,
-            Kind::Array | Kind::Object => unreachable!(),
+            // The trait's default `leaf`, which maps `kind`.
+            assert_eq!(item.leaf(), leaf_of(item.kind()));
         }
     }
 }

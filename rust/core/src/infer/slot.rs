@@ -120,7 +120,8 @@ impl Slot {
     #[inline]
     pub fn add<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
         self.count += 1;
-        if self.annotated && (ctx.opts.enums || ctx.opts.format) {
+        // Bitwise: one branch per value rather than three.
+        if self.annotated & (ctx.opts.enums | ctx.opts.format) {
             return self.add_tracked(ctx, v, v.kind(), need);
         }
         match v.leaf() {
@@ -207,7 +208,7 @@ impl Slot {
         kind: Kind,
         need: bool,
     ) -> u32 {
-        if self.annotated && ctx.opts.enums {
+        if self.annotated & ctx.opts.enums {
             self.enums.off();
         }
         if self.depth == 0 {

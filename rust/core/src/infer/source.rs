@@ -77,16 +77,7 @@ pub trait Source<'a>: Copy {
     /// which a source may give without building a [`Kind`].
     #[inline]
     fn leaf(self) -> Option<u32> {
-        use super::terms::{BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING};
-        Some(match self.kind() {
-            Kind::Null => NULL,
-            Kind::Boolean => BOOLEAN,
-            Kind::Other | Kind::Number(NumberClass::NonFinite) => EMPTY,
-            Kind::Number(NumberClass::Integer) => INTEGER,
-            Kind::Number(NumberClass::Fraction) => NUMBER,
-            Kind::String | Kind::Temporal(_) => STRING,
-            Kind::Array | Kind::Object => return None,
-        })
+        leaf_of(self.kind())
     }
     /// The double of a number (only called when `kind` is a number).
     fn number(self) -> f64;
@@ -112,4 +103,19 @@ pub trait Source<'a>: Copy {
     fn identity(self) -> Option<usize>;
     /// Whether an object can hold the same key twice (parsed JSON can; the last one wins).
     fn duplicate_keys() -> bool;
+}
+
+/// The leaf term of a kind; `None` for an array or an object (see [`Source::leaf`]).
+#[inline]
+pub(crate) fn leaf_of(kind: Kind) -> Option<u32> {
+    use super::terms::{BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING};
+    Some(match kind {
+        Kind::Null => NULL,
+        Kind::Boolean => BOOLEAN,
+        Kind::Other | Kind::Number(NumberClass::NonFinite) => EMPTY,
+        Kind::Number(NumberClass::Integer) => INTEGER,
+        Kind::Number(NumberClass::Fraction) => NUMBER,
+        Kind::String | Kind::Temporal(_) => STRING,
+        Kind::Array | Kind::Object => return None,
+    })
 }

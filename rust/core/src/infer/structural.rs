@@ -29,8 +29,8 @@ use super::tape::{Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, OBJECT, STRING, TRU
 pub(crate) struct Masks {
     pub quote: u64,
     pub backslash: u64,
-    /// Space, tab and carriage return.
-    pub blank: u64,
+    /// Space, tab, carriage return and newline.
+    pub white: u64,
     pub newline: u64,
     /// `{`, `}`, `[`, `]`, `:` and `,`.
     pub op: u64,
@@ -50,7 +50,7 @@ pub(crate) fn classify_scalar(block: &[u8; 64]) -> Masks {
         match b {
             b'"' => m.quote |= bit,
             b'\\' => m.backslash |= bit,
-            b' ' | b'\t' | b'\r' => m.blank |= bit,
+            b' ' | b'\t' | b'\r' | b'\n' => m.white |= bit,
             b'{' | b'}' | b'[' | b']' | b':' | b',' => m.op |= bit,
             _ => {}
         }
@@ -92,12 +92,15 @@ pub(crate) fn classify(block: &[u8; 64]) -> Masks {
                 _mm_or_si128(eq(lower, b'{'), eq(lower, b'}')),
                 _mm_or_si128(eq(v, b':'), eq(v, b',')),
             );
-            let blank = _mm_or_si128(_mm_or_si128(eq(v, b' '), eq(v, b'\t')), eq(v, b'\r'));
+            let white = _mm_or_si128(
+                _mm_or_si128(eq(v, b' '), eq(v, b'\t')),
+                _mm_or_si128(eq(v, b'\r'), eq(v, b'\n')),
+            );
             // An unsigned byte is at most 0x1f exactly when max(byte, 0x1f) is 0x1f.
             let low = _mm_cmpeq_epi8(_mm_max_epu8(v, control), control);
             m.quote |= bits(eq(v, b'"')) << shift;
             m.backslash |= bits(eq(v, b'\\')) << shift;
-            m.blank |= bits(blank) << shift;
+            m.white |= bits(white) << shift;
             m.newline |= bits(eq(v, b'\n')) << shift;
             m.op |= bits(op) << shift;
             m.control |= bits(low) << shift;
@@ -113,53 +116,69 @@ pub(crate) fn classify(block: &[u8; 64]) -> Masks {
     classify_scalar(block)
 }
 
-/// [`classify`] with AVX2, 32 bytes at a time.
+/// [`classify`] with AVX2, 32 bytes at a time. The white space and the operators are found
+/// with one table lookup each (`vpshufb` on the low nibble, the simdjson trick): a byte is
+/// white when the white table holds it at its low nibble, and an operator when the operator
+/// table holds it with bit 5 set (`[` and `]` are `{` and `}` with bit 5 clear). Bytes with the
+/// high bit set look up zero, which neither test accepts.
 ///
 /// # Safety
 /// The CPU must support AVX2 (the caller checks with `is_x86_feature_detected!`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[inline]
 pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
     use std::arch::x86_64::{
         __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8,
+        _mm256_or_si256, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
     };
     // SAFETY: the caller guarantees AVX2, and this function is compiled with it enabled. The
     // two loads read bytes `0..32` and `32..64` of a 64-byte array, so they stay inside
     // `block`; unaligned 32-byte loads are allowed at any address.
     unsafe {
-        let eq = |v: __m256i, b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
         let lo = _mm256_loadu_si256(block.as_ptr().cast());
         let hi = _mm256_loadu_si256(block.as_ptr().add(32).cast());
-        let bits = |x: __m256i| u64::from(_mm256_movemask_epi8(x) as u32);
-        let mask = |f: &dyn Fn(__m256i) -> __m256i| bits(f(lo)) | bits(f(hi)) << 32;
+        // Indexed by the low nibble; 0xff (never a byte below 0x80) where no byte fits.
+        #[rustfmt::skip]
+        let white_table = _mm256_setr_epi8(
+            0x20, -1, -1, -1, -1, -1, -1, -1, -1, 0x09, 0x0a, -1, -1, 0x0d, -1, -1,
+            0x20, -1, -1, -1, -1, -1, -1, -1, -1, 0x09, 0x0a, -1, -1, 0x0d, -1, -1,
+        );
+        #[rustfmt::skip]
+        let op_table = _mm256_setr_epi8(
+            -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0x3a, 0x7b, 0x2c, 0x7d, -1, -1,
+            -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0x3a, 0x7b, 0x2c, 0x7d, -1, -1,
+        );
+        let bit5 = _mm256_set1_epi8(0x20);
         let control = _mm256_set1_epi8(0x1f);
+        let quote = _mm256_set1_epi8(b'"' as i8);
+        let backslash = _mm256_set1_epi8(b'\\' as i8);
+        let newline = _mm256_set1_epi8(b'\n' as i8);
+        let bits = |x: __m256i| u64::from(_mm256_movemask_epi8(x) as u32);
+        let both = |f: &dyn Fn(__m256i) -> __m256i| bits(f(lo)) | bits(f(hi)) << 32;
+        let low = both(&|v| _mm256_cmpeq_epi8(_mm256_max_epu8(v, control), control));
+        // The operator table also accepts 0x1a and 0x0c (`:` and `,` with bit 5 clear):
+        // control bytes, taken out below.
+        let op = both(&|v| {
+            _mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, v), _mm256_or_si256(v, bit5))
+        });
         Masks {
-            quote: mask(&|v| eq(v, b'"')),
-            backslash: mask(&|v| eq(v, b'\\')),
-            blank: mask(&|v| {
-                _mm256_or_si256(_mm256_or_si256(eq(v, b' '), eq(v, b'\t')), eq(v, b'\r'))
-            }),
-            newline: mask(&|v| eq(v, b'\n')),
-            // As in `classify`: `[` and `]` are `{` and `}` with bit 5 clear.
-            op: mask(&|v| {
-                let lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-                _mm256_or_si256(
-                    _mm256_or_si256(eq(lower, b'{'), eq(lower, b'}')),
-                    _mm256_or_si256(eq(v, b':'), eq(v, b',')),
-                )
-            }),
-            control: mask(&|v| _mm256_cmpeq_epi8(_mm256_max_epu8(v, control), control)),
-            high: mask(&|v| v),
+            quote: both(&|v| _mm256_cmpeq_epi8(v, quote)),
+            backslash: both(&|v| _mm256_cmpeq_epi8(v, backslash)),
+            white: both(&|v| _mm256_cmpeq_epi8(_mm256_shuffle_epi8(white_table, v), v)),
+            newline: both(&|v| _mm256_cmpeq_epi8(v, newline)),
+            op: op & !low,
+            control: low,
+            high: both(&|v| v),
         }
     }
 }
 
-/// Whether [`classify_avx2`] may be called on this CPU.
+/// Whether [`classify_avx2`] and [`Tape::parse_line_avx2`] may be called on this CPU.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2() -> bool {
-    std::is_x86_feature_detected!("avx2")
+    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1")
 }
 
 /// Bit `i` set when bits `0..=i` of `x` hold an odd number of ones.
@@ -190,8 +209,9 @@ fn escaped(backslash: u64, carry: &mut u64) -> u64 {
     (EVEN ^ (even_starts << 1)) & follows
 }
 
-/// Visits the events of one line, block by block.
-struct Scanner<'a> {
+/// Visits the events of one line, block by block; `AVX2` when the CPU has it (and the code
+/// runs inside [`Tape::parse_line_avx2`]).
+struct Scanner<'a, const AVX2: bool> {
     buf: &'a [u8],
     /// Start of the block the pending events belong to.
     base: usize,
@@ -208,13 +228,11 @@ struct Scanner<'a> {
     backslash: bool,
     high: bool,
     bad: bool,
-    /// The CPU has AVX2.
-    #[cfg(target_arch = "x86_64")]
-    avx2: bool,
 }
 
-impl<'a> Scanner<'a> {
-    fn new(buf: &'a [u8]) -> Scanner<'a> {
+impl<'a, const AVX2: bool> Scanner<'a, AVX2> {
+    #[inline(always)]
+    fn new(buf: &'a [u8]) -> Scanner<'a, AVX2> {
         Scanner {
             buf,
             base: 0,
@@ -227,24 +245,26 @@ impl<'a> Scanner<'a> {
             backslash: false,
             high: false,
             bad: false,
-            #[cfg(target_arch = "x86_64")]
-            avx2: avx2(),
         }
     }
 
-    /// The position of the next event, or `None` at the end of the line (or once the line is
-    /// known to be one the fast path will not take: `bad`).
+    /// The position and byte of the next event, or `None` at the end of the line (or once the
+    /// line is known to be one the fast path will not take: `bad`).
     #[inline(always)]
-    fn event(&mut self) -> Option<usize> {
+    fn event(&mut self) -> Option<(usize, u8)> {
         while self.events == 0 {
             if self.end.is_some() || self.bad {
                 return None;
             }
             self.advance();
         }
-        let i = self.events.trailing_zeros() as usize;
+        let at = self.base + self.events.trailing_zeros() as usize;
         self.events &= self.events - 1;
-        Some(self.base + i)
+        debug_assert!(at < self.buf.len());
+        // SAFETY: `advance` keeps only bits of `line`, a subset of `valid`: the bits below
+        // `rest = buf.len() - base`, so `at = base + i` with `i < rest` is inside `buf`.
+        let byte = unsafe { *self.buf.get_unchecked(at) };
+        Some((at, byte))
     }
 
     #[inline(always)]
@@ -260,8 +280,9 @@ impl<'a> Scanner<'a> {
             }
         };
         #[cfg(target_arch = "x86_64")]
-        let m = if self.avx2 {
-            // SAFETY: `avx2` is only true when the CPU was found to support AVX2.
+        let m = if AVX2 {
+            // SAFETY: a scanner with `AVX2` is only made by `parse_line_avx2`, which is only
+            // called once the CPU was found to support AVX2.
             unsafe { classify_avx2(block) }
         } else {
             classify(block)
@@ -298,7 +319,7 @@ impl<'a> Scanner<'a> {
         self.high |= m.high & line != 0;
         let string = inside | quote;
         let op = m.op & !string;
-        let scalar = !(string | op | m.blank | m.newline) & line;
+        let scalar = !(string | op | m.white) & line;
         let starts = scalar & !((scalar << 1) | self.scalar_carry);
         self.scalar_carry = scalar >> 63;
         self.events = (op | quote | starts) & line;
@@ -321,17 +342,41 @@ fn scalar(buf: &[u8], parsed: Result<usize, SyntaxError>) -> Option<()> {
 impl Tape {
     /// [`Tape::parse_line`] for lines the structural scan can vouch for: `Some` with the same
     /// tape and end the scalar parser gives, or `None` when the line must go to it.
+    #[inline]
     pub(crate) fn parse_line_fast(&mut self, buf: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            // SAFETY: the CPU was just found to support AVX2 and BMI1.
+            return unsafe { self.parse_line_avx2(buf) };
+        }
+        self.walk::<false>(buf)
+    }
+
+    /// [`Tape::parse_line_fast`] compiled for AVX2 and BMI1, so the classifier inlines into
+    /// the walk and `tzcnt`/`blsr` pick the events.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and BMI1 (see `avx2`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1")]
+    unsafe fn parse_line_avx2(&mut self, buf: &[u8]) -> Option<usize> {
+        self.walk::<true>(buf)
+    }
+
+    /// The grammar walk over the events of one line.
+    #[inline(always)]
+    fn walk<const AVX2: bool>(&mut self, buf: &[u8]) -> Option<usize> {
         self.toks.clear();
         self.stack.clear();
         // Token offsets are 32-bit; a longer line is the scalar parser's to reject.
         let buf = &buf[..buf.len().min(u32::MAX as usize)];
-        let mut scan = Scanner::new(buf);
-        let mut pos = scan.event()?;
+        let mut scan = Scanner::<AVX2>::new(buf);
+        let mut event = scan.event()?;
         'value: loop {
-            match buf[pos] {
-                open @ (b'{' | b'[') => {
-                    let object = open == b'{';
+            let (pos, byte) = event;
+            match byte {
+                b'{' | b'[' => {
+                    let object = byte == b'{';
                     let tok = self.toks.len() as u32;
                     self.toks.push(Tok {
                         tag: if object { OBJECT } else { ARRAY },
@@ -340,7 +385,7 @@ impl Tape {
                         b: 0,
                     });
                     let next = scan.event()?;
-                    if buf[next] == open + 2 {
+                    if next.1 == byte + 2 {
                         // `{` + 2 is `}` and `[` + 2 is `]`.
                         self.toks[tok as usize].a = self.toks.len() as u32;
                     } else {
@@ -349,15 +394,15 @@ impl Tape {
                             count: 1,
                             object,
                         });
-                        pos = next;
+                        event = next;
                         if object {
-                            pos = self.key_fast(buf, &mut scan, pos)?;
+                            event = self.key_fast(buf, &mut scan, event)?;
                         }
                         continue 'value;
                     }
                 }
                 b'"' => {
-                    let close = scan.event()?;
+                    let (close, _) = scan.event()?;
                     self.string_fast(buf, &scan, pos, close, STRING)?;
                 }
                 b't' => scalar(buf, self.literal(buf, pos, b"true", TRUE))?,
@@ -376,14 +421,13 @@ impl Tape {
                     let valid = !scan.high || std::str::from_utf8(&buf[..end]).is_ok();
                     return (short && valid).then_some(end);
                 };
-                let next = scan.event()?;
-                match buf[next] {
+                match scan.event()?.1 {
                     b',' => {
                         frame.count += 1;
                         let object = frame.object;
-                        pos = scan.event()?;
+                        event = scan.event()?;
                         if object {
-                            pos = self.key_fast(buf, &mut scan, pos)?;
+                            event = self.key_fast(buf, &mut scan, event)?;
                         }
                         continue 'value;
                     }
@@ -401,34 +445,37 @@ impl Tape {
         }
     }
 
-    /// A key at event `pos`, its `:`, and the position of the value's event.
+    /// A key at `event`, its `:`, and the value's event.
     #[inline(always)]
-    fn key_fast(&mut self, buf: &[u8], scan: &mut Scanner<'_>, pos: usize) -> Option<usize> {
-        if buf[pos] != b'"' {
+    fn key_fast<const AVX2: bool>(
+        &mut self,
+        buf: &[u8],
+        scan: &mut Scanner<'_, AVX2>,
+        (pos, byte): (usize, u8),
+    ) -> Option<(usize, u8)> {
+        if byte != b'"' {
             return None;
         }
-        let close = scan.event()?;
+        let (close, _) = scan.event()?;
         self.string_fast(buf, scan, pos, close, KEY)?;
-        let colon = scan.event()?;
-        if buf[colon] != b':' {
+        if scan.event()?.1 != b':' {
             return None;
         }
         scan.event()
     }
 
-    /// The string opened at `open` and closed at the event `close`.
+    /// The string opened at `open` and closed at the event `close`: the event after an opening
+    /// quote is always its closing quote, as string text holds no events.
     #[inline(always)]
-    fn string_fast(
+    fn string_fast<const AVX2: bool>(
         &mut self,
         buf: &[u8],
-        scan: &Scanner<'_>,
+        scan: &Scanner<'_, AVX2>,
         open: usize,
         close: usize,
         tag: u8,
     ) -> Option<()> {
-        if buf[close] != b'"' {
-            return None;
-        }
+        debug_assert_eq!(buf[close], b'"');
         if scan.backslash {
             // Escapes are checked by the scalar scanner, which must end at the same quote.
             return (self.string(buf, open, tag).ok()? == close + 1).then_some(());
@@ -526,7 +573,15 @@ mod tests {
         let mut fast = Tape::default();
         let mut slow = Tape::default();
         let expected = slow.parse_line(line);
-        match fast.parse_line_fast(line) {
+        // The portable walk (SSE2 or scalar classes) must agree with the one this CPU takes.
+        let mut portable = Tape::default();
+        let other = portable.walk::<false>(line);
+        let mine = fast.parse_line_fast(line);
+        assert_eq!(other, mine, "{:?}", String::from_utf8_lossy(line));
+        if other.is_some() {
+            assert_eq!(format!("{:?}", portable.toks), format!("{:?}", fast.toks));
+        }
+        match mine {
             Some(end) => {
                 assert_eq!(expected, Ok(end), "{:?}", String::from_utf8_lossy(line));
                 assert_eq!(

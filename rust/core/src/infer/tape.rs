@@ -306,6 +306,7 @@ impl Tape {
         }
     }
 
+    #[inline(always)]
     pub(super) fn literal<const N: usize>(
         &mut self,
         buf: &[u8],
@@ -326,6 +327,7 @@ impl Tape {
         Ok(pos + N)
     }
 
+    #[inline(always)]
     pub(super) fn number(&mut self, buf: &[u8], start: usize) -> Result<usize, SyntaxError> {
         let mut i = start + usize::from(buf[start] == b'-');
         match buf.get(i) {
