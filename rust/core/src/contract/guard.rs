@@ -43,7 +43,9 @@ impl Contract {
                 .is_some_and(|n| number_fits(n, *integer, *min, *max)),
             Compiled::Boolean => value.kind() == Kind::Bool,
             Compiled::Null => value.kind() == Kind::Null,
-            Compiled::Literal(values) => values.contains(&value.view()),
+            Compiled::Literal(values) => {
+                values.is_bound(value.identity()) || values.contains(&value.view())
+            }
             // A JSON scalar as `is_json_value` reads it; containers take the walk.
             Compiled::Json => match value.kind() {
                 Kind::Null | Kind::Bool | Kind::Str => true,
