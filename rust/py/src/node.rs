@@ -160,10 +160,12 @@ fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
 }
 
 /// Visits a dict's entries from its storage as borrowed pointers; a key that is not a `str`
-/// makes the value not a record, and a size change makes it unreadable. With `guarded`, the
-/// dict's version tag is checked after each visit, which may have run Python code (a
-/// finalizer, say): a dict changed in place is walked on through `PyDict_Next`. Unguarded
-/// walks are for visits that run no Python code, so the dict cannot change under them.
+/// makes the value not a record. With `guarded`, the dict is checked after each visit, which
+/// may have run Python code (a finalizer or a `gc.callbacks` hook started by an allocation):
+/// any change to it makes it unreadable, so what the visits saw is one state of the dict,
+/// never keys from before a change mixed with keys from after it. The check is the version
+/// tag where the interpreter keeps one (3.11), else the size. Unguarded walks are for visits
+/// that run no Python code, so the dict cannot change under them.
 ///
 /// # Safety
 /// `dict` is a live dict; `visit` gets live entries and must take its own references to
@@ -184,11 +186,12 @@ where
     let size = dict_len(dict);
     let mut position: ffi::Py_ssize_t = 0;
     // SAFETY: `dict` is a live dict; the table is used only while the dict is unchanged:
-    // guarded walks see every change in the version tag (checked after every visit),
-    // unguarded ones run no code that could change it.
-    let mut table = unsafe { Table::of(dict) };
+    // guarded walks stop at the first change the version tag shows (checked after every
+    // visit; the table is only read on 3.11, which keeps the tag), unguarded ones run no
+    // code that could change it.
+    let table = unsafe { Table::of(dict) };
     // A unicode table holds only exact `str` keys: no key needs its type read.
-    let mut checked = table.is_some_and(Table::unicode);
+    let checked = table.is_some_and(Table::unicode);
     let version = dict_version(dict);
     loop {
         let (key, value) = match table {
@@ -213,14 +216,9 @@ where
             return Err(EntriesError::NotRecord);
         }
         let flow = visit(key, value);
-        // Every change moves the version, so while it stands the size does too.
-        if guarded && (table.is_none() || dict_version(dict) != version) {
-            if dict_len(dict) != size {
-                return Err(EntriesError::Unreadable);
-            }
-            // Changed in place (a finalizer, say): go on as `PyDict_Next` reads it.
-            table = None;
-            checked = false;
+        // Every change moves the version; without one, only a size change is seen.
+        if guarded && (dict_version(dict) != version || dict_len(dict) != size) {
+            return Err(EntriesError::Unreadable);
         }
         if flow.is_break() {
             break;
@@ -279,6 +277,26 @@ unsafe fn subclass_view<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a>
         } else {
             View::Other("object")
         }
+    }
+}
+
+/// A live object as a finite double when it is a finite number.
+///
+/// # Safety
+/// `ptr` is a live object.
+#[inline(always)]
+unsafe fn finite_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Option<f64> {
+    // SAFETY: type checks on a live object, and reads of its storage.
+    unsafe {
+        let ty = ffi::Py_TYPE(ptr);
+        let number = if ty == addr_of_mut!(ffi::PyFloat_Type) {
+            ffi::PyFloat_AS_DOUBLE(ptr)
+        } else if ty == addr_of_mut!(ffi::PyLong_Type) {
+            return int_view(ptr).finite();
+        } else {
+            return view_of(py, ptr).finite();
+        };
+        Some(number).filter(|n| n.is_finite())
     }
 }
 
@@ -415,6 +433,12 @@ impl<'py> Node for PyNode<'py> {
         unsafe { kind_of(self.0.py(), self.0.as_ptr()) }
     }
 
+    #[inline]
+    fn finite(&self) -> Option<f64> {
+        // SAFETY: a live object.
+        unsafe { finite_of(self.0.py(), self.0.as_ptr()) }
+    }
+
     fn identity(&self) -> usize {
         self.0.as_ptr() as usize
     }
@@ -510,6 +534,12 @@ impl<'a> Node for PyView<'a> {
     fn kind(&self) -> Kind {
         // SAFETY: a live object.
         unsafe { kind_of(self.py, self.ptr) }
+    }
+
+    #[inline]
+    fn finite(&self) -> Option<f64> {
+        // SAFETY: a live object.
+        unsafe { finite_of(self.py, self.ptr) }
     }
 
     fn identity(&self) -> usize {

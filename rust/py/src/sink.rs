@@ -111,13 +111,22 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
         };
         let mut position: ffi::Py_ssize_t = 0;
         let mut done = 0usize;
+        // Replaced values that only the copy held (the input lost them to a change made while
+        // the copy was allocated): released after the loop, so that no finalizer runs while
+        // the copy's table is read.
+        let mut released: Vec<Bound<'py, PyAny>> = Vec::new();
         while let Some((key, value)) = entries.next() {
-            // SAFETY: `copy` is a dict no other code holds, so its table is unchanged.
+            // SAFETY: `copy` is a dict no other code holds, and no Python code runs in this
+            // loop (see `released`), so its table is unchanged.
             match unsafe { table.next(&mut position) } {
                 Some((k, v)) if k == key.as_ptr() => {
                     if v != value.as_ptr() {
+                        // SAFETY: `v` is a live value of the copy.
+                        if unsafe { ffi::Py_REFCNT(v) } == 1 {
+                            released.push(unsafe { Bound::from_borrowed_ptr(self.py, v) });
+                        }
                         // SAFETY: a private dict and one of its own exact str keys: replacing
-                        // the value runs no user code.
+                        // the value runs no user code (the old value stays referenced).
                         let status = unsafe {
                             ffi::PyDict_SetItem(copy.as_ptr(), key.as_ptr(), value.as_ptr())
                         };
