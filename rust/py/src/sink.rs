@@ -137,8 +137,11 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
                     done += 1;
                 }
                 _ => {
-                    // The input changed since it was read: the entries done so far and the
-                    // rest, in a new dict.
+                    // The copy disagrees with the walk: the entries done so far and the rest,
+                    // in a new dict. Not reachable on CPython 3.11 (the walk refuses any
+                    // change it sees, and `PyDict_Copy` clones the table before it allocates,
+                    // see tests/contract/test_changed_input.py); kept in case an interpreter
+                    // orders those steps otherwise.
                     let rest = std::iter::once((key, value)).chain(entries);
                     return self.rebuild(&copy, done, len, rest);
                 }
@@ -287,7 +290,7 @@ impl<'py> PySink<'py> {
             }
         };
         // The copy is checked again: allocating it may have run a finalizer that changed the
-        // input.
+        // input (after the clone on CPython 3.11, so the copy still holds what was walked).
         let table = clean(copy.as_ptr())?;
         Some((copy, table))
     }
