@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import json
 import pickle
+import sys
 from typing import Any
 
 import pytest
@@ -308,3 +310,26 @@ def test_nullable_and_json() -> None:
     assert json.explain({"a": {1, 2}}) == [
         {"reason": "type", "path": [], "expected": "json", "received": "object"}
     ]
+
+
+def test_keys_and_literal_members_match_by_text_whatever_the_object() -> None:
+    # Names written in source are the contract's interned objects (found by identity); keys
+    # and members built at run time, decoded from JSON or of a str subclass match by text.
+    class Text(str):
+        pass
+
+    built = "".join(["fa", "st"])
+    assert built is not sys.intern("fast")
+    mode = create_contract(literal_shape(["fast", "exact"]))
+    for value in ("fast", built, Text("fast"), json.loads('"fast"')):
+        assert mode.is_valid(value)
+        assert mode.parse(value) == "fast"
+    assert not mode.is_valid("slow")
+    assert not mode.is_valid("fas")
+    limit = create_contract(object_shape({"limit": integer_shape()}))
+    for key in ("limit", "".join(["li", "mit"]), Text("limit")):
+        assert limit.is_valid({key: 1})
+        assert limit.parse({key: 1}) == {"limit": 1}
+    assert limit.is_valid(json.loads('{"limit": 1}'))
+    assert not limit.is_valid({"limit": 1, "limits": 2})
+    assert not limit.is_valid({"limits": 1})

@@ -100,6 +100,12 @@ pub trait Node: Sized + Clone {
         Kind::of(&self.view())
     }
 
+    /// The value as a finite double when it is a finite number; cheaper than
+    /// [`Node::view`] where a node type can read numbers directly.
+    fn finite(&self) -> Option<f64> {
+        self.view().finite()
+    }
+
     /// A stable identity for cycle detection (an address).
     fn identity(&self) -> usize;
 

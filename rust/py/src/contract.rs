@@ -12,6 +12,8 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::convert;
 use crate::errors::{contract_error, lift, parse_error, shielded};
+#[cfg(not(Py_GIL_DISABLED))]
+use crate::node::PyView;
 use crate::node::{str_bytes, PyNode};
 use crate::sink::PySink;
 
@@ -20,7 +22,8 @@ use crate::sink::PySink;
 pub struct PyContract {
     inner: Arc<Contract>,
     shape: JsonRef,
-    /// The interned `str` of every declared property name, bound into `inner` by identity:
+    /// The interned `str` of every declared property name and string literal member, bound
+    /// into `inner` by identity:
     /// held here so that no other object takes their addresses while `inner` is used.
     _names: Vec<Py<PyString>>,
 }
@@ -101,6 +104,11 @@ impl PyContract {
 
     /// Whether the value satisfies the contract exactly; never raises.
     fn is_valid(&self, value: &Bound<'_, PyAny>) -> bool {
+        // The guard runs no Python code, so it can read through borrowed pointers; where
+        // other threads may change containers while they are read, it takes references.
+        #[cfg(not(Py_GIL_DISABLED))]
+        let node = PyView::new(value);
+        #[cfg(Py_GIL_DISABLED)]
         let node = PyNode(value.clone());
         catch_unwind(AssertUnwindSafe(|| self.inner.is_valid(&node))).unwrap_or(false)
     }

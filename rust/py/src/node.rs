@@ -42,15 +42,44 @@ pub unsafe fn ascii_bytes<'a>(ptr: *mut ffi::PyObject) -> Option<&'a [u8]> {
 #[inline]
 pub fn str_bytes<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
     // SAFETY: `object` is a live str that outlives the borrow.
-    match unsafe { ascii_bytes(object.as_ptr()) } {
+    unsafe { ptr_bytes(object.py(), object.as_ptr()) }
+}
+
+/// [`str_bytes`] of a raw pointer.
+///
+/// # Safety
+/// `ptr` is a live `str` (or subclass) that outlives `'a`.
+#[inline]
+unsafe fn ptr_bytes<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
+    // SAFETY: as the caller promises.
+    match unsafe { ascii_bytes(ptr) } {
         Some(bytes) => Cow::Borrowed(bytes),
-        None => str_bytes_slow(object),
+        // SAFETY: as the caller promises.
+        None => without_collection(|| unsafe { str_bytes_slow(py, ptr) }),
     }
 }
 
+/// Runs `body` with the cycle collector paused. The slow reads below allocate (a UTF-8
+/// cache, an exception they then clear), and an allocation may start a collection, which
+/// runs finalizers and `gc.callbacks`: Python code that could change the containers being
+/// read. With the collector paused no Python code runs during a read at all, which is what
+/// lets [`PyView`] hold borrowed references.
+#[inline]
+fn without_collection<R>(body: impl FnOnce() -> R) -> R {
+    // SAFETY: the GIL is held (every caller holds a `Python` token or a bound object).
+    let was_enabled = unsafe { ffi::PyGC_Disable() } != 0;
+    let out = body();
+    if was_enabled {
+        // SAFETY: as above; the collector is enabled again only if it was on before.
+        unsafe { ffi::PyGC_Enable() };
+    }
+    out
+}
+
+/// # Safety
+/// `ptr` is a live `str` (or subclass) that outlives `'a`.
 #[cold]
-fn str_bytes_slow<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
-    let ptr = object.as_ptr();
+unsafe fn str_bytes_slow<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
     let mut size: ffi::Py_ssize_t = 0;
     // SAFETY: `ptr` is a live str; the UTF-8 buffer is cached in it and lives as long as it.
     unsafe {
@@ -60,12 +89,12 @@ fn str_bytes_slow<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
             return Cow::Borrowed(std::slice::from_raw_parts(data.cast::<u8>(), len));
         }
     }
-    drop(PyErr::take(object.py()));
+    drop(PyErr::take(py));
     let encoded = unsafe {
         ffi::PyUnicode_AsEncodedString(ptr, c"utf-8".as_ptr(), c"surrogatepass".as_ptr())
     };
     // SAFETY: a new reference or null.
-    match unsafe { Bound::from_owned_ptr_or_opt(object.py(), encoded) } {
+    match unsafe { Bound::from_owned_ptr_or_opt(py, encoded) } {
         Some(bytes) => {
             let bytes = unsafe {
                 let data = ffi::PyBytes_AsString(bytes.as_ptr());
@@ -75,7 +104,7 @@ fn str_bytes_slow<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
             Cow::Owned(bytes)
         }
         None => {
-            drop(PyErr::take(object.py()));
+            drop(PyErr::take(py));
             Cow::Owned(Vec::new())
         }
     }
@@ -119,100 +148,273 @@ fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
     if overflow == 0 {
         return View::Int(value);
     }
-    let double = unsafe { ffi::PyLong_AsDouble(ptr) };
-    if double == -1.0 && unsafe { !ffi::PyErr_Occurred().is_null() } {
-        unsafe { ffi::PyErr_Clear() };
-        return View::Float(f64::from(overflow) * f64::INFINITY);
+    without_collection(|| {
+        // SAFETY: as above; an overflow sets an error, cleared here.
+        let double = unsafe { ffi::PyLong_AsDouble(ptr) };
+        if double == -1.0 && unsafe { !ffi::PyErr_Occurred().is_null() } {
+            unsafe { ffi::PyErr_Clear() };
+            return View::Float(f64::from(overflow) * f64::INFINITY);
+        }
+        View::Float(double)
+    })
+}
+
+/// Visits a dict's entries from its storage as borrowed pointers; a key that is not a `str`
+/// makes the value not a record. With `guarded`, the dict is checked after each visit, which
+/// may have run Python code (a finalizer or a `gc.callbacks` hook started by an allocation):
+/// any change to it makes it unreadable, so what the visits saw is one state of the dict,
+/// never keys from before a change mixed with keys from after it. The check is the version
+/// tag where the interpreter keeps one (3.11), else the size. Unguarded walks are for visits
+/// that run no Python code, so the dict cannot change under them.
+///
+/// # Safety
+/// `dict` is a live dict; `visit` gets live entries and must take its own references to
+/// anything it keeps past its return, or (unguarded) run no Python code.
+#[inline(always)]
+unsafe fn walk_dict<F>(
+    dict: *mut ffi::PyObject,
+    guarded: bool,
+    mut visit: F,
+) -> Result<(), EntriesError>
+where
+    F: FnMut(*mut ffi::PyObject, *mut ffi::PyObject) -> ControlFlow<()>,
+{
+    // SAFETY: only dicts are records.
+    if unsafe { ffi::PyDict_Check(dict) } == 0 {
+        return Err(EntriesError::NotRecord);
     }
-    View::Float(double)
+    let size = dict_len(dict);
+    let mut position: ffi::Py_ssize_t = 0;
+    // SAFETY: `dict` is a live dict; the table is used only while the dict is unchanged:
+    // guarded walks stop at the first change the version tag shows (checked after every
+    // visit; the table is only read on 3.11, which keeps the tag), unguarded ones run no
+    // code that could change it.
+    let table = unsafe { Table::of(dict) };
+    // A unicode table holds only exact `str` keys: no key needs its type read.
+    let checked = table.is_some_and(Table::unicode);
+    let version = dict_version(dict);
+    loop {
+        let (key, value) = match table {
+            // SAFETY: the dict is unchanged since the table was read (see above).
+            Some(table) => match unsafe { table.next(&mut position) } {
+                Some(entry) => entry,
+                None => break,
+            },
+            None => {
+                let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+                let mut value: *mut ffi::PyObject = std::ptr::null_mut();
+                // SAFETY: PyDict_Next reads the dict's storage; the position is an entry
+                // index, as the table's is.
+                if unsafe { ffi::PyDict_Next(dict, &mut position, &mut key, &mut value) } == 0 {
+                    break;
+                }
+                (key, value)
+            }
+        };
+        // SAFETY: a type check on a live key.
+        if !checked && unsafe { ffi::PyUnicode_Check(key) } == 0 {
+            return Err(EntriesError::NotRecord);
+        }
+        let flow = visit(key, value);
+        // Every change moves the version; without one, only a size change is seen.
+        if guarded && (dict_version(dict) != version || dict_len(dict) != size) {
+            return Err(EntriesError::Unreadable);
+        }
+        if flow.is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The value view of a live object, read from its storage.
+///
+/// # Safety
+/// `ptr` is a live object that outlives `'a`.
+#[inline(always)]
+unsafe fn view_of<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a> {
+    // SAFETY: comparing the type pointer of a live object with the built-in types.
+    unsafe {
+        let ty = ffi::Py_TYPE(ptr);
+        if ty == addr_of_mut!(ffi::PyUnicode_Type) {
+            View::Str(ptr_bytes(py, ptr))
+        } else if ty == addr_of_mut!(ffi::PyDict_Type) {
+            View::Object
+        } else if ty == addr_of_mut!(ffi::PyLong_Type) {
+            int_view(ptr)
+        } else if ty == addr_of_mut!(ffi::PyList_Type) {
+            View::Array
+        } else if ty == addr_of_mut!(ffi::PyFloat_Type) {
+            View::Float(ffi::PyFloat_AS_DOUBLE(ptr))
+        } else if ty == addr_of_mut!(ffi::PyBool_Type) {
+            View::Bool(ptr == ffi::Py_True())
+        } else if ptr == ffi::Py_None() {
+            View::Null
+        } else {
+            subclass_view(py, ptr)
+        }
+    }
+}
+
+/// # Safety
+/// `ptr` is a live object that outlives `'a`.
+#[cold]
+unsafe fn subclass_view<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a> {
+    // SAFETY: type checks on a live object.
+    unsafe {
+        if ffi::PyUnicode_Check(ptr) != 0 {
+            View::Str(ptr_bytes(py, ptr))
+        } else if ffi::PyLong_Check(ptr) != 0 {
+            int_view(ptr)
+        } else if ffi::PyFloat_Check(ptr) != 0 {
+            View::Float(ffi::PyFloat_AS_DOUBLE(ptr))
+        } else if ffi::PyDict_Check(ptr) != 0 {
+            View::Object
+        } else if ffi::PyList_Check(ptr) != 0 {
+            View::Array
+        } else if ffi::PyCallable_Check(ptr) != 0 {
+            View::Other("function")
+        } else {
+            View::Other("object")
+        }
+    }
+}
+
+/// A live object as a finite double when it is a finite number.
+///
+/// # Safety
+/// `ptr` is a live object.
+#[inline(always)]
+unsafe fn finite_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Option<f64> {
+    // SAFETY: type checks on a live object, and reads of its storage.
+    unsafe {
+        let ty = ffi::Py_TYPE(ptr);
+        let number = if ty == addr_of_mut!(ffi::PyFloat_Type) {
+            ffi::PyFloat_AS_DOUBLE(ptr)
+        } else if ty == addr_of_mut!(ffi::PyLong_Type) {
+            return int_view(ptr).finite();
+        } else {
+            return view_of(py, ptr).finite();
+        };
+        Some(number).filter(|n| n.is_finite())
+    }
+}
+
+/// The kind of a live object.
+///
+/// # Safety
+/// `ptr` is a live object.
+#[inline(always)]
+unsafe fn kind_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Kind {
+    // SAFETY: type checks on a live object.
+    unsafe {
+        let ty = ffi::Py_TYPE(ptr);
+        if ty == addr_of_mut!(ffi::PyUnicode_Type) {
+            Kind::Str
+        } else if ty == addr_of_mut!(ffi::PyDict_Type) {
+            Kind::Object
+        } else if ty == addr_of_mut!(ffi::PyLong_Type) || ty == addr_of_mut!(ffi::PyFloat_Type) {
+            Kind::Number
+        } else if ty == addr_of_mut!(ffi::PyList_Type) {
+            Kind::Array
+        } else if ty == addr_of_mut!(ffi::PyBool_Type) {
+            Kind::Bool
+        } else if ptr == ffi::Py_None() {
+            Kind::Null
+        } else {
+            Kind::of(&subclass_view(py, ptr))
+        }
+    }
+}
+
+/// The JavaScript length of a live `str`; 0 for other objects.
+///
+/// # Safety
+/// `ptr` is a live object.
+unsafe fn utf16_len_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> usize {
+    // SAFETY: `ptr` is a str when the core asks; compact kinds 1 and 2 hold no astral
+    // characters, so their code point count is their UTF-16 length.
+    unsafe {
+        if ffi::PyUnicode_Check(ptr) == 0 {
+            return 0;
+        }
+        if ffi::PyUnicode_KIND(ptr) != ffi::PyUnicode_4BYTE_KIND {
+            return usize::try_from(ffi::PyUnicode_GET_LENGTH(ptr)).unwrap_or(0);
+        }
+        orkestrel_core::text::utf16_len(&ptr_bytes(py, ptr))
+    }
+}
+
+/// The length of a live list.
+///
+/// # Safety
+/// `ptr` is a live object.
+unsafe fn list_len(ptr: *mut ffi::PyObject) -> Result<usize, Unreadable> {
+    // SAFETY: only lists are arrays.
+    unsafe {
+        if ffi::PyList_Check(ptr) == 0 {
+            return Err(Unreadable);
+        }
+        usize::try_from(ffi::PyList_GET_SIZE(ptr)).map_err(|_| Unreadable)
+    }
+}
+
+/// A borrowed item of a live list, bounds-checked.
+///
+/// # Safety
+/// `list` is a live object.
+#[inline(always)]
+unsafe fn list_item(
+    py: Python<'_>,
+    list: *mut ffi::PyObject,
+    index: usize,
+) -> Result<*mut ffi::PyObject, Unreadable> {
+    let at = ffi::Py_ssize_t::try_from(index).map_err(|_| Unreadable)?;
+    // SAFETY: a bounds-checked read of a list's storage.
+    unsafe {
+        if ffi::PyList_Check(list) == 0 || at >= ffi::PyList_GET_SIZE(list) {
+            return Err(Unreadable);
+        }
+        #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_GIL_DISABLED)))]
+        let item = ffi::PyList_GET_ITEM(list, at);
+        #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_GIL_DISABLED))]
+        let item = ffi::PyList_GetItem(list, at);
+        if item.is_null() {
+            drop(PyErr::take(py));
+            return Err(Unreadable);
+        }
+        Ok(item)
+    }
+}
+
+/// The number of entries of a live dict; 0 for other objects.
+fn entry_count_of(ptr: *mut ffi::PyObject) -> usize {
+    // SAFETY: a type check on a live object.
+    if unsafe { ffi::PyDict_Check(ptr) } == 0 {
+        return 0;
+    }
+    usize::try_from(dict_len(ptr)).unwrap_or(0)
 }
 
 impl<'py> PyNode<'py> {
-    /// Visits a dict's entries from its storage, with strong references; a key that is not a
-    /// `str` makes the value not a record, and a size change makes it unreadable.
+    /// Visits a dict's entries from its storage, with strong references (see [`walk_dict`]).
     #[inline]
     fn walk<F>(&self, mut visit: F) -> Result<(), EntriesError>
     where
         F: FnMut(&Bound<'py, PyAny>, &PyNode<'py>) -> ControlFlow<()>,
     {
-        let dict = self.0.as_ptr();
-        // SAFETY: only dicts are records.
-        if unsafe { ffi::PyDict_Check(dict) } == 0 {
-            return Err(EntriesError::NotRecord);
-        }
         let py = self.0.py();
         with_critical_section(&self.0, || {
-            let size = dict_len(dict);
-            let mut position: ffi::Py_ssize_t = 0;
-            // SAFETY: `dict` is a live dict; the table is used only while the dict's version
-            // tag shows it unchanged (checked after every visit, which may run a finalizer).
-            let mut table = unsafe { Table::of(dict) };
-            let version = dict_version(dict);
-            loop {
-                let (key, value) = match table {
-                    // SAFETY: the dict is unchanged since the table was read (see above).
-                    Some(table) => match unsafe { table.next(&mut position) } {
-                        Some(entry) => entry,
-                        None => break,
-                    },
-                    None => {
-                        let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-                        let mut value: *mut ffi::PyObject = std::ptr::null_mut();
-                        // SAFETY: PyDict_Next reads the dict's storage; the position is an
-                        // entry index, as the table's is.
-                        if unsafe { ffi::PyDict_Next(dict, &mut position, &mut key, &mut value) }
-                            == 0
-                        {
-                            break;
-                        }
-                        (key, value)
-                    }
-                };
-                // SAFETY: key and value are live entries of the dict; they are taken as new
-                // references before anything else runs.
-                let key = unsafe { Bound::from_borrowed_ptr(py, key) };
-                let value = PyNode(unsafe { Bound::from_borrowed_ptr(py, value) });
-                if unsafe { ffi::PyUnicode_Check(key.as_ptr()) } == 0 {
-                    return Err(EntriesError::NotRecord);
-                }
-                let flow = visit(&key, &value);
-                // Every change moves the version, so while it stands the size does too.
-                if table.is_none() || dict_version(dict) != version {
-                    if dict_len(dict) != size {
-                        return Err(EntriesError::Unreadable);
-                    }
-                    // Changed in place (a finalizer, say): go on as `PyDict_Next` reads it.
-                    table = None;
-                }
-                if flow.is_break() {
-                    break;
-                }
+            // SAFETY: a live dict, guarded; key and value are taken as new references
+            // before anything else runs.
+            unsafe {
+                walk_dict(self.0.as_ptr(), true, |key, value| {
+                    let key = Bound::from_borrowed_ptr(py, key);
+                    let value = PyNode(Bound::from_borrowed_ptr(py, value));
+                    visit(&key, &value)
+                })
             }
-            Ok(())
         })
-    }
-
-    #[cold]
-    fn subclass_view(&self) -> View<'_> {
-        let ptr = self.0.as_ptr();
-        // SAFETY: type checks on a live object.
-        unsafe {
-            if ffi::PyUnicode_Check(ptr) != 0 {
-                View::Str(str_bytes(&self.0))
-            } else if ffi::PyLong_Check(ptr) != 0 {
-                int_view(ptr)
-            } else if ffi::PyFloat_Check(ptr) != 0 {
-                View::Float(ffi::PyFloat_AS_DOUBLE(ptr))
-            } else if ffi::PyDict_Check(ptr) != 0 {
-                View::Object
-            } else if ffi::PyList_Check(ptr) != 0 {
-                View::Array
-            } else if ffi::PyCallable_Check(ptr) != 0 {
-                View::Other("function")
-            } else {
-                View::Other("object")
-            }
-        }
     }
 }
 
@@ -221,53 +423,20 @@ impl<'py> Node for PyNode<'py> {
 
     #[inline]
     fn view(&self) -> View<'_> {
-        let ptr = self.0.as_ptr();
-        // SAFETY: comparing the type pointer of a live object with the built-in types.
-        unsafe {
-            let ty = ffi::Py_TYPE(ptr);
-            if ty == addr_of_mut!(ffi::PyUnicode_Type) {
-                View::Str(str_bytes(&self.0))
-            } else if ty == addr_of_mut!(ffi::PyDict_Type) {
-                View::Object
-            } else if ty == addr_of_mut!(ffi::PyLong_Type) {
-                int_view(ptr)
-            } else if ty == addr_of_mut!(ffi::PyList_Type) {
-                View::Array
-            } else if ty == addr_of_mut!(ffi::PyFloat_Type) {
-                View::Float(ffi::PyFloat_AS_DOUBLE(ptr))
-            } else if ty == addr_of_mut!(ffi::PyBool_Type) {
-                View::Bool(ptr == ffi::Py_True())
-            } else if ptr == ffi::Py_None() {
-                View::Null
-            } else {
-                self.subclass_view()
-            }
-        }
+        // SAFETY: a live object, borrowed for as long as the view.
+        unsafe { view_of(self.0.py(), self.0.as_ptr()) }
     }
 
     #[inline]
     fn kind(&self) -> Kind {
-        let ptr = self.0.as_ptr();
-        // SAFETY: type checks on a live object.
-        unsafe {
-            let ty = ffi::Py_TYPE(ptr);
-            if ty == addr_of_mut!(ffi::PyUnicode_Type) {
-                Kind::Str
-            } else if ty == addr_of_mut!(ffi::PyDict_Type) {
-                Kind::Object
-            } else if ty == addr_of_mut!(ffi::PyLong_Type) || ty == addr_of_mut!(ffi::PyFloat_Type)
-            {
-                Kind::Number
-            } else if ty == addr_of_mut!(ffi::PyList_Type) {
-                Kind::Array
-            } else if ty == addr_of_mut!(ffi::PyBool_Type) {
-                Kind::Bool
-            } else if ptr == ffi::Py_None() {
-                Kind::Null
-            } else {
-                Kind::of(&self.subclass_view())
-            }
-        }
+        // SAFETY: a live object.
+        unsafe { kind_of(self.0.py(), self.0.as_ptr()) }
+    }
+
+    #[inline]
+    fn finite(&self) -> Option<f64> {
+        // SAFETY: a live object.
+        unsafe { finite_of(self.0.py(), self.0.as_ptr()) }
     }
 
     fn identity(&self) -> usize {
@@ -275,59 +444,27 @@ impl<'py> Node for PyNode<'py> {
     }
 
     fn utf16_len(&self) -> usize {
-        let ptr = self.0.as_ptr();
-        // SAFETY: `ptr` is a str when the core asks; compact kinds 1 and 2 hold no astral
-        // characters, so their code point count is their UTF-16 length.
-        unsafe {
-            if ffi::PyUnicode_Check(ptr) == 0 {
-                return 0;
-            }
-            if ffi::PyUnicode_KIND(ptr) != ffi::PyUnicode_4BYTE_KIND {
-                return usize::try_from(ffi::PyUnicode_GET_LENGTH(ptr)).unwrap_or(0);
-            }
-        }
-        orkestrel_core::text::utf16_len(&str_bytes(&self.0))
+        // SAFETY: a live object.
+        unsafe { utf16_len_of(self.0.py(), self.0.as_ptr()) }
     }
 
     fn len(&self) -> Result<usize, Unreadable> {
-        // SAFETY: only lists are arrays.
-        unsafe {
-            if ffi::PyList_Check(self.0.as_ptr()) == 0 {
-                return Err(Unreadable);
-            }
-            usize::try_from(ffi::PyList_GET_SIZE(self.0.as_ptr())).map_err(|_| Unreadable)
-        }
+        // SAFETY: a live object.
+        unsafe { list_len(self.0.as_ptr()) }
     }
 
     #[inline]
     fn item(&self, index: usize) -> Result<Self, Unreadable> {
-        let list = self.0.as_ptr();
-        let at = ffi::Py_ssize_t::try_from(index).map_err(|_| Unreadable)?;
         let py = self.0.py();
-        // SAFETY: a bounds-checked read of a list's storage; the item is taken as a new
-        // reference at once.
+        // SAFETY: a live list; the item is taken as a new reference at once.
         unsafe {
-            if ffi::PyList_Check(list) == 0 || at >= ffi::PyList_GET_SIZE(list) {
-                return Err(Unreadable);
-            }
-            #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_GIL_DISABLED)))]
-            let item = ffi::PyList_GET_ITEM(list, at);
-            #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_GIL_DISABLED))]
-            let item = ffi::PyList_GetItem(list, at);
-            if item.is_null() {
-                drop(PyErr::take(py));
-                return Err(Unreadable);
-            }
+            let item = list_item(py, self.0.as_ptr(), index)?;
             Ok(PyNode(Bound::from_borrowed_ptr(py, item)))
         }
     }
 
     fn entry_count(&self) -> usize {
-        // SAFETY: a type check on a live object.
-        if unsafe { ffi::PyDict_Check(self.0.as_ptr()) } == 0 {
-            return 0;
-        }
-        usize::try_from(dict_len(self.0.as_ptr())).unwrap_or(0)
+        entry_count_of(self.0.as_ptr())
     }
 
     fn entries<F>(&self, mut visit: F) -> Result<(), EntriesError>
@@ -350,5 +487,113 @@ impl<'py> Node for PyNode<'py> {
         F: FnMut(&Self) -> ControlFlow<()>,
     {
         self.walk(|_, value| visit(value))
+    }
+}
+
+/// A Python object seen as a JSON-like value through a borrowed pointer, for reads during
+/// which no Python code runs (the strict guard): no reference count moves and no dict's
+/// version is re-read.
+///
+/// Sound because such a read holds the GIL throughout and never calls into Python: values
+/// are read from object storage with type checks only, and the reads that allocate (the
+/// UTF-8 of a non-ASCII `str`, a huge `int` as a double) pause the cycle collector, so no
+/// finalizer or `gc.callbacks` hook can run. So no container changes while it is read, and
+/// every object reached stays owned by the container it was read from, back to the root,
+/// which the caller owns for `'a`.
+#[derive(Clone, Copy)]
+pub struct PyView<'a> {
+    ptr: *mut ffi::PyObject,
+    py: Python<'a>,
+}
+
+impl<'a> PyView<'a> {
+    /// A view of `object`, for reads that run no Python code while it lives.
+    pub fn new(object: &'a Bound<'_, PyAny>) -> PyView<'a> {
+        PyView {
+            ptr: object.as_ptr(),
+            // SAFETY: `object` is attached to the interpreter for `'a`.
+            py: unsafe { Python::assume_attached() },
+        }
+    }
+
+    fn at(self, ptr: *mut ffi::PyObject) -> PyView<'a> {
+        PyView { ptr, py: self.py }
+    }
+}
+
+impl<'a> Node for PyView<'a> {
+    type Key = PyView<'a>;
+
+    #[inline]
+    fn view(&self) -> View<'_> {
+        // SAFETY: a live object (see the type's documentation).
+        unsafe { view_of(self.py, self.ptr) }
+    }
+
+    #[inline]
+    fn kind(&self) -> Kind {
+        // SAFETY: a live object.
+        unsafe { kind_of(self.py, self.ptr) }
+    }
+
+    #[inline]
+    fn finite(&self) -> Option<f64> {
+        // SAFETY: a live object.
+        unsafe { finite_of(self.py, self.ptr) }
+    }
+
+    fn identity(&self) -> usize {
+        self.ptr as usize
+    }
+
+    fn utf16_len(&self) -> usize {
+        // SAFETY: a live object.
+        unsafe { utf16_len_of(self.py, self.ptr) }
+    }
+
+    fn len(&self) -> Result<usize, Unreadable> {
+        // SAFETY: a live object.
+        unsafe { list_len(self.ptr) }
+    }
+
+    #[inline]
+    fn item(&self, index: usize) -> Result<Self, Unreadable> {
+        // SAFETY: a live list; the item stays owned by it (see the type's documentation).
+        unsafe { list_item(self.py, self.ptr, index).map(|item| self.at(item)) }
+    }
+
+    fn entry_count(&self) -> usize {
+        entry_count_of(self.ptr)
+    }
+
+    #[inline]
+    fn entries<F>(&self, mut visit: F) -> Result<(), EntriesError>
+    where
+        F: FnMut(Entry<'_, Self>) -> ControlFlow<()>,
+    {
+        // SAFETY: a live dict, walked unguarded: the visits run no Python code (see the
+        // type's documentation), and the entries stay owned by the dict.
+        unsafe {
+            walk_dict(self.ptr, false, |key, value| {
+                let key = self.at(key);
+                let value = self.at(value);
+                let text = ptr_bytes(self.py, key.ptr);
+                visit(Entry {
+                    key: &key,
+                    text: &text,
+                    id: key.ptr as usize,
+                    value: &value,
+                })
+            })
+        }
+    }
+
+    #[inline]
+    fn values<F>(&self, mut visit: F) -> Result<(), EntriesError>
+    where
+        F: FnMut(&Self) -> ControlFlow<()>,
+    {
+        // SAFETY: as in `entries`.
+        unsafe { walk_dict(self.ptr, false, |_, value| visit(&self.at(value))) }
     }
 }

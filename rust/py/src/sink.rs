@@ -111,13 +111,22 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
         };
         let mut position: ffi::Py_ssize_t = 0;
         let mut done = 0usize;
+        // Replaced values that only the copy held (the input lost them to a change made while
+        // the copy was allocated): released after the loop, so that no finalizer runs while
+        // the copy's table is read.
+        let mut released: Vec<Bound<'py, PyAny>> = Vec::new();
         while let Some((key, value)) = entries.next() {
-            // SAFETY: `copy` is a dict no other code holds, so its table is unchanged.
+            // SAFETY: `copy` is a dict no other code holds, and no Python code runs in this
+            // loop (see `released`), so its table is unchanged.
             match unsafe { table.next(&mut position) } {
                 Some((k, v)) if k == key.as_ptr() => {
                     if v != value.as_ptr() {
+                        // SAFETY: `v` is a live value of the copy.
+                        if unsafe { ffi::Py_REFCNT(v) } == 1 {
+                            released.push(unsafe { Bound::from_borrowed_ptr(self.py, v) });
+                        }
                         // SAFETY: a private dict and one of its own exact str keys: replacing
-                        // the value runs no user code.
+                        // the value runs no user code (the old value stays referenced).
                         let status = unsafe {
                             ffi::PyDict_SetItem(copy.as_ptr(), key.as_ptr(), value.as_ptr())
                         };
@@ -128,8 +137,11 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
                     done += 1;
                 }
                 _ => {
-                    // The input changed since it was read: the entries done so far and the
-                    // rest, in a new dict.
+                    // The copy disagrees with the walk: the entries done so far and the rest,
+                    // in a new dict. Not reachable on CPython 3.11 (the walk refuses any
+                    // change it sees, and `PyDict_Copy` clones the table before it allocates,
+                    // see tests/contract/test_changed_input.py); kept in case an interpreter
+                    // orders those steps otherwise.
                     let rest = std::iter::once((key, value)).chain(entries);
                     return self.rebuild(&copy, done, len, rest);
                 }
@@ -278,7 +290,7 @@ impl<'py> PySink<'py> {
             }
         };
         // The copy is checked again: allocating it may have run a finalizer that changed the
-        // input.
+        // input (after the clone on CPython 3.11, so the copy still holds what was walked).
         let table = clean(copy.as_ptr())?;
         Some((copy, table))
     }

@@ -31,23 +31,25 @@ impl Contract {
                 if (min.is_some() || max.is_some()) && !length_fits(value.utf16_len(), *min, *max) {
                     return Some(false);
                 }
-                match (pattern, value.view()) {
-                    (None, _) => true,
-                    (Some(pattern), View::Str(text)) => pattern.is_match(&text),
-                    _ => false,
+                match pattern {
+                    None => true,
+                    Some(pattern) => {
+                        matches!(value.view(), View::Str(text) if pattern.is_match(&text))
+                    }
                 }
             }
             Compiled::Number { min, max, integer } => value
-                .view()
                 .finite()
                 .is_some_and(|n| number_fits(n, *integer, *min, *max)),
             Compiled::Boolean => value.kind() == Kind::Bool,
             Compiled::Null => value.kind() == Kind::Null,
-            Compiled::Literal(values) => values.contains(&value.view()),
+            Compiled::Literal(values) => {
+                values.is_bound(value.identity()) || values.contains(&value.view())
+            }
             // A JSON scalar as `is_json_value` reads it; containers take the walk.
             Compiled::Json => match value.kind() {
                 Kind::Null | Kind::Bool | Kind::Str => true,
-                Kind::Number => value.view().finite().is_some(),
+                Kind::Number => value.finite().is_some(),
                 Kind::Other => false,
                 Kind::Array | Kind::Object => return None,
             },

@@ -57,7 +57,7 @@ fn scalar<N: Node>(node: &N) -> Option<bool> {
 fn scalar_of<N: Node>(node: &N, kind: Kind) -> Option<bool> {
     match kind {
         Kind::Null | Kind::Bool | Kind::Str => Some(true),
-        Kind::Number => Some(node.view().finite().is_some()),
+        Kind::Number => Some(node.finite().is_some()),
         Kind::Other => Some(false),
         Kind::Array | Kind::Object => None,
     }
@@ -79,7 +79,18 @@ fn shallow<N: Node>(node: &N, path: &mut [usize; SHALLOW], depth: usize) -> Opti
         return Some(false);
     }
     path[depth] = identity;
-    if node.kind() == Kind::Array {
+    each_item(node, node.kind(), |item| shallow(item, path, depth + 1))
+}
+
+/// Checks the items of an array or the values of a record in order: the first answer that
+/// is not `Some(true)`, `Some(false)` when the container cannot be read, else `Some(true)`.
+#[inline]
+fn each_item<N: Node>(
+    node: &N,
+    kind: Kind,
+    mut check: impl FnMut(&N) -> Option<bool>,
+) -> Option<bool> {
+    if kind == Kind::Array {
         let Ok(len) = node.len() else {
             return Some(false);
         };
@@ -87,7 +98,7 @@ fn shallow<N: Node>(node: &N, path: &mut [usize; SHALLOW], depth: usize) -> Opti
             let Ok(item) = node.item(index) else {
                 return Some(false);
             };
-            match shallow(&item, path, depth + 1) {
+            match check(&item) {
                 Some(true) => {}
                 other => return other,
             }
@@ -95,7 +106,7 @@ fn shallow<N: Node>(node: &N, path: &mut [usize; SHALLOW], depth: usize) -> Opti
         return Some(true);
     }
     let mut answer = Some(true);
-    let read = node.values(|value| match shallow(value, path, depth + 1) {
+    let read = node.values(|value| match check(value) {
         Some(true) => ControlFlow::Continue(()),
         other => {
             answer = other;
@@ -110,7 +121,8 @@ fn shallow<N: Node>(node: &N, path: &mut [usize; SHALLOW], depth: usize) -> Opti
 
 /// Whether `root` is a JSON value: finite numbers, dense arrays, plain records, no cycles.
 pub fn is_json_value<N: Node>(root: &N) -> bool {
-    if let Some(answer) = scalar(root) {
+    let kind = root.kind();
+    if let Some(answer) = scalar_of(root, kind).or_else(|| flat(root, kind)) {
         return answer;
     }
     let mut path = [0usize; SHALLOW];
@@ -118,6 +130,14 @@ pub fn is_json_value<N: Node>(root: &N) -> bool {
         Some(answer) => answer,
         None => walk(root),
     }
+}
+
+/// The answer for a container of scalars only (the usual list of tags), which needs no path;
+/// `None` once a container is met before any item that is not JSON data. Items are visited
+/// in the order [`shallow`] visits them, so the answers agree.
+#[inline]
+fn flat<N: Node>(node: &N, kind: Kind) -> Option<bool> {
+    each_item(node, kind, scalar)
 }
 
 /// The iterative walk, with no depth cap.

@@ -141,8 +141,14 @@ impl KeyIndex {
 pub struct Members {
     values: Vec<Lit>,
     texts: Vec<Box<[u8]>>,
+    /// The identities of key objects known to hold the string members (see
+    /// [`crate::contract::Contract::bind_keys`]); empty when none are bound.
+    ids: Box<[usize]>,
     index: KeyIndex,
 }
+
+/// Literals with more string members than this are looked up by text only.
+const BOUND_MEMBERS: usize = 8;
 
 impl Members {
     /// Indexes the members of a literal shape.
@@ -158,7 +164,23 @@ impl Members {
             index: KeyIndex::new(&texts),
             values: values.to_vec(),
             texts,
+            ids: Box::new([]),
         }
+    }
+
+    /// Binds each string member to the identity of an object holding its text (0 for
+    /// none); skipped for large literals, which the index serves.
+    pub(super) fn bind(&mut self, mut identity: impl FnMut(&[u8]) -> usize) {
+        if self.texts.len() <= BOUND_MEMBERS {
+            self.ids = self.texts.iter().map(|text| identity(text)).collect();
+        }
+    }
+
+    /// Whether `identity` is that of an object bound to a string member: the value is
+    /// that very object, so it holds the member's text.
+    #[inline(always)]
+    pub fn is_bound(&self, identity: usize) -> bool {
+        identity != 0 && self.ids.contains(&identity)
     }
 
     /// Whether text is a string member.

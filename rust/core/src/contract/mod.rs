@@ -100,12 +100,18 @@ impl Contract {
     /// text (`identity(name)`, 0 for none), so a record key that is that very object is
     /// found without reading its text. The caller keeps those objects alive, unchanged, for
     /// as long as the contract is used, so no other key can have their identities.
+    /// String members of literal shapes are bound the same way, so a value that is that
+    /// very object is a member without a lookup.
     pub fn bind_keys(&mut self, mut identity: impl FnMut(&[u8]) -> usize) {
         for node in &mut self.nodes {
-            if let Compiled::Object { props, .. } = node {
-                for prop in props.iter_mut() {
-                    prop.id = identity(&prop.name);
+            match node {
+                Compiled::Object { props, .. } => {
+                    for prop in props.iter_mut() {
+                        prop.id = identity(&prop.name);
+                    }
                 }
+                Compiled::Literal(members) => members.bind(&mut identity),
+                _ => {}
             }
         }
     }
@@ -208,7 +214,9 @@ impl Contract {
 
 /// Finds a declared property by key text, trying position `hint` first: keys mostly come
 /// in declaration order, so the property after the last one found is the likely one.
-#[inline]
+/// A key that is the bound key object of the expected property (keys written in Python
+/// source, in declaration order) is found by one comparison, inline; others by their text.
+#[inline(always)]
 fn find_near(
     props: &[Prop],
     index: &keys::KeyIndex,
@@ -218,6 +226,12 @@ fn find_near(
     if id != 0 && props.get(hint).is_some_and(|prop| prop.id == id) {
         return Some(hint);
     }
+    find_text(props, index, key, hint)
+}
+
+/// [`find_near`] by key text.
+#[inline(never)]
+fn find_text(props: &[Prop], index: &keys::KeyIndex, key: &[u8], hint: usize) -> Option<usize> {
     let same = |at: usize| keys::same_bytes(&props[at].name, key);
     if index.is_at(hint, key, same) {
         return Some(hint);

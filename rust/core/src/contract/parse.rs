@@ -148,22 +148,13 @@ type Parsed<S, N> = Result<Option<<S as Sink<N>>::Out>, ContractError>;
 impl Contract {
     /// Parses `value` with coercion; `Ok(None)` when it does not satisfy the contract.
     pub fn parse<N: Node, S: Sink<N>>(&self, value: &N, sink: &mut S) -> Parsed<S, N> {
-        self.parse_node(0, value, sink, 0)
+        deeper(0, || self.parse_at(0, value, sink, 1))
     }
 
-    fn parse_node<N: Node, S: Sink<N>>(
-        &self,
-        id: Id,
-        value: &N,
-        sink: &mut S,
-        depth: u32,
-    ) -> Parsed<S, N> {
-        deeper(depth, || self.parse_at(id, value, sink, depth + 1))
-    }
-
-    /// [`Contract::parse_node`] of a child: a leaf accepted as is is kept inline.
+    /// Parses one level deeper; a leaf accepted as is is kept inline (what
+    /// [`Contract::parse_at`] gives it too), without the call and the stack check.
     #[inline(always)]
-    fn parse_child<N: Node, S: Sink<N>>(
+    fn parse_node<N: Node, S: Sink<N>>(
         &self,
         id: Id,
         value: &N,
@@ -172,7 +163,7 @@ impl Contract {
     ) -> Parsed<S, N> {
         match self.leaf_guard(id, value) {
             Some(true) => Ok(Some(sink.keep(value))),
-            _ => self.parse_node(id, value, sink, depth),
+            _ => deeper(depth, || self.parse_at(id, value, sink, depth + 1)),
         }
     }
 
@@ -185,6 +176,11 @@ impl Contract {
     ) -> Parsed<S, N> {
         let kind = value.kind();
         let view = || value.view();
+        // The same value through another shape (a variant, the inner shape of a wrapper):
+        // one level deeper, without the leaf check the caller already made.
+        let descend = |id: Id, sink: &mut S| -> Parsed<S, N> {
+            deeper(depth, || self.parse_at(id, value, sink, depth + 1))
+        };
         Ok(match &self.nodes[id] {
             Compiled::String { min, max, pattern } => {
                 if kind == Kind::Str {
@@ -233,7 +229,7 @@ impl Contract {
                     let item = value
                         .item(index)
                         .map_err(|_| ContractError::unreadable("parse", "array", Some("array")))?;
-                    match self.parse_child(*items, &item, sink, depth)? {
+                    match self.parse_node(*items, &item, sink, depth)? {
                         Some(parsed) => sink.push(&mut out, parsed),
                         None => return Ok(None),
                     }
@@ -255,7 +251,7 @@ impl Contract {
                 if *one_of {
                     let mut matched = variants.iter().filter(|v| self.guard(**v, value, depth));
                     match (matched.next(), matched.next()) {
-                        (Some(variant), None) => self.parse_node(*variant, value, sink, depth)?,
+                        (Some(variant), None) => descend(*variant, sink)?,
                         _ => None,
                     }
                 } else if let Some(variant) =
@@ -264,15 +260,13 @@ impl Contract {
                     match kind {
                         // Accepted as is: parsing through that variant gives an equal value
                         // in fresh containers.
-                        Kind::Array | Kind::Object => {
-                            self.parse_node(*variant, value, sink, depth)?
-                        }
+                        Kind::Array | Kind::Object => descend(*variant, sink)?,
                         _ => Some(sink.keep(value)),
                     }
                 } else {
                     let mut found = None;
                     for variant in variants {
-                        found = self.parse_node(*variant, value, sink, depth)?;
+                        found = descend(*variant, sink)?;
                         if found.is_some() {
                             break;
                         }
@@ -282,9 +276,9 @@ impl Contract {
             }
             Compiled::Nullable(inner) => match kind {
                 Kind::Null => Some(sink.keep(value)),
-                _ => self.parse_node(*inner, value, sink, depth)?,
+                _ => descend(*inner, sink)?,
             },
-            Compiled::Optional(inner) => self.parse_node(*inner, value, sink, depth)?,
+            Compiled::Optional(inner) => descend(*inner, sink)?,
             Compiled::Json => match kind {
                 Kind::Array | Kind::Object => return json_container(value, sink),
                 _ => is_json_value(value).then(|| sink.keep(value)),
@@ -326,7 +320,7 @@ impl Contract {
                 },
             };
             let parsed = match shape {
-                Some(shape) => match self.parse_child(shape, entry.value, sink, depth) {
+                Some(shape) => match self.parse_node(shape, entry.value, sink, depth) {
                     Ok(Some(parsed)) => parsed,
                     Ok(None) => {
                         failed = Ok(true);

@@ -46,7 +46,8 @@ pub struct Pattern {
     pub source: Box<[u8]>,
     regex: Regex,
     dense: Option<Arc<DFA<Vec<u32>>>>,
-    simple: Option<simple::Simple>,
+    /// Boxed: its byte table would make every `Pattern` (and the shapes holding one) large.
+    simple: Option<Box<simple::Simple>>,
 }
 
 const DENSE_LIMIT: usize = 1 << 16;
@@ -78,7 +79,7 @@ impl Pattern {
         Ok(Pattern {
             source: source.into(),
             dense: dense(&translated),
-            simple: simple::Simple::analyze(&translated),
+            simple: simple::Simple::analyze(&translated).map(Box::new),
             regex,
         })
     }

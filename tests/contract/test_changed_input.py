@@ -1,0 +1,235 @@
+"""Input changed while a contract reads it.
+
+`parse` allocates its output as it walks the input, and an allocation may start a cycle
+collection, which runs `gc.callbacks` hooks and finalizers: Python code that can change the
+dict being parsed. Here a `gc.callbacks` hook makes that change at the k-th collection during
+one `parse`, for every k the call reaches, with the collector set to run at every second
+allocation (`gc.set_threshold(1)`). CPython starts collections at fixed points of a fixed
+sequence of allocations, so each k lands at the same point on every run: no timing, no luck.
+
+Every outcome must be what parsing the unchanged input gives, what parsing the changed input
+gives, or a typed `ContractError`, never a record mixing the two. Before this test the walk
+went on through a dict changed in place (same size), and a key deleted and another inserted
+during the walk came back as a record holding the deleted key and missing one that was never
+removed; the dict walk now refuses any change it sees (the version tag, checked after every
+entry).
+
+Records are built as `PyDict_Copy` of the input when their keys match it. That copy can only
+disagree with the walk if the input changed between the walk and the clone of its key table,
+and nothing runs there: the walk's last check comes after the last allocation of the walk, and
+`PyDict_Copy` clones the table before it allocates the new dict (the one point where a
+collection can start). So the sink's rebuild of a record whose copy disagrees
+(`PySink::rebuild`) cannot be reached from Python; it stays as a guard against an interpreter
+that orders those steps otherwise. What is reachable, and tested here, is the nearest thing: a
+change made by a collection inside `PyDict_Copy` itself (the free list of dicts drained so
+that the new dict is allocated), after the clone. The record is then the walked one, and a
+value that only the copy still held (the input dropped it) is released only once the copy is
+complete, so its finalizer never runs while the copy's table is being read.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
+from typing import Any, ClassVar
+
+import pytest
+
+from orkestrel.contract import (
+    ContractError,
+    array_shape,
+    create_contract,
+    integer_shape,
+    json_shape,
+    object_shape,
+    optional_shape,
+    record_shape,
+    string_shape,
+)
+
+RECORD = create_contract(record_shape(array_shape(integer_shape())))
+OBJECT = create_contract(
+    object_shape(
+        {
+            "a": array_shape(integer_shape()),
+            "b": array_shape(integer_shape()),
+            "c": array_shape(integer_shape()),
+            "d": array_shape(integer_shape()),
+            "e": optional_shape(array_shape(integer_shape())),
+            "z": optional_shape(array_shape(integer_shape())),
+        }
+    )
+)
+MAX_COLLECTIONS = 64
+
+
+def five() -> dict[str, Any]:
+    # Five entries fill an 8-slot table: the insertion after a deletion resizes it, so the
+    # changed dict has no deleted entry and the same size.
+    return {"a": [1], "b": [2], "c": [3], "d": [4], "e": [5]}
+
+
+def swap_first(record: dict[str, Any]) -> None:
+    del record["a"]
+    record["z"] = [9]
+
+
+def replace_last(record: dict[str, Any]) -> None:
+    record["e"] = [7]
+
+
+@contextmanager
+def collecting_at(k: int, change: Callable[[], None]) -> Iterator[list[int]]:
+    """Runs `change` at the k-th collection inside the block, collecting at every second
+    allocation, with the dict free list drained; yields the count of collections so far."""
+    seen = [0]
+    infos: list[Any] = []  # kept, so the info dicts do not refill the free list
+
+    def hook(phase: str, info: dict[str, Any]) -> None:
+        infos.append(info)
+        if phase == "start":
+            seen[0] += 1
+            if seen[0] == k:
+                change()
+
+    threshold = gc.get_threshold()
+    gc.collect()
+    gc.callbacks.append(hook)
+    drained: list[dict[str, Any]] = [
+        {} for _ in range(100)
+    ]  # new dicts take every dict in the free list
+    gc.set_threshold(1)
+    try:
+        yield seen
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(hook)
+        del drained
+
+
+def outcomes(
+    contract: Any, make: Callable[[], dict[str, Any]], change: Callable[[dict[str, Any]], None]
+) -> list[tuple[str, Any, dict[str, Any]]]:
+    """The outcome of one parse for every collection point k the parse reaches."""
+    found: list[tuple[str, Any, dict[str, Any]]] = []
+    for k in range(1, MAX_COLLECTIONS):
+        record = make()
+        with collecting_at(k, partial(change, record)) as seen:
+            try:
+                outcome: tuple[str, Any] = ("parsed", contract.parse(record))
+            except ContractError as error:
+                outcome = ("refused", str(error))
+        if seen[0] < k:  # the change never ran: every later k is the same
+            assert outcome == ("parsed", contract.parse(make()))
+            return found
+        found.append((outcome[0], outcome[1], record))
+    raise AssertionError("the parse kept collecting")
+
+
+@pytest.mark.parametrize("contract", [RECORD, OBJECT], ids=["record", "object"])
+@pytest.mark.parametrize("change", [swap_first, replace_last])
+def test_a_dict_changed_during_parse_gives_one_state_or_a_contract_error(
+    contract: Any, change: Callable[[dict[str, Any]], None]
+) -> None:
+    unchanged = contract.parse(five())
+    points = outcomes(contract, five, change)
+    refused = [message for kind, message, _ in points if kind == "refused"]
+    parsed = [(out, record) for kind, out, record in points if kind == "parsed"]
+    for out, record in parsed:
+        assert out == unchanged or out == contract.parse(record)
+        assert list(out) == list(unchanged) or list(out) == list(contract.parse(record))
+    # Both kinds of point are reached: inside the walk (refused) and after it, at the copy.
+    assert refused
+    assert all("could not be read" in message for message in refused)
+    assert parsed
+    assert all(out == unchanged for out, _ in parsed)
+
+
+def test_a_nested_record_changed_during_parse_is_refused_or_whole() -> None:
+    contract = create_contract(record_shape(record_shape(array_shape(integer_shape()))))
+
+    def make() -> dict[str, Any]:
+        return {"outer": five(), "next": {"x": [0]}}
+
+    def change(record: dict[str, Any]) -> None:
+        swap_first(record["outer"])
+
+    unchanged = contract.parse(make())
+    for kind, out, record in outcomes(contract, make, change):
+        if kind == "parsed":
+            assert out in (unchanged, contract.parse(record))
+
+
+class Dropped(list[int]):
+    """A list whose finalizer, once the input dropped it, looks for the record being built
+    (through `gc.get_objects`, as hostile code could) and notes whether it was complete:
+    no value of it still the input's own."""
+
+    input: ClassVar[dict[str, Any] | None] = None
+    saw: ClassVar[list[bool]] = []
+
+    def __del__(self) -> None:
+        source = Dropped.input
+        if source is None:
+            return
+        building = [
+            found
+            for found in gc.get_objects()
+            if type(found) is dict and found is not source and list(found) == list(source)
+        ]
+        Dropped.saw.append(
+            not any(found[key] is source[key] for found in building for key in found)
+        )
+
+
+def test_a_value_only_the_copy_holds_is_released_after_the_copy_is_complete() -> None:
+    def make() -> dict[str, Any]:
+        return {"a": [1], "b": Dropped([2]), "c": [3], "d": [4], "e": [5]}
+
+    def change(record: dict[str, Any]) -> None:
+        Dropped.input = record
+        record["b"] = [2]  # the input drops its `Dropped`; only the copy may still hold it
+
+    unchanged = RECORD.parse(make())
+    Dropped.saw.clear()
+    try:
+        points = outcomes(RECORD, make, change)
+    finally:
+        Dropped.input = None
+    parsed = [out for kind, out, _ in points if kind == "parsed"]
+    assert parsed
+    assert all(out == unchanged for out in parsed)
+    assert Dropped.saw
+    assert all(Dropped.saw)
+
+
+def test_is_valid_runs_no_python_code() -> None:
+    """`is_valid` reads through borrowed pointers, which is sound only if nothing can change
+    a container while it reads: the reads that allocate (a `str` with a lone surrogate, an
+    `int` beyond a double) pause the collector, so no hook or finalizer runs."""
+    contract = create_contract(
+        object_shape(
+            {"texts": array_shape(string_shape(pattern="x")), "any": array_shape(json_shape())}
+        )
+    )
+    # Each lone surrogate fails the UTF-8 read (an exception is allocated, then cleared) and
+    # each huge int overflows the double read the same way.
+    value: dict[str, list[Any]] = {
+        "texts": ["\ud800x", "x\udfff"] * 4,
+        "any": ["\ud801", 1, 10**400],
+    }
+    calls: list[int] = []
+
+    def change() -> None:
+        calls.append(1)
+        value["texts"].clear()
+        value.clear()
+
+    expected = contract.is_valid(value)
+    with collecting_at(1, change):
+        got = contract.is_valid(value)
+    assert got is expected
+    assert not calls
+    assert value["texts"]
