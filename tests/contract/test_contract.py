@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import pickle
 import sys
 from typing import Any
@@ -206,6 +207,17 @@ def test_parse_reuses_valid_leaves_and_builds_fresh_containers() -> None:
         assert copied == raw
         assert copied is not raw
         assert copied["any"] is not raw["any"]
+    # What is not JSON data cannot be copied as JSON: where nothing checks it (a raw shape, an
+    # open record's extra key), it is kept as the object given.
+    strange = [math.inf, (1, 2)]
+    assert create_contract(raw_shape({})).parse(strange) is strange
+    loop: list[Any] = [1]
+    loop.append(loop)
+    assert create_contract(raw_shape({})).parse(loop) is loop
+    opened = create_contract(object_shape({}, additional_properties=True))
+    kept = opened.parse({"x": strange, "y": [1.5]})
+    assert kept["x"] is strange
+    assert kept["y"] == [1.5]
 
 
 def test_parse_records_keep_declaration_order_and_come_back_fresh() -> None:

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import jsonschema
@@ -160,12 +161,33 @@ def _containers(value: Any) -> set[int]:
     return found
 
 
+def _is_json(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(type(k) is str and _is_json(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_is_json(item) for item in value)
+    return not isinstance(value, float) or math.isfinite(value)
+
+
 @given(SHAPES, VALUES)
-def test_parse_output_shares_no_container_with_its_input(shape: Any, value: Any) -> None:
+def test_parse_output_shares_no_json_container_with_its_input(shape: Any, value: Any) -> None:
+    """Every container `parse` returns is new, but for one that is not JSON data (here a list or
+    dict holding an infinite float) kept as given where nothing checks it: under a raw shape."""
     contract = create_contract(shape)
     out = parse(contract, value)
-    if out is not MISSING:
-        assert not _containers(out) & _containers(value)
+    if out is MISSING:
+        return
+    given_containers = _containers(value)
+    stack = [out]
+    while stack:
+        node = stack.pop()
+        if id(node) in given_containers:
+            # Kept as given, with whatever it holds: so it must be the not-JSON case.
+            assert not _is_json(node), node
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 BMP_TEXT = st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=["Cs"]), max_size=5)

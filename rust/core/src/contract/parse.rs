@@ -1,6 +1,8 @@
 //! The coercing parser (spec §5.3). Output is written through a [`Sink`], which reuses an
-//! exactly valid leaf and builds fresh containers: no container of the input is ever handed
-//! back, so what a caller reads from the output is what was checked.
+//! exactly valid leaf and builds fresh containers: no JSON container of the input is ever
+//! handed back, so what a caller reads from the output is what was checked. The one exception
+//! is a value that is not JSON data where nothing checks it (raw shapes, open records' extras):
+//! it cannot be copied as JSON, so it is kept as given.
 
 use std::borrow::Cow;
 use std::ops::ControlFlow;
