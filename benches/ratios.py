@@ -236,6 +236,13 @@ def cli(rounds: int) -> None:
     extension, and the genson-rs CLI against `orkestrel infer` on the events file, both pinned
     to one core (`taskset -c 0`) and on all cores."""
     _ensure_data()
+    import compileall
+
+    import orkestrel
+
+    # A pip install compiles the package's bytecode; without it (an editable tree under
+    # PYTHONDONTWRITEBYTECODE) every start would compile the CLI's sources again.
+    compileall.compile_dir(Path(orkestrel.__file__).parent, quiet=1)
     python = sys.executable
     script = shutil.which("orkestrel") or str(Path(python).parent / "orkestrel")
     with tempfile.TemporaryDirectory() as folder:
