@@ -5,7 +5,7 @@ run, so a loaded machine slows every contender alike. Each round runs every cont
 a rotating order; the table gives each one's median over the rounds and the median of the
 per-round ratios to orkestrel, with their range.
 
-Run with a release build (`/work/bin/core-build --release` or `maturin develop --release`):
+Run with a release build (`maturin develop --release`, or a wheel from `maturin build --release`):
 
     python benches/ratios.py objects    # samples_to_schema vs genson and per-record orjson.dumps
     python benches/ratios.py lines      # infer_json_lines vs polars-genson (pre-split column)

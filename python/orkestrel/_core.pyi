@@ -107,6 +107,9 @@ def like_match(pattern: object, value: object) -> bool:
 def glob_match(pattern: object, value: object) -> bool:
     """`*` any run, `?` one character, no classes, matching case; non-strings never match."""
 
+def all_exact_dicts(rows: list[Any]) -> bool:
+    """Whether every item of the list is exactly a `dict`, no subclass."""
+
 def encode_rows(
     rows: list[Any], columns: Sequence[tuple[str, int, bool]], key: int
 ) -> tuple[list[Any], list[Any], list[int]]:

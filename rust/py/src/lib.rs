@@ -35,8 +35,8 @@ mod _core {
     use crate::jsonsize::json_size;
     #[pymodule_export]
     use crate::query::{
-        clamp_query, decode_rows, encode_rows, glob_match, like_match, normalize_query,
-        resolve_limit,
+        all_exact_dicts, clamp_query, decode_rows, encode_rows, glob_match, like_match,
+        normalize_query, resolve_limit,
     };
     #[pymodule_export]
     use crate::search::{locate, PatternError, ResultSizeError, SearchMatch, SearchPattern};

@@ -234,6 +234,12 @@ fn sample<'a>(value: &'a Bound<'_, PyAny>) -> Sample<'a> {
     Sample::Other
 }
 
+/// Whether every item of a list is exactly a `dict` (no subclass), read in one pass.
+#[pyfunction]
+pub fn all_exact_dicts(rows: &Bound<'_, PyList>) -> bool {
+    rows.iter().all(|row| row.is_exact_instance_of::<PyDict>())
+}
+
 type Encoded<'py> = (Bound<'py, PyList>, Bound<'py, PyList>, Vec<usize>);
 
 /// Encodes the rows whose cells are all of their columns' plain types into parameter tuples,
@@ -247,48 +253,55 @@ pub fn encode_rows<'py>(
     key: usize,
 ) -> PyResult<Encoded<'py>> {
     let kinds: Vec<CellKind> = columns.iter().map(|c| CellKind::from_code(c.1)).collect();
-    let keys = PyList::empty(py);
-    let batch = PyList::empty(py);
+    let none = py.None().into_bound(py);
+    let count = rows.len();
+    let mut keys: Vec<Bound<'py, PyAny>> = Vec::with_capacity(count);
+    let mut batch: Vec<Bound<'py, PyAny>> = Vec::with_capacity(count);
     let mut slow = Vec::new();
     let mut params: Vec<Bound<'py, PyAny>> = Vec::with_capacity(columns.len());
     for (index, row) in rows.iter().enumerate() {
         params.clear();
-        let mut present = 0;
-        let mut fast = match row.cast_exact::<PyDict>() {
-            Ok(dict) => {
-                let mut fast = true;
-                for ((name, _, nullable), kind) in columns.iter().zip(&kinds) {
-                    let value = dict.get_item(name)?;
-                    present += usize::from(value.is_some());
-                    let value = value.unwrap_or_else(|| py.None().into_bound(py));
-                    match query::judge(*kind, *nullable, sample(&value)) {
-                        Verdict::Keep => params.push(value),
-                        Verdict::Null => params.push(py.None().into_bound(py)),
-                        Verdict::Flag(flag) => params.push(flag.into_pyobject(py)?.into_any()),
-                        Verdict::Slow => {
-                            fast = false;
-                            break;
-                        }
-                    }
-                }
-                fast && present == dict.len()
-            }
+        let fast = match row.cast_exact::<PyDict>() {
+            Ok(dict) => encode_row(dict, &columns, &kinds, &none, &mut params)?,
             Err(_) => false,
         };
-        let chosen = params.get(key).filter(|_| params.len() == columns.len());
-        if fast && chosen.is_none() {
-            fast = false;
-        }
-        if let (true, Some(chosen)) = (fast, chosen) {
-            keys.append(chosen)?;
-            batch.append(PyTuple::new(py, params.iter())?)?;
-        } else {
-            keys.append(py.None())?;
-            batch.append(py.None())?;
-            slow.push(index);
+        match params.get(key).filter(|_| fast) {
+            Some(chosen) => {
+                keys.push(chosen.clone());
+                batch.push(PyTuple::new(py, params.drain(..))?.into_any());
+            }
+            None => {
+                keys.push(none.clone());
+                batch.push(none.clone());
+                slow.push(index);
+            }
         }
     }
-    Ok((keys, batch, slow))
+    Ok((PyList::new(py, keys)?, PyList::new(py, batch)?, slow))
+}
+
+/// Fills `params` with one row's bound values, in column order; false when a cell needs the
+/// coercing path or the row holds a key that is not a column.
+fn encode_row<'py>(
+    dict: &Bound<'py, PyDict>,
+    columns: &[(Bound<'py, PyString>, u8, bool)],
+    kinds: &[CellKind],
+    none: &Bound<'py, PyAny>,
+    params: &mut Vec<Bound<'py, PyAny>>,
+) -> PyResult<bool> {
+    let mut present = 0;
+    for ((name, _, nullable), kind) in columns.iter().zip(kinds) {
+        let value = dict.get_item(name)?;
+        present += usize::from(value.is_some());
+        let value = value.unwrap_or_else(|| none.clone());
+        match query::judge(*kind, *nullable, sample(&value)) {
+            Verdict::Keep => params.push(value),
+            Verdict::Null => params.push(none.clone()),
+            Verdict::Flag(flag) => params.push(flag.into_pyobject(dict.py())?.into_any()),
+            Verdict::Slow => return Ok(false),
+        }
+    }
+    Ok(present == dict.len() && params.len() == columns.len())
 }
 
 /// The largest magnitude below which every whole float is an exact integer.

@@ -102,6 +102,8 @@ def test_only_plain_valid_batches_are_taken_as_given() -> None:
         {**call, "row": rows * 200},
         {**call, "row": tuple(rows)},
         {**call, "row": [*rows[:-1], Row(rows[-1])]},
+        {**call, "row": [Row(rows[0]), *rows[1:]]},
+        {**call, "row": [*rows[:-1], "not a row"]},
         {**call, "row": [*rows[:-1], {"id": "x", "data": math.nan}]},
         {**call, "row": [*rows[:-1], {"id": "x", 1: "int key"}]},
         {**call, "row": [*rows[:-1], {"id": "x", "data": {1, 2}}]},

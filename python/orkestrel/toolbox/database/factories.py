@@ -7,6 +7,7 @@ from typing import Any, Final
 
 import anyio.to_thread
 
+from orkestrel import _core
 from orkestrel.contract import Contract, array_shape, create_contract
 from orkestrel.database import (
     DatabaseInterface,
@@ -163,7 +164,7 @@ def _plain_rows(args: Any, plain: Contract) -> list[Any] | None:
     rows = dict.get(args, "row")
     if type(rows) is not list or not PLAIN_ROWS < len(rows) <= BULKY_ROWS:
         return None
-    if not all(type(row) is dict for row in rows) or not plain.is_valid(rows):
+    if not _core.all_exact_dicts(rows) or not plain.is_valid(rows):
         return None
     return rows
 
