@@ -14,18 +14,22 @@ use super::terms::Keys;
 use super::text::{cmp_utf16, same_bytes};
 
 /// One key of a record slot.
+///
+/// Laid out so that what adding a value touches (`present`, `key` and the head of `slot`) is
+/// one cache line.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct Column {
-    /// Interned key.
-    pub key: u32,
     /// Rows that carry the key.
     pub present: u64,
-    /// The row stamp that last carried the key (duplicate detection).
-    pub seen: u64,
-    /// Where that row's entry sits in the row's entry list.
+    /// Interned key.
+    pub key: u32,
+    /// Where the last row's entry with the key sits in that row's entry list.
     pub entry: u32,
     /// Summary of the key's values.
     pub slot: Slot,
+    /// The row stamp that last carried the key (duplicate detection).
+    pub seen: u64,
 }
 
 /// The columns of a record slot.

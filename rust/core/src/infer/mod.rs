@@ -47,4 +47,5 @@ pub use source::{Kind, NumberClass, Source};
 pub use state::{encode, StateError};
 pub use stream::{read_bytes, read_stream, Lines, LinesError, BLOCK, MAX_LINE};
 pub use tape::Tape;
+pub use terms::{BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING};
 pub use text::{cmp_utf16, number_text};

@@ -44,15 +44,19 @@ impl Variants {
 }
 
 /// Summary of the values seen in one place.
+///
+/// `repr(C)` with the fields every value touches first: with [`Column`](super::fields::Column)
+/// they share one cache line, so the ~100 slots of a nested record stay in L1.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub(crate) struct Slot {
-    /// Remaining depth: containers here are opened only when it is above zero.
-    pub depth: u32,
-    /// Top-level and record-column slots track enums and formats; array items never do.
-    pub annotated: bool,
     pub count: u64,
     /// Bit per leaf term id seen.
     pub leaves: u8,
+    /// Top-level and record-column slots track enums and formats; array items never do.
+    pub annotated: bool,
+    /// Remaining depth: containers here are opened only when it is above zero.
+    pub depth: u32,
     pub records: u64,
     pub arrays: u64,
     pub fields: Option<Box<Fields>>,

@@ -7,7 +7,9 @@
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use orkestrel_core::infer::{Format, Kind, NumberClass, Source};
+use orkestrel_core::infer::{
+    Format, Kind, NumberClass, Source, BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING,
+};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -134,6 +136,18 @@ impl<'py> PyNode<'py> {
         }
     }
 
+    #[cold]
+    fn slow_leaf(self) -> Option<u32> {
+        Some(match self.slow_kind() {
+            Kind::Null => NULL,
+            Kind::Boolean => BOOLEAN,
+            Kind::Other => EMPTY,
+            Kind::Number(class) => number_term(class),
+            Kind::String | Kind::Temporal(_) => STRING,
+            Kind::Array | Kind::Object => return None,
+        })
+    }
+
     fn temporal_kind(self) -> Kind {
         let Some(t) = TEMPORAL.get(self.py) else {
             return Kind::Other;
@@ -153,6 +167,15 @@ impl<'py> PyNode<'py> {
     fn is_list(self) -> bool {
         // SAFETY: type check on a live object.
         unsafe { ffi::PyList_Check(self.obj) != 0 }
+    }
+}
+
+#[inline]
+fn number_term(class: NumberClass) -> u32 {
+    match class {
+        NumberClass::Integer => INTEGER,
+        NumberClass::Fraction => NUMBER,
+        NumberClass::NonFinite => EMPTY,
     }
 }
 
@@ -318,6 +341,32 @@ impl<'py> Source<'py> for PyNode<'py> {
                 Kind::Array
             } else {
                 self.slow_kind()
+            }
+        }
+    }
+
+    /// The same answer as [`PyNode::kind`] mapped to a term, by branches: a `match` on the
+    /// built `Kind` compiles to a jump table that mispredicts as kinds alternate.
+    #[inline]
+    fn leaf(self) -> Option<u32> {
+        // SAFETY: exact type checks against the builtin types.
+        unsafe {
+            if self.is(&raw mut ffi::PyDict_Type) || self.is(&raw mut ffi::PyList_Type) {
+                None
+            } else if self.is(&raw mut ffi::PyUnicode_Type) {
+                Some(STRING)
+            } else if self.is(&raw mut ffi::PyLong_Type) {
+                Some(number_term(self.int_class()))
+            } else if self.obj == ffi::Py_None() {
+                Some(NULL)
+            } else if self.is(&raw mut ffi::PyBool_Type) {
+                Some(BOOLEAN)
+            } else if self.is(&raw mut ffi::PyFloat_Type) {
+                Some(number_term(NumberClass::of(ffi::PyFloat_AS_DOUBLE(
+                    self.obj,
+                ))))
+            } else {
+                self.slow_leaf()
             }
         }
     }
