@@ -233,3 +233,40 @@ def test_any_iterable_of_samples_is_accepted() -> None:
     assert samples_to_schema(rows) == closed({"id": INTEGER})
     assert samples_to_schema(({"id": 1},)) == closed({"id": INTEGER})
     assert samples_to_schema([]) == {}
+
+
+def test_leaves_of_subclasses_and_tuples_read_as_their_plain_twins() -> None:
+    class Whole(int):
+        pass
+
+    class Text(str):
+        pass
+
+    class Real(float):
+        pass
+
+    odd = {
+        "a": Whole(3),
+        "b": Text("x"),
+        "c": Real(1.5),
+        "d": (1, "y"),
+        "e": Real("inf"),
+        "f": datetime.date(2026, 1, 2),
+        "g": True,
+        "h": None,
+        "i": object(),
+    }
+    plain = {
+        "a": 3,
+        "b": "x",
+        "c": 1.5,
+        "d": [1, "y"],
+        "e": math.inf,
+        "f": datetime.date(2026, 1, 3),
+        "g": True,
+        "h": None,
+        "i": object(),
+    }
+    for options in ({}, {"format": True}):
+        assert samples_to_schema([odd, plain], **options) == samples_to_schema([plain], **options)
+        assert value_to_schema(odd, **options) == value_to_schema(plain, **options)
