@@ -107,7 +107,7 @@ pub trait Source<'a>: Copy {
 
 /// The leaf term of a kind; `None` for an array or an object (see [`Source::leaf`]).
 #[inline]
-pub(crate) fn leaf_of(kind: Kind) -> Option<u32> {
+pub fn leaf_of(kind: Kind) -> Option<u32> {
     use super::terms::{BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING};
     Some(match kind {
         Kind::Null => NULL,

@@ -7,9 +7,7 @@
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
-use orkestrel_core::infer::{
-    Format, Kind, NumberClass, Source, BOOLEAN, EMPTY, INTEGER, NULL, NUMBER, STRING,
-};
+use orkestrel_core::infer::{leaf_of, Format, Kind, NumberClass, Source};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -138,14 +136,7 @@ impl<'py> PyNode<'py> {
 
     #[cold]
     fn slow_leaf(self) -> Option<u32> {
-        Some(match self.slow_kind() {
-            Kind::Null => NULL,
-            Kind::Boolean => BOOLEAN,
-            Kind::Other => EMPTY,
-            Kind::Number(class) => number_term(class),
-            Kind::String | Kind::Temporal(_) => STRING,
-            Kind::Array | Kind::Object => return None,
-        })
+        leaf_of(self.slow_kind())
     }
 
     fn temporal_kind(self) -> Kind {
@@ -167,15 +158,6 @@ impl<'py> PyNode<'py> {
     fn is_list(self) -> bool {
         // SAFETY: type check on a live object.
         unsafe { ffi::PyList_Check(self.obj) != 0 }
-    }
-}
-
-#[inline]
-fn number_term(class: NumberClass) -> u32 {
-    match class {
-        NumberClass::Integer => INTEGER,
-        NumberClass::Fraction => NUMBER,
-        NumberClass::NonFinite => EMPTY,
     }
 }
 
@@ -345,8 +327,9 @@ impl<'py> Source<'py> for PyNode<'py> {
         }
     }
 
-    /// The same answer as [`PyNode::kind`] mapped to a term, by branches: a `match` on the
-    /// built `Kind` compiles to a jump table that mispredicts as kinds alternate.
+    /// [`leaf_of`] of [`PyNode::kind`], decided by branches: each arm's `leaf_of` folds to a
+    /// constant, where a `match` on a built `Kind` compiles to a jump table that mispredicts as
+    /// kinds alternate.
     #[inline]
     fn leaf(self) -> Option<u32> {
         // SAFETY: exact type checks against the builtin types.
@@ -354,15 +337,15 @@ impl<'py> Source<'py> for PyNode<'py> {
             if self.is(&raw mut ffi::PyDict_Type) || self.is(&raw mut ffi::PyList_Type) {
                 None
             } else if self.is(&raw mut ffi::PyUnicode_Type) {
-                Some(STRING)
+                leaf_of(Kind::String)
             } else if self.is(&raw mut ffi::PyLong_Type) {
-                Some(number_term(self.int_class()))
+                leaf_of(Kind::Number(self.int_class()))
             } else if self.obj == ffi::Py_None() {
-                Some(NULL)
+                leaf_of(Kind::Null)
             } else if self.is(&raw mut ffi::PyBool_Type) {
-                Some(BOOLEAN)
+                leaf_of(Kind::Boolean)
             } else if self.is(&raw mut ffi::PyFloat_Type) {
-                Some(number_term(NumberClass::of(ffi::PyFloat_AS_DOUBLE(
+                leaf_of(Kind::Number(NumberClass::of(ffi::PyFloat_AS_DOUBLE(
                     self.obj,
                 ))))
             } else {
