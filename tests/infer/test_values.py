@@ -60,6 +60,19 @@ def test_numbers_follow_javascript() -> None:
     assert samples_to_schema([10, 9, 10, 9, 100], enum=True) == {"enum": [10, 100, 9]}
 
 
+def test_integers_at_the_edge_of_a_double() -> None:
+    # Ints of up to 34 digits are read as integers from their size alone; past that the value
+    # decides, as a double: finite is an integer, overflowing is a non-finite number.
+    for edge in (2**1019, 2**1020, 2**1023, 2**1024 - 2**971, -(2**1023), 10**307):
+        assert value_to_schema(edge) == INTEGER
+        assert samples_to_schema([{"n": edge}, {"n": 1}]) == value_to_schema({"n": 1})
+    for beyond in (2**1024 - 1, 2**1024, -(2**1024), 2**5000):
+        assert value_to_schema(beyond) == {}
+        assert samples_to_schema([{"n": 1}, {"n": beyond}]) == samples_to_schema(
+            [{"n": 1}, {"n": math.inf}]
+        )
+
+
 def test_key_order_follows_javascript_enumeration() -> None:
     schema = samples_to_schema([{"b": 1, "10": 1, "9": 1, "a": 1, "A": 1, "_": 1, "é": 1}])
     assert list(schema["properties"]) == ["9", "10", "A", "_", "a", "b", "é"]

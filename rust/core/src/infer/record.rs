@@ -31,9 +31,15 @@ impl Slot {
         let fields = self.fields.get_or_insert_with(Box::default);
         fields.rows += 1;
         let mut words = ctx.take();
-        words.push(0);
+        // Sized up front and filled in place: a growth check per entry costs more than the
+        // record's own walk.
+        words.resize(if want { 2 * v.len() + 1 } else { 1 }, 0);
+        let mut at = 1;
         let (mut nonstring, mut dropped, mut count) = (false, false, 0);
-        for (pos, (key, value)) in v.entries().enumerate() {
+        // Counted by hand: `enumerate` is not inlined into a loop this size.
+        let mut pos = usize::MAX;
+        for (key, value) in v.entries() {
+            pos = pos.wrapping_add(1);
             let Some(key) = key else {
                 nonstring = true;
                 continue;
@@ -57,12 +63,17 @@ impl Slot {
                     let id = column.key;
                     let term = column.slot.add(ctx, value, want);
                     if want {
-                        words.extend([id, term]);
+                        match words.get_mut(at..at + 2) {
+                            Some(pair) => pair.copy_from_slice(&[id, term]),
+                            None => words.extend([id, term]),
+                        }
+                        at += 2;
                     }
                 }
                 Found::Dropped => dropped = true,
             }
         }
+        words.truncate(at);
         if nonstring {
             fields.opened = true;
         }

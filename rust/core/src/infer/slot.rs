@@ -121,7 +121,7 @@ impl Slot {
     ///
     /// Inlined so that leaves (most values) cost no call; containers and tracked slots take the
     /// out-of-line paths.
-    #[inline]
+    #[inline(always)]
     pub fn add<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
         self.count += 1;
         // Bitwise: one branch per value rather than three.

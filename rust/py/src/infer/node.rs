@@ -87,7 +87,21 @@ impl<'py> PyNode<'py> {
     }
 
     /// Classifies an int without converting small ones to a double.
+    #[inline(always)]
     fn int_class(self) -> NumberClass {
+        #[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy), not(GraalPy)))]
+        {
+            // SAFETY: `obj` is an int; on 3.11 `ob_size` is its signed digit count. At most 34
+            // digits (of 15 or 30 bits) is below 2^1020: a finite double, so an integer.
+            if unsafe { ffi::Py_SIZE(self.obj) }.unsigned_abs() <= 34 {
+                return NumberClass::Integer;
+            }
+        }
+        self.int_class_slow()
+    }
+
+    #[cold]
+    fn int_class_slow(self) -> NumberClass {
         // SAFETY: `obj` is an int; an overflow is reported through the flag, not an error.
         let small = unsafe {
             let mut overflow = 0;
@@ -159,6 +173,20 @@ impl<'py> PyNode<'py> {
         // SAFETY: type check on a live object.
         unsafe { ffi::PyList_Check(self.obj) != 0 }
     }
+}
+
+/// The entry count of a dict (or subclass), read as `PyDict_GET_SIZE` does.
+#[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
+#[inline(always)]
+fn dict_size(obj: *mut ffi::PyObject) -> ffi::Py_ssize_t {
+    // SAFETY: `obj` is a live dict; every dict starts with `PyDictObject`.
+    unsafe { (*obj.cast::<ffi::PyDictObject>()).ma_used }
+}
+
+#[cfg(any(Py_LIMITED_API, PyPy, GraalPy))]
+fn dict_size(obj: *mut ffi::PyObject) -> ffi::Py_ssize_t {
+    // SAFETY: `obj` is a live dict.
+    unsafe { ffi::PyDict_Size(obj) }
 }
 
 /// The UTF-8 text of a `str`; lone surrogates are kept as WTF-8.
@@ -266,6 +294,12 @@ impl<'py> Iterator for Entries<'py> {
     fn next(&mut self) -> Option<Self::Item> {
         let (key, value) = match self.table {
             // SAFETY: the table was read from this dict, which cannot change during the walk.
+            Some(table) if table.unicode() => {
+                // A unicode-kind table holds exact `str` keys only.
+                let (key, value) = unsafe { table.next(&mut self.pos)? };
+                return Some((Some(Key(key)), self.node.at(value)));
+            }
+            // SAFETY: as above.
             Some(table) => unsafe { table.next(&mut self.pos)? },
             None => {
                 let entry = match self.ahead.take() {
@@ -301,7 +335,7 @@ impl<'py> Source<'py> for PyNode<'py> {
         key.0 as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn kind(self) -> Kind {
         // SAFETY: exact type checks against the builtin types.
         unsafe {
@@ -330,7 +364,7 @@ impl<'py> Source<'py> for PyNode<'py> {
     /// [`leaf_of`] of [`PyNode::kind`], decided by branches: each arm's `leaf_of` folds to a
     /// constant, where a `match` on a built `Kind` compiles to a jump table that mispredicts as
     /// kinds alternate.
-    #[inline]
+    #[inline(always)]
     fn leaf(self) -> Option<u32> {
         // SAFETY: exact type checks against the builtin types.
         unsafe {
@@ -389,7 +423,7 @@ impl<'py> Source<'py> for PyNode<'py> {
         // SAFETY: `kind` said this is a dict, list or tuple.
         let n = unsafe {
             if ffi::PyDict_Check(self.obj) != 0 {
-                ffi::PyDict_Size(self.obj)
+                dict_size(self.obj)
             } else if self.is_list() {
                 ffi::PyList_GET_SIZE(self.obj)
             } else {
