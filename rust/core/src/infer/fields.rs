@@ -57,6 +57,8 @@ pub(crate) struct Fields {
     shapes: Vec<Shape>,
     /// Entries of the last record with unique keys (see [`Fields::align`]).
     pub entries: u32,
+    /// The epoch the key identities held in `order` and `shapes` were met in.
+    epoch: u64,
 }
 
 /// A clean key order put aside (see [`Fields::shelve`]), with the record term cache of the
@@ -96,16 +98,16 @@ const SHAPE_KEYS: usize = 64;
 /// A column prediction for one entry position: the key's length and first 16 bytes inline,
 /// so a hit is checked without touching the key store.
 ///
-/// It also keeps the key's identity and the epoch it was met in (see
-/// [`Source::key_identity`](super::source::Source::key_identity)): the same identity in the
-/// same epoch is the same key, known without reading its text.
+/// It also keeps the key's identity (see
+/// [`Source::key_identity`](super::source::Source::key_identity)), valid in the epoch of its
+/// [`Fields`]: the same identity in the same epoch is the same key, known without reading its
+/// text.
 #[derive(Clone, Copy, Debug, Default)]
 struct Probe {
     column: u32,
     len: u32,
     head: [u64; 2],
     identity: usize,
-    epoch: u64,
 }
 
 #[inline]
@@ -142,6 +144,26 @@ pub(crate) enum Found {
 }
 
 impl Fields {
+    /// Makes `epoch` the one key identities are valid in, forgetting those of an earlier one.
+    #[inline]
+    pub fn enter_epoch(&mut self, epoch: u64) {
+        if self.epoch != epoch {
+            self.forget_identities(epoch);
+        }
+    }
+
+    #[cold]
+    fn forget_identities(&mut self, epoch: u64) {
+        let shelved = self
+            .shapes
+            .iter_mut()
+            .flat_map(|shape| shape.order.iter_mut());
+        for probe in self.order.iter_mut().chain(shelved) {
+            probe.identity = 0;
+        }
+        self.epoch = epoch;
+    }
+
     /// The entry count of the last record when its keys were distinct strings that all have
     /// columns, in the order `order` predicts.
     #[inline]
@@ -221,18 +243,18 @@ impl Fields {
         std::mem::swap(raw, &mut shape.raw);
     }
 
-    /// For sources with unique keys, whose keys are known by identity: when the first key of a
-    /// record with `count` entries is not the one the current order starts with, makes current
+    /// For sources with unique keys, whose keys are known by identity (in the current epoch,
+    /// see [`Fields::enter_epoch`]): when the first key of a record with `count` entries is not the one the current order starts with, makes current
     /// the shelved order that starts with it (from a record with as many entries), shelving
     /// the current one; with none, shelves the current order before the record rewrites it.
     /// Orders here are only predictions, each key still checked by [`Fields::known`] or
     /// [`Fields::find`].
-    pub fn align(&mut self, first: (usize, u64), count: usize, last: &mut u32, raw: &mut Vec<u32>) {
+    pub fn align(&mut self, first: usize, count: usize, last: &mut u32, raw: &mut Vec<u32>) {
         let count = u32::try_from(count).unwrap_or(u32::MAX);
         let starts = |order: &[Probe]| {
             order
                 .first()
-                .is_some_and(|p| first.0 != 0 && p.identity == first.0 && p.epoch == first.1)
+                .is_some_and(|p| first != 0 && p.identity == first)
         };
         let found = self
             .shapes
@@ -292,16 +314,15 @@ impl Fields {
         self.order.get(pos).map(|probe| probe.column)
     }
 
-    /// The column of the key with `identity` (`(identity, epoch)`) at entry position `pos`,
+    /// The column of the key with `identity` (in the current epoch) at entry position `pos`,
     /// when the previous record had that very key there.
     #[inline]
-    pub fn known(&self, (identity, epoch): (usize, u64), pos: usize) -> Option<u32> {
+    pub fn known(&self, identity: usize, pos: usize) -> Option<u32> {
         let probe = self.order.get(pos)?;
-        (identity != 0 && probe.identity == identity && probe.epoch == epoch)
-            .then_some(probe.column)
+        (identity != 0 && probe.identity == identity).then_some(probe.column)
     }
 
-    /// The column of `key` (met at entry position `pos`, with `(identity, epoch)`), creating
+    /// The column of `key` (met at entry position `pos`, with `identity`, `0` for none), creating
     /// it if the breadth limit allows; a key beyond the limit is dropped and the slot marked
     /// truncated.
     pub fn find(
@@ -311,7 +332,7 @@ impl Fields {
         pos: usize,
         cap: usize,
         child: (u32, bool),
-        (identity, epoch): (usize, u64),
+        identity: usize,
     ) -> Found {
         let head = pack(key);
         if let Some(probe) = self.order.get_mut(pos) {
@@ -324,7 +345,6 @@ impl Fields {
                         .is_some_and(|c| same_bytes(keys.get(c.key), key)));
             if hit {
                 probe.identity = identity;
-                probe.epoch = epoch;
                 return Found::Column(probe.column);
             }
         }
@@ -336,7 +356,6 @@ impl Fields {
                 len: key.len() as u32,
                 head,
                 identity,
-                epoch,
             };
             if pos < self.order.len() {
                 self.order[pos] = probe;
@@ -456,7 +475,7 @@ mod tests {
     fn ordered(keys: &mut Keys, fields: &mut Fields, tag: &str, n: usize) {
         for i in 0..n {
             let key = format!("{tag}{i}");
-            let found = fields.find(keys, key.as_bytes(), i, usize::MAX, (1, false), (0, 0));
+            let found = fields.find(keys, key.as_bytes(), i, usize::MAX, (1, false), 0);
             assert!(matches!(found, Found::Column(_)));
         }
         fields.set_repeat(Some(n));
@@ -470,7 +489,7 @@ mod tests {
         for round in 0..3 * SHAPES {
             ordered(&mut keys, &mut fields, &format!("r{round}-"), 1000);
             fields.shelve(99, &big);
-            fields.align((round + 1, 1), 1000, &mut 99, &mut big.clone());
+            fields.align(round + 1, 1000, &mut 99, &mut big.clone());
         }
         // Orders longer than the limit are never shelved as clean, and keep no term cache.
         assert!(fields.shapes.len() <= SHAPES);

@@ -30,6 +30,7 @@ impl Slot {
         let cap = ctx.opts.max_properties;
         let fields = self.fields.get_or_insert_with(Box::default);
         fields.rows += 1;
+        fields.enter_epoch(ctx.epoch);
         let mut words = ctx.take();
         // Sized up front and filled in place: a growth check per entry costs more than the
         // record's own walk.
@@ -45,7 +46,7 @@ impl Slot {
                 continue;
             };
             count += 1;
-            let identity = (S::key_identity(key), ctx.epoch);
+            let identity = S::key_identity(key);
             let mut known = fields.known(identity, pos);
             if known.is_none() && pos == 0 {
                 // Another record shape than the last one: perhaps one met before.
@@ -63,8 +64,8 @@ impl Slot {
                     let id = column.key;
                     let term = column.slot.add(ctx, value, want);
                     if want {
-                        match words.get_mut(at..at + 2) {
-                            Some(pair) => pair.copy_from_slice(&[id, term]),
+                        match words.get_mut(at..).and_then(|rest| rest.first_chunk_mut()) {
+                            Some(pair) => *pair = [id, term],
                             None => words.extend([id, term]),
                         }
                         at += 2;
@@ -139,7 +140,7 @@ impl Slot {
                 cols.extend([SKIP, 0]);
                 continue;
             };
-            match fields.find(&mut ctx.keys, &S::key_text(key), pos, cap, child, (0, 0)) {
+            match fields.find(&mut ctx.keys, &S::key_text(key), pos, cap, child, 0) {
                 Found::Column(c) => {
                     let column = &mut fields.columns[c as usize];
                     if column.seen == stamp {
