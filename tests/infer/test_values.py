@@ -283,3 +283,40 @@ def test_leaves_of_subclasses_and_tuples_read_as_their_plain_twins() -> None:
     for options in ({}, {"format": True}):
         assert samples_to_schema([odd, plain], **options) == samples_to_schema([plain], **options)
         assert value_to_schema(odd, **options) == value_to_schema(plain, **options)
+
+
+def test_a_mixed_slot_lists_each_record_shape_once_whatever_repeats_between() -> None:
+    # Records of one slot with the same keys in the same order but other values, a non-string
+    # key (an open record), an extra key, and repeats in between: each distinct one is listed.
+    def closed(**properties: Any) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": properties,
+            "required": list(properties),
+            "additionalProperties": False,
+        }
+
+    records: list[dict[Any, Any]] = [
+        {"a": {"x": 1}},
+        {"a": {"x": "s"}},
+        {"a": {"x": 1}},
+        {"a": 3},
+        {"a": {1: "n", "x": 1}},
+        {"a": {"x": 1, "y": None}},
+        {"a": {"x": 1}},
+        {"a": {"x": "s"}},
+    ]
+    one_at_a_time = SchemaBuilder()
+    for record in records:
+        single = SchemaBuilder()
+        single.add(record)
+        one_at_a_time.merge(single)
+    schema = samples_to_schema(records)
+    assert schema == one_at_a_time.to_schema()
+    assert schema["properties"]["a"]["anyOf"] == [
+        closed(x={"type": "integer"}, y={"type": "null"}),
+        closed(x={"type": "integer"}),
+        closed(x={"type": "string"}),
+        {**closed(x={"type": "integer"}), "additionalProperties": True},
+        {"type": "integer"},
+    ]

@@ -31,11 +31,10 @@ impl Slot {
         let fields = self.fields.get_or_insert_with(Box::default);
         fields.rows += 1;
         fields.enter_epoch(ctx.epoch);
-        let mut words = ctx.take();
-        // Sized up front and filled in place: a growth check per entry costs more than the
-        // record's own walk.
-        words.resize(if want { 2 * v.len() + 1 } else { 1 }, 0);
+        // The record's words are checked against the last record's (`self.raw`) and rewritten
+        // in place where they differ: records of one slot mostly repeat, so most are only read.
         let mut at = 1;
+        let mut changed = false;
         let (mut nonstring, mut dropped, mut count) = (false, false, 0);
         // Counted by hand: `enumerate` is not inlined into a loop this size.
         let mut pos = usize::MAX;
@@ -64,9 +63,21 @@ impl Slot {
                     let id = column.key;
                     let term = column.slot.add(ctx, value, want);
                     if want {
-                        match words.get_mut(at..).and_then(|rest| rest.first_chunk_mut()) {
-                            Some(pair) => *pair = [id, term],
-                            None => words.extend([id, term]),
+                        match self
+                            .raw
+                            .get_mut(at..)
+                            .and_then(|rest| rest.first_chunk_mut())
+                        {
+                            Some(pair) if *pair == [id, term] => {}
+                            Some(pair) => {
+                                *pair = [id, term];
+                                changed = true;
+                            }
+                            None => {
+                                self.raw.resize(at, 0);
+                                self.raw.extend([id, term]);
+                                changed = true;
+                            }
                         }
                         at += 2;
                     }
@@ -74,7 +85,6 @@ impl Slot {
                 Found::Dropped => dropped = true,
             }
         }
-        words.truncate(at);
         if nonstring {
             fields.opened = true;
         }
@@ -87,9 +97,8 @@ impl Slot {
             self.keep_last(term);
             term
         } else {
-            self.record_term(ctx, nonstring || !ctx.opts.closed, &mut words)
+            self.raw_term(ctx, nonstring || !ctx.opts.closed, at, changed)
         };
-        ctx.give(words);
         term
     }
 

@@ -102,6 +102,27 @@ impl Slot {
         term
     }
 
+    /// [`Slot::record_term`] for words already written to `raw[1..at]` in entry order, `changed`
+    /// telling whether any differ from the ones `last` was built from.
+    pub(crate) fn raw_term(&mut self, ctx: &mut Ctx, open: bool, at: usize, changed: bool) -> u32 {
+        let mut changed = changed || self.last < FIRST_COMPOSITE || self.raw.len() != at;
+        self.raw.resize(at, 0);
+        if let Some(first) = self.raw.first_mut() {
+            changed |= *first != u32::from(open);
+            *first = u32::from(open);
+        }
+        if !changed {
+            return self.last;
+        }
+        let mut words = ctx.take();
+        words.extend_from_slice(&self.raw);
+        let term = ctx.terms.object_like(open, &mut words, self.last);
+        ctx.give(words);
+        self.keep(term);
+        self.last = term;
+        term
+    }
+
     /// Keeps a record term built some other way as the last one.
     pub(crate) fn keep_last(&mut self, term: u32) {
         self.keep(term);

@@ -137,7 +137,6 @@ impl Table {
                         // The next entry is inside the table: start loading its value.
                         prefetch(*words.add(STRIDE / 8 + 1));
                     }
-                    prefetch(value);
                     return Some((*words, value));
                 }
             }
