@@ -89,7 +89,7 @@ impl Slot {
             fields.opened = true;
         }
         fields.entries = u32::try_from(v.len()).unwrap_or(u32::MAX);
-        let term = if !want {
+        if !want {
             EMPTY
         } else if dropped || count > cap {
             // The record's own schema keeps only its first keys in UTF-16 order.
@@ -98,8 +98,7 @@ impl Slot {
             term
         } else {
             self.raw_term(ctx, nonstring || !ctx.opts.closed, at, changed)
-        };
-        term
+        }
     }
 
     /// Two passes, so a repeated key keeps only its last value (parsed JSON).
