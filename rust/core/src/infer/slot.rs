@@ -104,16 +104,23 @@ impl Slot {
 
     /// [`Slot::record_term`] for words already written to `raw[1..at]` in entry order, `changed`
     /// telling whether any differ from the ones `last` was built from.
+    #[inline(always)]
     pub(crate) fn raw_term(&mut self, ctx: &mut Ctx, open: bool, at: usize, changed: bool) -> u32 {
-        let mut changed = changed || self.last < FIRST_COMPOSITE || self.raw.len() != at;
-        self.raw.resize(at, 0);
-        if let Some(first) = self.raw.first_mut() {
-            changed |= *first != u32::from(open);
-            *first = u32::from(open);
+        let same = !changed
+            && self.last >= FIRST_COMPOSITE
+            && self.raw.len() == at
+            && self.raw.first() == Some(&u32::from(open));
+        if same {
+            self.last
+        } else {
+            self.raw_term_changed(ctx, open, at)
         }
-        if !changed {
-            return self.last;
-        }
+    }
+
+    #[inline(never)]
+    fn raw_term_changed(&mut self, ctx: &mut Ctx, open: bool, at: usize) -> u32 {
+        self.raw.resize(at.max(1), 0);
+        self.raw[0] = u32::from(open);
         let mut words = ctx.take();
         words.extend_from_slice(&self.raw);
         let term = ctx.terms.object_like(open, &mut words, self.last);
