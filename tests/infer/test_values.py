@@ -320,3 +320,31 @@ def test_a_mixed_slot_lists_each_record_shape_once_whatever_repeats_between() ->
         {**closed(x={"type": "integer"}), "additionalProperties": True},
         {"type": "integer"},
     ]
+
+
+def test_dicts_are_read_whatever_their_storage() -> None:
+    class Point:
+        def __init__(self, x: int, label: str) -> None:
+            self.x = x
+            self.label = label
+
+    class Key(str):
+        pass
+
+    holed = {"a": 1, "gone": "x", "b": None, "also gone": 2.5}
+    del holed["gone"]
+    holed.pop("also gone")
+    shared = [Point(1, "p").__dict__, Point(2, "q").__dict__]
+    twins: list[tuple[Any, Any]] = [
+        (holed, {"a": 1, "b": None}),
+        (shared[0], {"x": 1, "label": "p"}),
+        ({Key("a"): 1, "b": "x"}, {"a": 1, "b": "x"}),
+        (collections.OrderedDict(a=1, b=[True]), {"a": 1, "b": [True]}),
+    ]
+    for value, plain in twins:
+        assert value_to_schema(value) == value_to_schema(plain)
+        assert samples_to_schema([value, value]) == samples_to_schema([plain, plain])
+    assert samples_to_schema(shared) == samples_to_schema([{"x": 1, "label": "p"}] * 2)
+    opened = samples_to_schema([{1: "x", "a": 2}, {"a": 3, 2: None}])
+    assert opened["additionalProperties"] is True
+    assert opened["properties"] == {"a": {"type": "integer"}}

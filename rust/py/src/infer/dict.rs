@@ -144,3 +144,57 @@ impl Table {
         None
     }
 }
+
+/// A table's entries as a pointer range, for a walk that reads each entry once.
+#[derive(Clone, Copy)]
+pub struct Cursor {
+    at: *const u8,
+    end: *const u8,
+    stride: usize,
+}
+
+impl Cursor {
+    /// A cursor with no entries.
+    pub fn empty() -> Cursor {
+        Cursor {
+            at: std::ptr::null(),
+            end: std::ptr::null(),
+            stride: 16,
+        }
+    }
+
+    /// The entries of `table`, from the first.
+    pub fn of(table: Table) -> Cursor {
+        let slots = usize::try_from(table.end).unwrap_or(0);
+        Cursor {
+            at: table.entries,
+            end: table.entries.wrapping_add(slots * table.stride),
+            stride: table.stride,
+        }
+    }
+
+    /// The next stored entry, as [`Table::next`] gives it.
+    ///
+    /// # Safety
+    /// The table's dict is alive and unchanged since [`Table::of`].
+    #[inline(always)]
+    pub unsafe fn next(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
+        while self.at < self.end {
+            // SAFETY: `at` is an entry of the table (below `end`, on an entry boundary); its
+            // key and value are its last two words, a deleted entry's value is null (as in
+            // `Table::next`). The next entry, when below `end`, is in the table too.
+            unsafe {
+                let words = self.at.add(self.stride - 16).cast::<*mut ffi::PyObject>();
+                self.at = self.at.add(self.stride);
+                let value = *words.add(1);
+                if !value.is_null() {
+                    if self.at < self.end {
+                        prefetch(*self.at.add(self.stride - 8).cast::<*mut ffi::PyObject>());
+                    }
+                    return Some((*words, value));
+                }
+            }
+        }
+        None
+    }
+}

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
-use super::dict::{prefetch, Table};
+use super::dict::{prefetch, Cursor, Table};
 
 /// The `datetime` classes, looked up once per interpreter.
 struct Temporal {
@@ -263,9 +263,14 @@ impl<'py> Iterator for Items<'py> {
 /// Entries of a dict (subclasses are read through the dict storage, like `json.dumps`).
 pub struct Entries<'py> {
     node: PyNode<'py>,
+    /// The dict's table, or no entries when it is read through `PyDict_Next`.
+    cursor: Cursor,
+    /// Every key in the table is an exact `str` (a unicode-kind table).
+    unicode: bool,
+    /// No table: entries come from `PyDict_Next`.
+    fallback: bool,
     pos: ffi::Py_ssize_t,
     ahead: Option<(*mut ffi::PyObject, *mut ffi::PyObject)>,
-    table: Option<Table>,
 }
 
 impl Entries<'_> {
@@ -292,15 +297,14 @@ impl<'py> Iterator for Entries<'py> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        let (key, value) = match self.table {
-            // SAFETY: the table was read from this dict, which cannot change during the walk.
-            Some(table) if table.unicode() => {
-                // A unicode-kind table holds exact `str` keys only.
-                let (key, value) = unsafe { table.next(&mut self.pos)? };
-                return Some((Some(Key(key)), self.node.at(value)));
+        // SAFETY: the cursor was read from this dict, which cannot change during the walk.
+        let (key, value) = match unsafe { self.cursor.next() } {
+            // A unicode-kind table holds exact `str` keys only.
+            Some((key, value)) if self.unicode => {
+                return Some((Some(Key(key)), self.node.at(value)))
             }
-            // SAFETY: as above.
-            Some(table) => unsafe { table.next(&mut self.pos)? },
+            Some(entry) => entry,
+            None if !self.fallback => return None,
             None => {
                 let entry = match self.ahead.take() {
                     Some(entry) => entry,
@@ -443,12 +447,15 @@ impl<'py> Source<'py> for PyNode<'py> {
     }
 
     fn entries(self) -> Entries<'py> {
+        // SAFETY: `kind` said this is a dict, alive and unchanged for the walk.
+        let table = unsafe { Table::of(self.obj) };
         Entries {
             node: self,
+            cursor: table.map_or_else(Cursor::empty, Cursor::of),
+            unicode: table.is_some_and(Table::unicode),
+            fallback: table.is_none(),
             pos: 0,
             ahead: None,
-            // SAFETY: `kind` said this is a dict, alive and unchanged for the walk.
-            table: unsafe { Table::of(self.obj) },
         }
     }
 
