@@ -28,6 +28,7 @@ impl Slot {
         let want = need || self.variants.exact();
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;
+        let tracking = ctx.opts.enums | ctx.opts.format;
         let fields = self.fields.get_or_insert_with(Box::default);
         fields.rows += 1;
         fields.enter_epoch(ctx.epoch);
@@ -61,7 +62,7 @@ impl Slot {
                     let column = &mut fields.columns[c as usize];
                     column.present += 1;
                     let id = column.key;
-                    let term = column.slot.add(ctx, value, want);
+                    let term = column.slot.add_with(ctx, value, want, tracking);
                     if want {
                         match self
                             .raw

@@ -151,9 +151,23 @@ impl Slot {
     /// out-of-line paths.
     #[inline(always)]
     pub fn add<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
+        let tracking = ctx.opts.enums | ctx.opts.format;
+        self.add_with(ctx, v, need, tracking)
+    }
+
+    /// [`Slot::add`], told whether the options track enums or formats (`tracking`), so a loop
+    /// over many values reads the options once.
+    #[inline(always)]
+    pub fn add_with<'a, S: Source<'a>>(
+        &mut self,
+        ctx: &mut Ctx,
+        v: S,
+        need: bool,
+        tracking: bool,
+    ) -> u32 {
         self.count += 1;
-        // Bitwise: one branch per value rather than three.
-        if self.annotated & (ctx.opts.enums | ctx.opts.format) {
+        // Bitwise: one branch per value rather than two.
+        if self.annotated & tracking {
             return self.add_tracked(ctx, v, v.kind(), need);
         }
         match v.leaf() {
