@@ -57,7 +57,7 @@ pub(crate) struct Fields {
     shapes: Vec<Shape>,
     /// Entries of the last record with unique keys (see [`Fields::align`]).
     pub entries: u32,
-    /// The epoch the key identities held in `order` and `shapes` were met in.
+    /// The epoch the key identities held in `order` were met in.
     epoch: u64,
 }
 
@@ -68,6 +68,8 @@ pub(crate) struct Shape {
     order: Vec<Probe>,
     repeat: u32,
     entries: u32,
+    /// The epoch the key identities held in `order` were met in.
+    epoch: u64,
     pub last: u32,
     pub raw: Vec<u32>,
 }
@@ -117,6 +119,13 @@ fn load(key: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(word)
 }
 
+/// Clears the key identities of `order`: they belong to an epoch that has ended.
+fn forget(order: &mut [Probe]) {
+    for probe in order {
+        probe.identity = 0;
+    }
+}
+
 /// The first 16 bytes of a key as two little-endian words, zero-padded.
 #[inline]
 pub(crate) fn pack(key: &[u8]) -> [u64; 2] {
@@ -152,15 +161,11 @@ impl Fields {
         }
     }
 
+    /// Shelved orders keep the epoch they were shelved in: they are trusted by identity only
+    /// in that epoch, and cleared when made current in another.
     #[cold]
     fn forget_identities(&mut self, epoch: u64) {
-        let shelved = self
-            .shapes
-            .iter_mut()
-            .flat_map(|shape| shape.order.iter_mut());
-        for probe in self.order.iter_mut().chain(shelved) {
-            probe.identity = 0;
-        }
+        forget(&mut self.order);
         self.epoch = epoch;
     }
 
@@ -236,6 +241,10 @@ impl Fields {
     /// Exchanges the current order (and the slot's record term cache) with shelved order `i`.
     fn swap_shape(&mut self, i: usize, last: &mut u32, raw: &mut Vec<u32>) {
         let shape = &mut self.shapes[i];
+        if shape.epoch != self.epoch {
+            forget(&mut shape.order);
+            shape.epoch = self.epoch;
+        }
         std::mem::swap(&mut self.order, &mut shape.order);
         std::mem::swap(&mut self.repeat, &mut shape.repeat);
         std::mem::swap(&mut self.entries, &mut shape.entries);
@@ -243,23 +252,27 @@ impl Fields {
         std::mem::swap(raw, &mut shape.raw);
     }
 
-    /// For sources with unique keys, whose keys are known by identity (in the current epoch,
-    /// see [`Fields::enter_epoch`]): when the first key of a record with `count` entries is not the one the current order starts with, makes current
-    /// the shelved order that starts with it (from a record with as many entries), shelving
-    /// the current one; with none, shelves the current order before the record rewrites it.
+    /// For sources with unique keys, whose keys are known by identity (see
+    /// [`Fields::enter_epoch`]): when the first key of a record with `count` entries is not
+    /// the one the current order starts with, makes current the shelved order that starts
+    /// with it (from a record with as many entries, shelved in this epoch), shelving the
+    /// current one; with none, shelves the current order before the record rewrites it.
     /// Orders here are only predictions, each key still checked by [`Fields::known`] or
     /// [`Fields::find`].
     pub fn align(&mut self, first: usize, count: usize, last: &mut u32, raw: &mut Vec<u32>) {
         let count = u32::try_from(count).unwrap_or(u32::MAX);
-        let starts = |order: &[Probe]| {
-            order
-                .first()
-                .is_some_and(|p| first != 0 && p.identity == first)
+        let epoch = self.epoch;
+        let starts = |shape: &Shape| {
+            shape.epoch == epoch
+                && shape
+                    .order
+                    .first()
+                    .is_some_and(|p| first != 0 && p.identity == first)
         };
         let found = self
             .shapes
             .iter()
-            .position(|shape| shape.entries == count && starts(&shape.order));
+            .position(|shape| shape.entries == count && starts(shape));
         match found {
             Some(i) => {
                 self.swap_shape(i, last, raw);
@@ -297,6 +310,7 @@ impl Fields {
             .extend_from_slice(&self.order[..self.order.len().min(SHAPE_KEYS)]);
         shape.repeat = self.repeat;
         shape.entries = self.entries;
+        shape.epoch = self.epoch;
         shape.raw.clear();
         shape.last = 0;
         if raw.len() <= 2 * SHAPE_KEYS + 1 {
