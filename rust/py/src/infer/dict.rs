@@ -103,40 +103,21 @@ impl Table {
         self,
         pos: &mut ffi::Py_ssize_t,
     ) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
-        // SAFETY: the caller's promise, passed on.
-        unsafe {
-            if self.unicode() {
-                self.next_in::<16>(pos)
-            } else {
-                self.next_in::<24>(pos)
-            }
-        }
-    }
-
-    /// [`Table::next`] with the entry size known: `self.stride` is `STRIDE`.
-    ///
-    /// # Safety
-    /// As for [`Table::next`].
-    #[inline(always)]
-    unsafe fn next_in<const STRIDE: usize>(
-        self,
-        pos: &mut ffi::Py_ssize_t,
-    ) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
-        debug_assert_eq!(self.stride, STRIDE);
         while *pos < self.end {
             // SAFETY: `*pos` is below `dk_nentries`, so the entry is inside the table; the key
             // and value pointers are the entry's last two words in both layouts. A deleted
             // entry has a null value and is skipped, as `_PyDict_Next` does.
             unsafe {
-                let entry = self.entries.add(*pos as usize * STRIDE);
-                let words = entry.add(STRIDE - 16).cast::<*mut ffi::PyObject>();
+                let entry = self.entries.add(*pos as usize * self.stride);
+                let words = entry.add(self.stride - 16).cast::<*mut ffi::PyObject>();
                 *pos += 1;
                 let value = *words.add(1);
                 if !value.is_null() {
                     if *pos < self.end {
                         // The next entry is inside the table: start loading its value.
-                        prefetch(*words.add(STRIDE / 8 + 1));
+                        prefetch(*words.add(self.stride / 8 + 1));
                     }
+                    prefetch(value);
                     return Some((*words, value));
                 }
             }
@@ -145,7 +126,8 @@ impl Table {
     }
 }
 
-/// A table's entries as a pointer range, for a walk that reads each entry once.
+/// A table's entries as a pointer range, for a walk that reads each entry once: the same
+/// entries as [`Table::next`] without an index to keep (the inference walk holds no position).
 #[derive(Clone, Copy)]
 pub struct Cursor {
     at: *const u8,
