@@ -301,8 +301,11 @@ class ThreadedDriver(ABC):
             connection = self._connection
         try:
             operation.check()
-            self._begin(connection, write)
             try:
+                # Inside the rollback's reach: SQLite can fail a BEGIN that already began (the
+                # inline budget's progress handler runs as the statement ends), and a
+                # transaction left open would fail the next unit of work's BEGIN.
+                self._begin(connection, write)
                 result = work(self._session(connection, operation))
                 operation.check()
                 self._settle(operation)
