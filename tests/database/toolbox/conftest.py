@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,6 @@ from orkestrel.database import (
     create_sqlite_factory,
 )
 from orkestrel.toolbox import ToolboxError, create_database_tool
-from support.sqlite_ledger import SQLiteLedger
 
 from ..conftest import drop_schema
 
@@ -63,12 +61,3 @@ async def setup(
                 await tool.execute({"operation": "destroy", "id": known})
     if dsn:
         drop_schema(dsn, POSTGRES_SCHEMA_PREFIX + id)
-
-
-@pytest.fixture
-def sqlite_ledger(monkeypatch: pytest.MonkeyPatch) -> Iterator[SQLiteLedger]:
-    """Every SQLite connection opened during the test, held so none is collected unseen."""
-    ledger = SQLiteLedger()
-    monkeypatch.setattr(sqlite3, "connect", ledger.connect)
-    yield ledger
-    ledger.close_all()
