@@ -1,4 +1,5 @@
-"""Shared test configuration: hypothesis profiles and the installed-package check."""
+"""Shared test configuration: hypothesis profiles, the installed-package check, and SQLite
+connections collected unclosed warning on every version, as they do from Python 3.13."""
 
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+
+from support.sqlite_ledger import warn_unclosed  # noqa: E402 (found through the path above)
+
+warn_unclosed()
 
 if os.environ.get("ORKESTREL_REQUIRE_INSTALLED") == "1":
     location = Path(orkestrel.__file__).resolve()

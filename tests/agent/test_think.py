@@ -4,9 +4,10 @@ the deltas are cut."""
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from orkestrel.agent import THINK_CLOSE, THINK_OPEN, ThinkSplitter
@@ -38,6 +39,7 @@ def cuts(text: str, points: list[int]) -> list[str]:
         ("", "", ""),
         # the text around an empty span can join into a tag again; it stays content
         ("<think<think></think>>", "<think>", ""),
+        ("<<think></think>think>", "<think>", ""),
     ],
 )
 def test_known_texts(text: str, content: str, thinking: str) -> None:
@@ -68,11 +70,15 @@ def test_a_leading_close_reclassifies_what_was_emitted() -> None:
     ).map("".join),
     st.lists(st.integers(min_value=0, max_value=400), max_size=8),
 )
+@example("<<think></think>think>", [])
+@example("<<think></think>think>", [1, 8])
 def test_splitting_never_changes_the_result(text: str, points: list[int]) -> None:
     whole = run([text])
     split = run(cuts(text, points))
     assert split[:2] == whole[:2]
     if THINK_CLOSE not in text.split(THINK_OPEN, 1)[0]:
         assert split[2] == split[0], "without a leading close, the deltas are the content"
-    if THINK_OPEN[:-1] not in text.replace(THINK_OPEN, ""):
+    # Content is the text outside the tags, so it can spell a tag only from a `<` of that text
+    # (a span cut out from between `<` and `think>` joins them, as the known texts show).
+    if "<" not in re.sub(f"{THINK_OPEN}|{THINK_CLOSE}", "", text):
         assert THINK_OPEN not in whole[0]

@@ -1,11 +1,18 @@
 """Input changed while a contract reads it.
 
-`parse` allocates its output as it walks the input, and an allocation may start a cycle
-collection, which runs `gc.callbacks` hooks and finalizers: Python code that can change the
-dict being parsed. Here a `gc.callbacks` hook makes that change at the k-th collection during
-one `parse`, for every k the call reaches, with the collector set to run at every second
-allocation (`gc.set_threshold(1)`). CPython starts collections at fixed points of a fixed
-sequence of allocations, so each k lands at the same point on every run: no timing, no luck.
+On every version: `parse` runs no Python code of the input's own (no `__hash__`, `__eq__`,
+`__repr__`, `__iter__`, `__len__`, `__getitem__`, `__index__` or `__float__` of a subclass), so
+nothing on its thread can change the input mid-parse, and another thread that changes the dict
+over and over only ever has one whole state parsed, or a `ContractError`.
+
+Up to Python 3.11 a cycle collection can also start inside native code (from 3.12 it runs only
+between bytecodes, and the tests that rest on it skip): `parse` allocates its output as it walks the
+input, and an allocation may start a cycle collection, which runs `gc.callbacks` hooks and
+finalizers: Python code that can change the dict being parsed. Here a `gc.callbacks` hook makes that
+change at the k-th collection during one `parse`, for every k the call reaches, with the collector
+set to run at every second allocation (`gc.set_threshold(1)`). CPython starts collections at fixed
+points of a fixed sequence of allocations, so each k lands at the same point on every run: no
+timing, no luck.
 
 Every outcome must be what parsing the unchanged input gives, what parsing the changed input
 gives, or a typed `ContractError`, never a record mixing the two. Before this test the walk
@@ -30,6 +37,8 @@ complete, so its finalizer never runs while the copy's table is being read.
 from __future__ import annotations
 
 import gc
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -39,6 +48,7 @@ import pytest
 
 from orkestrel.contract import (
     ContractError,
+    ParseError,
     array_shape,
     create_contract,
     integer_shape,
@@ -63,6 +73,33 @@ OBJECT = create_contract(
     )
 )
 MAX_COLLECTIONS = 64
+
+
+def collects_inside_native_code() -> bool:
+    """Whether a cycle collection can start inside a C call: true up to 3.11; from 3.12 the
+    collector runs only between bytecodes, so the `gc.callbacks` tests below have no point."""
+    seen: list[str] = []
+
+    def hook(phase: str, info: dict[str, Any]) -> None:
+        seen.append(phase)
+
+    threshold = gc.get_threshold()
+    gc.collect()
+    gc.callbacks.append(hook)
+    gc.set_threshold(1)
+    try:
+        list(zip(range(64), range(64), strict=True))  # one C call: 64 new tracked tuples
+        inside = bool(seen)
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(hook)
+    return inside
+
+
+collecting = pytest.mark.skipif(
+    not collects_inside_native_code(),
+    reason="a collection cannot start inside native code on this Python (3.12+)",
+)
 
 
 def five() -> dict[str, Any]:
@@ -128,6 +165,7 @@ def outcomes(
     raise AssertionError("the parse kept collecting")
 
 
+@collecting
 @pytest.mark.parametrize("contract", [RECORD, OBJECT], ids=["record", "object"])
 @pytest.mark.parametrize("change", [swap_first, replace_last])
 def test_a_dict_changed_during_parse_gives_one_state_or_a_contract_error(
@@ -147,6 +185,7 @@ def test_a_dict_changed_during_parse_gives_one_state_or_a_contract_error(
     assert all(out == unchanged for out, _ in parsed)
 
 
+@collecting
 def test_a_nested_record_changed_during_parse_is_refused_or_whole() -> None:
     contract = create_contract(record_shape(record_shape(array_shape(integer_shape()))))
 
@@ -184,6 +223,7 @@ class Dropped(list[int]):
         )
 
 
+@collecting
 def test_a_value_only_the_copy_holds_is_released_after_the_copy_is_complete() -> None:
     def make() -> dict[str, Any]:
         return {"a": [1], "b": Dropped([2]), "c": [3], "d": [4], "e": [5]}
@@ -233,3 +273,95 @@ def test_is_valid_runs_no_python_code() -> None:
     assert got is expected
     assert not calls
     assert value["texts"]
+
+
+def spying(base: type, calls: list[str]) -> type:
+    """A subclass of `base` whose overridable hooks note each call before doing their work."""
+    hooks = ["__hash__", "__eq__", "__repr__", "__str__", "__len__", "__iter__", "__getitem__"]
+    hooks += ["__index__", "__int__", "__float__", "keys", "items", "values", "get"]
+    spies: dict[str, Any] = {}
+    for name in hooks:
+        if hasattr(base, name):
+
+            def spy(self: Any, *args: Any, _name: str = name) -> Any:
+                calls.append(f"{base.__name__}.{_name}")
+                return getattr(base, _name)(self, *args)
+
+            spies[name] = spy
+    return type(f"Spying{base.__name__}", (base,), spies)
+
+
+@pytest.mark.parametrize("contract", [RECORD, OBJECT, create_contract(json_shape())])
+def test_parse_runs_no_python_code_of_the_input(contract: Any) -> None:
+    calls: list[str] = []
+    key, items, number = spying(str, calls), spying(list, calls), spying(int, calls)
+    mapping, real = spying(dict, calls), spying(float, calls)
+    names = "abcde"
+    value = mapping({key(name): items([number(n), real(n)]) for n, name in enumerate(names)})
+    plain = {name: [n, float(n)] for n, name in enumerate(names)}
+
+    def outcome(given: Any) -> Any:
+        try:
+            return contract.parse(given)
+        except ParseError as error:
+            return str(error)
+
+    expected = outcome(plain)
+    calls.clear()
+    got = outcome(value)
+    assert calls == []
+    assert got == expected
+
+
+def steps() -> list[Callable[[dict[str, Any]], None]]:
+    """One change at a time, round a cycle that comes back to the state it started from."""
+    return [
+        lambda record: record.pop("a"),
+        lambda record: record.__setitem__("z", [9]),
+        lambda record: record.__setitem__("e", [7]),
+        lambda record: record.pop("z"),
+        lambda record: record.__setitem__("a", [1]),
+        lambda record: record.__setitem__("e", [5]),
+    ]
+
+
+@pytest.mark.parametrize("contract", [RECORD, OBJECT], ids=["record", "object"])
+def test_a_dict_another_thread_changes_during_parse_gives_one_state_or_a_contract_error(
+    contract: Any,
+) -> None:
+    def outcome(record: dict[str, Any]) -> tuple[str, Any]:
+        try:
+            return ("parsed", list(contract.parse(record).items()))
+        except ParseError as error:
+            return ("invalid", str(error))
+        except ContractError as error:
+            return ("refused", "could not be read" in str(error))
+
+    record = five()
+    states = [outcome(record)]
+    for _ in range(2):
+        for step in steps():
+            step(record)
+            states.append(outcome(record))
+    record = five()
+    stop = threading.Event()
+
+    def churn() -> None:
+        while not stop.is_set():
+            for step in steps():
+                step(record)
+
+    seen: list[tuple[str, Any]] = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    worker = threading.Thread(target=churn)
+    worker.start()
+    try:
+        for _ in range(3000):
+            seen.append(outcome(record))
+    finally:
+        stop.set()
+        worker.join()
+        sys.setswitchinterval(interval)
+    assert [state for state in seen if state not in [*states, ("refused", True)]] == []
+    assert len({repr(state) for state in seen}) > 1, "the other thread never ran"

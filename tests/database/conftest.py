@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import sqlite3
 import subprocess
 import uuid
 from collections.abc import Callable, Iterator
@@ -24,6 +25,7 @@ from orkestrel.database import (
     create_postgres_pool,
     create_sqlite_driver,
 )
+from support.sqlite_ledger import SQLiteLedger
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINES = ("memory", "sqlite", "postgres", "pooled")
@@ -147,3 +149,12 @@ def make_durable(
 def anyio_backend() -> str:
     """Runs the async tests on asyncio unless a test asks for trio."""
     return "asyncio"
+
+
+@pytest.fixture
+def sqlite_ledger(monkeypatch: pytest.MonkeyPatch) -> Iterator[SQLiteLedger]:
+    """Every SQLite connection opened during the test, held so none is collected unseen."""
+    ledger = SQLiteLedger()
+    monkeypatch.setattr(sqlite3, "connect", ledger.connect)
+    yield ledger
+    ledger.close_all()

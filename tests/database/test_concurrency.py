@@ -9,7 +9,7 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from orkestrel.database import DatabaseError, create_database
+from orkestrel.database import DatabaseError, create_database, create_sqlite_driver
 
 from .conftest import MakeDriver
 
@@ -84,3 +84,25 @@ async def test_closing_during_use_fails_later_calls_cleanly(make_driver: MakeDri
     assert results[0] == 0
     assert results[-1] == "CLOSED"
     assert set(results[:-1]) == {0}
+
+
+async def test_calls_whose_inline_budget_runs_out_as_begin_ends_leave_no_transaction_open() -> None:
+    # A budget no statement fits in: every inline call is stopped and run again in a worker
+    # thread. SQLite calls the progress handler as a statement ends too, once the cached BEGIN's
+    # step count crosses the handler's period, so a BEGIN that began fails as `interrupted`;
+    # under load a real budget runs out there as well.
+    driver = create_sqlite_driver(":memory:", inline=1e-9)
+    database = create_database(tables=TABLES, driver=driver)
+    events = database.table("events")
+
+    async def writer(start: int) -> None:
+        for i in range(start, start + 40):
+            await events.add({"id": f"e{i:04}", "n": i})
+            await anyio.lowlevel.checkpoint()
+
+    async with anyio.create_task_group() as group:
+        for start in range(0, 400, 40):
+            group.start_soon(writer, start)
+    assert await events.count() == 400
+    assert await events.aggregate("sum", "n") == sum(range(400))
+    await database.close()

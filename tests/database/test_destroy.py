@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ def listing(folder: Path) -> list[str]:
 
 
 def sqlite_names(path: Path) -> list[str]:
-    with sqlite3.connect(path) as connection:
+    with closing(sqlite3.connect(path)) as connection, connection:
         rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         return sorted(name for (name,) in rows)
 
@@ -75,7 +76,7 @@ async def test_destroy_removes_the_sqlite_file_when_nothing_else_is_in_it(tmp_pa
 
 async def test_destroy_keeps_undeclared_tables_and_their_file(tmp_path: Path) -> None:
     path = tmp_path / "shared.sqlite3"
-    with sqlite3.connect(path) as connection:
+    with closing(sqlite3.connect(path)) as connection, connection:
         connection.execute("CREATE TABLE theirs (x)")
         connection.execute("INSERT INTO theirs VALUES (1)")
     database = create_database(tables=TABLES, driver=create_sqlite_driver(path), version=1)
@@ -85,7 +86,7 @@ async def test_destroy_keeps_undeclared_tables_and_their_file(tmp_path: Path) ->
     await database.table("notes").add({"id": "a", "body": "x"})
     await database.destroy()
     assert sqlite_names(path) == ["other", "theirs"]
-    with sqlite3.connect(path) as connection:
+    with closing(sqlite3.connect(path)) as connection, connection:
         assert connection.execute("SELECT x FROM theirs").fetchall() == [(1,)]
 
 

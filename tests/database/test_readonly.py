@@ -14,6 +14,7 @@ import pytest
 
 from orkestrel.database import DatabaseError, create_database, create_sqlite_driver
 from support.readonly import readonly_folder
+from support.sqlite_ledger import SQLiteLedger
 
 pytestmark = pytest.mark.anyio
 
@@ -108,3 +109,25 @@ def test_readonly_sqlite_works_on_a_readonly_directory(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"rows": ROWS, "count": 2}
     assert state(tmp_path) == before
+
+
+def junk(folder: Path, writer: bool) -> Path:
+    """A file that is no database, with the `-wal` file a live writer leaves when asked."""
+    path = folder / "junk.sqlite3"
+    path.write_bytes(b"not a database" * 100)
+    if writer:
+        Path(f"{path}-wal").write_bytes(b"")
+    return path
+
+
+@pytest.mark.parametrize("writer", [False, True], ids=["alone", "with-wal"])
+async def test_a_readonly_open_of_a_file_that_is_no_database_closes_what_it_opened(
+    tmp_path: Path, writer: bool, sqlite_ledger: SQLiteLedger
+) -> None:
+    path = junk(tmp_path, writer)
+    database = create_database(tables=TABLES, driver=create_sqlite_driver(path), readonly=True)
+    with pytest.raises(DatabaseError, match="file is not a database"):
+        await database.open()
+    await database.close()
+    assert sqlite_ledger.connections
+    assert sqlite_ledger.left_open() == []

@@ -123,7 +123,8 @@ def _post(url: str, body: bytes, headers: dict[str, str] | None = None) -> tuple
         with urllib.request.urlopen(request, timeout=30) as response:
             return int(response.status), response.read()
     except urllib.error.HTTPError as error:
-        return error.code, error.read()
+        with error:
+            return error.code, error.read()
 
 
 @pytest.fixture(scope="session")

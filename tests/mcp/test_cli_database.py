@@ -108,7 +108,11 @@ async def test_readonly_refuses_writes_at_the_engine(tmp_path: Path) -> None:
         await resolver.close()
         await store.close()  # type: ignore[attr-defined]
     assert (tmp_path / "databases" / "shop.sqlite3").read_bytes() == before
-    assert await open_definitions(tmp_path, readonly=True).get("sneaky") is None
+    again = open_definitions(tmp_path, readonly=True)
+    try:
+        assert await again.get("sneaky") is None
+    finally:
+        await again.close()  # type: ignore[attr-defined]
 
 
 async def test_readonly_over_empty_data_writes_nothing(tmp_path: Path) -> None:

@@ -204,7 +204,12 @@ def test_a_property_of_any_type_is_refused_in_strict_mode_with_a_clear_error() -
 
 async def test_the_database_tool_works_through_its_strict_schema() -> None:
     manager = ToolManager()
-    manager.add(create_database_tool())
+    async with create_database_tool() as database:
+        manager.add(database)
+        await strict_database_calls(manager)
+
+
+async def strict_database_calls(manager: ToolManager) -> None:
     tables = {"products": {"columns": {"name": "string", "price": "number"}}}
     assert (await run(manager, "database", {"operation": "create", "id": "s", "tables": tables}))[
         "id"

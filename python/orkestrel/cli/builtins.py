@@ -133,7 +133,9 @@ def database(context: ToolboxContext) -> list[ToolInterface]:
     if closer is not None:
         context.stack.push_async_callback(closer)
     context.stack.push_async_callback(resolver.close)
-    tools = [create_database_tool(resolver=resolver, readonly=context.readonly)]
+    tools: list[ToolInterface] = [
+        create_database_tool(resolver=resolver, readonly=context.readonly)
+    ]
     if context.relations is not None:
         from orkestrel.cli.relations import read_relations
 

@@ -103,7 +103,8 @@ async def open_shared_state(settings: PostgresSettings) -> AsyncIterator[SharedS
     try:
         yield SharedState(pool)
     finally:
-        await anyio.to_thread.run_sync(pool.close)
+        with anyio.CancelScope(shield=True):  # a server cancelled as it stops still closes it
+            await anyio.to_thread.run_sync(pool.close)
 
 
 def _try_lock(connection: Any, name: str) -> bool:

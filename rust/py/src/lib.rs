@@ -14,7 +14,9 @@ mod sink;
 
 use pyo3::prelude::*;
 
-#[pymodule(gil_used = false)]
+// The inference walk reads lists, tuples and dicts through borrowed references with no
+// critical section, which a free-threaded build would race, so it keeps the GIL on.
+#[pymodule(gil_used = true)]
 mod _core {
     use orkestrel_core::constants as limits;
     use pyo3::prelude::*;

@@ -149,6 +149,7 @@ async def test_a_readonly_tool_reads_stored_databases_and_its_engine_refuses_wri
         "count": 1
     }
     await reader.execute({"operation": "tables", "id": "shop"})
+    await reader.close()
     engine = create_database(
         tables=expand_tables(TABLES),
         driver=create_sqlite_driver(tmp_path / "shop.sqlite3"),

@@ -221,7 +221,11 @@ class ThreadedDriver(ABC):
         await self._call(self._locked, destroy)
 
     async def close(self) -> None:
-        """Closes the connection; later calls raise `DatabaseError` coded `CLOSED`."""
+        """Closes the connection; later calls raise `DatabaseError` coded `CLOSED`.
+
+        A cancelled caller (a server stopping) still waits for the connection to close, or it
+        would be left open for the garbage collector.
+        """
 
         def close() -> None:
             self._closed = True
@@ -229,7 +233,8 @@ class ThreadedDriver(ABC):
                 connection, self._connection = self._connection, None
                 self._disconnect(connection)
 
-        await self._call(self._locked, close)
+        with anyio.CancelScope(shield=True):
+            await self._call(self._locked, close)
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         return await anyio.to_thread.run_sync(fn, *args, limiter=database_thread_limiter())
@@ -301,8 +306,11 @@ class ThreadedDriver(ABC):
             connection = self._connection
         try:
             operation.check()
-            self._begin(connection, write)
             try:
+                # Inside the rollback's reach: SQLite can fail a BEGIN that already began (the
+                # inline budget's progress handler runs as the statement ends), and a
+                # transaction left open would fail the next unit of work's BEGIN.
+                self._begin(connection, write)
                 result = work(self._session(connection, operation))
                 operation.check()
                 self._settle(operation)

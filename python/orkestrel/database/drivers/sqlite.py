@@ -181,6 +181,9 @@ class SQLiteDriver(ThreadedDriver):
                 connection.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
             except sqlite3.OperationalError:
                 connection.close()
+            except BaseException:
+                connection.close()
+                raise
             else:
                 self._immutable = False
                 return connection

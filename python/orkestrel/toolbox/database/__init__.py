@@ -43,6 +43,7 @@ from orkestrel.toolbox.database.shapes import (
     single_key_shape,
     table_spec_shape,
 )
+from orkestrel.toolbox.database.tool import DatabaseTool
 from orkestrel.toolbox.database.types import (
     ClampedQuery,
     ColumnObject,
@@ -85,6 +86,7 @@ __all__ = [
     "DatabaseOrder",
     "DatabaseQueryInput",
     "DatabaseResolver",
+    "DatabaseTool",
     "DatabaseToolOptions",
     "DefinitionStoreInterface",
     "MemoryDefinitionStore",

@@ -17,7 +17,6 @@ from orkestrel.database import (
     create_database,
     create_memory_driver,
 )
-from orkestrel.tool import ToolInterface, create_tool
 from orkestrel.toolbox.database.constants import (
     DATABASE_TOOL_DESCRIPTION,
     DATABASE_TOOL_LIMIT,
@@ -34,6 +33,7 @@ from orkestrel.toolbox.database.handler import DatabaseToolHandler
 from orkestrel.toolbox.database.memory_store import MemoryDefinitionStore
 from orkestrel.toolbox.database.resolver import DatabaseResolver
 from orkestrel.toolbox.database.shapes import database_tool_shape, row_shape
+from orkestrel.toolbox.database.tool import DatabaseTool
 from orkestrel.toolbox.database.types import DefinitionStoreInterface
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import named_text, stored_argument
@@ -89,7 +89,7 @@ def create_database_tool(
     timeout_ms: int | None = None,
     readonly: bool = False,
     resolver: DatabaseResolver | None = None,
-) -> ToolInterface:
+) -> DatabaseTool:
     """Builds an LLM-callable database tool that creates, queries, and mutates databases
     through one `operation`-discriminated call.
 
@@ -98,8 +98,8 @@ def create_database_tool(
     `DATABASE_TOOL_LIMIT`) and at most `size` bytes of JSON (default `DATABASE_TOOL_SIZE`);
     `timeout_ms` (milliseconds) interrupts a slow read or write and rolls it back; `readonly`
     refuses every mutation and opens the databases the tool builds read-only. A caller-built
-    `resolver` (instead of `databases`, `store`, `drivers` and `generator`) lets the caller close
-    every database the tool opened with `resolver.close()`.
+    `resolver` (instead of `databases`, `store`, `drivers` and `generator`) is where the tool
+    keeps the databases it opens; `close()` on the tool (or `async with`) closes them either way.
     """
     if timeout_ms is not None:
         _check_count("timeout_ms", timeout_ms, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
@@ -140,7 +140,8 @@ def create_database_tool(
             call = contract.parse(args)
         return await handler.run(call)
 
-    return create_tool(
+    return DatabaseTool(
+        resolver=resolver,
         name=label,
         description=named_text(DATABASE_TOOL_DESCRIPTION, DATABASE_TOOL_NAME, label)
         if description is None
