@@ -392,3 +392,34 @@ async def test_pressure_two_hundred_parents_and_a_link_cycle(make_driver: MakeDr
         assert await database.table("accountReps").count() == 0
     finally:
         await database.close()
+
+
+async def test_the_byte_cap_refuses_a_load_whose_rows_share_their_related_rows(
+    make_driver: MakeDriver,
+) -> None:
+    database = create_database(tables=TABLES, driver=make_driver())
+    try:
+        account = {"id": "acc", "name": "a" * 1000}
+        contacts = [{"id": f"c{n:02}", "name": "C", "accountId": "acc"} for n in range(30)]
+        await database.table("accounts").add(account)
+        await database.table("contacts").add(contacts)
+        manager = create_relation_manager(database=database, relations=RELATIONS)
+        tool = create_relation_tool(managers={"shop": manager}, size=4096)
+        load = {"operation": "load", "model": "contacts", "include": ["account"]}
+        three = await tool.execute({**load, "key": ["c00", "c01", "c02"]})
+        with pytest.raises(ToolboxError) as refused:
+            await tool.execute({**load, "key": [contact["id"] for contact in contacts]})
+        one = await tool.execute({**load, "key": ["c00"], "include": ["account.contacts.account"]})
+    finally:
+        await database.close()
+    assert three == {"rows": [{**contact, "account": account} for contact in contacts[:3]]}
+    assert str(refused.value) == (
+        "load answer is over the relation tool's size cap of 4096 bytes of JSON (size); "
+        "ask for fewer keys or a shorter include"
+    )
+    assert (refused.value.code, refused.value.context) == (
+        "TOOL",
+        {"operation": "load", "limit": 4096, "option": "size"},
+    )
+    # One row answers whatever its size, as `get` does; the server's answer cap still holds.
+    assert len(json.dumps(one)) > 30 * 1000
