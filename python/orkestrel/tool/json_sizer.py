@@ -60,10 +60,16 @@ class JsonSizer:
                 return known[1]
             if id(value) in self._active:
                 raise ValueError("Circular reference detected")
-            self._active.add(id(value))
-            size = self._container(value, budget)
-            self._active.discard(id(value))
+            flat = _flat_size(value)
+            if flat is None:
+                self._active.add(id(value))
+                size = self._container(value, budget)
+                self._active.discard(id(value))
+            else:
+                size = flat
             self._sizes[id(value)] = (value, size)
+            if size > budget:
+                raise _Over
             return size
         leaf = _core.json_size(value) if type(value) in _LEAVES else None
         size = self._other(value, budget) if leaf is None else leaf
@@ -96,6 +102,15 @@ class JsonSizer:
 
 
 _LEAVES: Final = frozenset({str, int, float, bool, type(None)})
+
+
+def _flat_size(value: dict[Any, Any] | list[Any] | tuple[Any, ...]) -> int | None:
+    """The size of a container of plain leaves only (a row), measured in Rust in one call; `None`
+    for any other, which is walked (a shared part may hide in it)."""
+    items = value.values() if type(value) is dict else value if type(value) is list else None
+    if items is None or not all(type(item) in _LEAVES for item in items):
+        return None
+    return _core.json_size(value)
 
 
 def _key_size(key: Any) -> int:

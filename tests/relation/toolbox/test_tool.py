@@ -4,6 +4,7 @@ include checks, error mapping, annotations and texts, and pressure."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -423,3 +424,28 @@ async def test_the_byte_cap_refuses_a_load_whose_rows_share_their_related_rows(
     )
     # One row answers whatever its size, as `get` does; the server's answer cap still holds.
     assert len(json.dumps(one)) > 30 * 1000
+
+
+async def test_a_find_whose_rows_share_an_account_is_trimmed_without_walking_every_copy(
+    make_driver: MakeDriver,
+) -> None:
+    database = create_database(tables=TABLES, driver=make_driver())
+    try:
+        await database.table("accounts").add({"id": "acc", "name": "a" * 10_000})
+        await database.table("contacts").add(
+            [{"id": f"c{n:04}", "name": "C", "accountId": "acc"} for n in range(2000)]
+        )
+        manager = create_relation_manager(database=database, relations=RELATIONS)
+        tool = create_relation_tool(managers={"shop": manager})
+        find = {"operation": "find", "model": "contacts", "include": ["account.contacts.account"]}
+        started = time.perf_counter()
+        # 1,000 contacts, each with the account and its 2,000 contacts, each with the account
+        # again: 20 GB of JSON, which the plain measure walked copy by copy for seconds.
+        heavy = await tool.execute(find)
+        elapsed = time.perf_counter() - started
+        light = await tool.execute({**find, "include": ["account"], "limit": 3})
+    finally:
+        await database.close()
+    assert heavy == {"rows": [], "count": 0, "truncated": True, "limit": 1000}
+    assert elapsed < 2
+    assert [row["account"]["id"] for row in light["rows"]] == ["acc"] * 3

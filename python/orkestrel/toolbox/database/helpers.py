@@ -80,12 +80,25 @@ def _size(value: Any) -> int:
     return len(json.dumps(value)) if size is None else size
 
 
-def fit_records(rows: list[dict[str, Any]], limit: int, size: int) -> RecordsResult:
+def fit_records(
+    rows: list[dict[str, Any]], limit: int, size: int, *, shared: bool = False
+) -> RecordsResult:
     """Builds a `records` answer from probe rows: at most `limit` rows, and no more than fit in
     `size` bytes of JSON (as `json.dumps` writes it by default, the largest of its usual forms).
 
-    `truncated` is true when storage held more matching rows than the answer carries.
+    `truncated` is true when storage held more matching rows than the answer carries. `shared`
+    says the rows may hold one object in many places (related rows a relation load attached):
+    they are then measured with each such part walked once and given up on past the cap, where
+    the fast plain measure would walk every copy JSON would write.
     """
+    sizer = JsonSizer() if shared else None
+
+    def measure(value: Any, most: int) -> int | None:
+        if sizer is not None:
+            return sizer.measure(value, most)
+        length = _size(value)
+        return length if length <= most else None
+
     kept = rows[:limit]
     truncated = len(rows) > limit
     answer: RecordsResult = {
@@ -94,19 +107,21 @@ def fit_records(rows: list[dict[str, Any]], limit: int, size: int) -> RecordsRes
         "truncated": truncated,
         "limit": limit,
     }
-    if _size(answer) <= size:
+    if measure(answer, size) is not None:
         return answer
-    budget = size - _size({"rows": [], "count": len(kept), "truncated": True, "limit": limit})
+    header = measure({"rows": [], "count": len(kept), "truncated": True, "limit": limit}, size)
+    budget = -1 if header is None else size - header
     count = 0
     for row in kept[:-1]:
-        cost = _size(row) + (2 if count else 0)
-        if cost > budget:
+        separator = 2 if count else 0
+        cost = measure(row, budget - separator)
+        if cost is None:
             break
-        budget -= cost
+        budget -= cost + separator
         count += 1
     while True:
         answer = {"rows": kept[:count], "count": count, "truncated": True, "limit": limit}
-        if count == 0 or _size(answer) <= size:
+        if count == 0 or measure(answer, size) is not None:
             return answer
         count -= 1
 

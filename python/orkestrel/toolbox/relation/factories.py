@@ -135,7 +135,7 @@ class _Handler:
             sort=call.get("sort"),
             direction=call.get("direction"),
         )
-        return dict(fit_records(rows, limit, self._size))
+        return dict(fit_records(rows, limit, self._size, shared=True))
 
     async def _link(
         self, manager: RelationManagerInterface, model: ModelInterface, call: Call
