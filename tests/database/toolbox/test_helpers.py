@@ -193,3 +193,9 @@ def test_a_get_of_small_rows_reads_in_batches_and_each_key_once() -> None:
     assert len(json.dumps({"rows": rows})) <= 10**6
     assert [len(read) for read in view.reads] == [1, GET_BATCH, 300 - 1 - GET_BATCH]
     assert sorted(key for read in view.reads for key in read) == sorted(set(keys))
+
+
+def test_a_get_of_more_keys_than_could_ever_fit_reads_nothing() -> None:
+    view = _View(0)
+    assert get_within(view, list(range(1000)), 5000) is None  # type: ignore[arg-type]
+    assert view.reads == []

@@ -155,6 +155,8 @@ def get_within(view: TransactionTable, keys: list[Key], size: int) -> list[Row |
         named[ident] = named.get(ident, 0) + 1
     pending = list(named.items())
     budget = size - len('{"rows": []}') - 2 * max(len(keys) - 1, 0)
+    if budget < len("null") * len(keys):
+        return None
     sizer = JsonSizer()
     found: dict[tuple[type, Key], Row | None] = {}
     largest = batch = 1
