@@ -102,9 +102,15 @@ def test_the_serving_defaults_mirror_the_bridge() -> None:
     from orkestrel.cli import serve as cli
 
     options = parse()
-    assert (options.session_idle, options.max_sessions, options.timeout) == (
+    assert (
+        options.session_idle,
+        options.max_sessions,
+        options.max_answer_bytes,
+        options.timeout,
+    ) == (
         mcp.DEFAULT_SESSION_IDLE_SECONDS,
         mcp.DEFAULT_MAX_SESSIONS,
+        mcp.DEFAULT_MAX_ANSWER_BYTES,
         None,
     )
     assert cli.TOKEN_ENV == mcp.TOKEN_ENV
@@ -119,6 +125,8 @@ def test_the_serving_defaults_mirror_the_bridge() -> None:
         ["--session-idle", "-1"],
         ["--max-sessions", "0"],
         ["--max-sessions", "1.5"],
+        ["--max-answer-bytes", "0"],
+        ["--max-answer-bytes", "many"],
     ],
 )
 def test_bad_serving_options_are_usage_errors(argv: list[str]) -> None:

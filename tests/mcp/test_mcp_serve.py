@@ -201,3 +201,48 @@ async def test_http_stops_while_a_client_is_still_connected(app: ModuleType) -> 
             with anyio.fail_after(30):
                 await stopped.wait()
     assert answers[0]["content"] == [{"type": "text", "text": "3"}]
+
+
+def _fan_out(levels: int) -> Any:
+    """A value of `levels` lists of two references to the level below: tiny in memory, 2**levels
+    copies of the leaf as JSON."""
+    value: Any = "x" * 100
+    for _ in range(levels):
+        value = [value, value]
+    return value
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_an_answer_over_the_server_answer_cap_is_one_line_naming_the_cap(
+    anyio_backend: str,
+) -> None:
+    manager = ToolManager()
+    manager.add(create_tool(name="fan", execute=lambda args: {"v": _fan_out(args["levels"])}))
+    manager.add(create_tool(name="fail", execute=lambda args: _raise("y" * args["n"])))
+    async with connect(create_server(manager, max_answer_bytes=10_000)) as client:
+        huge = await client.call_tool("fan", {"levels": 40})
+        loud = await client.call_tool("fail", {"n": 20_000})
+        small = await client.call_tool("fan", {"levels": 2})
+        edge = await client.call_tool("fan", {"levels": 5})
+        twice = await client.call_tool("fan", {"levels": 6})
+    line = (
+        "the tool's answer is over the server's answer cap of 10000 bytes of JSON "
+        "(max_answer_bytes, serve --max-answer-bytes); ask for less"
+    )
+    assert (huge.get("isError"), huge["content"]) == (True, [{"type": "text", "text": line}])
+    assert (loud.get("isError"), loud["content"]) == (True, [{"type": "text", "text": line}])
+    assert small["structuredContent"] == {"v": [["x" * 100] * 2] * 2}
+    # 32 leaves are 3.4 KB of JSON, 6.9 KB as text and structured content: under the cap.
+    assert edge.get("isError", False) is False
+    # 64 leaves are 6.8 KB once, under the cap, but 13.6 KB as the result carries them.
+    assert (twice.get("isError"), twice["content"]) == (True, [{"type": "text", "text": line}])
+
+
+def _raise(message: str) -> Any:
+    raise RuntimeError(message)
+
+
+@pytest.mark.parametrize("value", [0, -1, True, 1.5, "big"])
+def test_a_bad_answer_cap_is_refused_when_the_server_is_built(value: Any) -> None:
+    with pytest.raises(ValueError, match="max_answer_bytes must be a positive integer"):
+        create_server(ToolManager(), max_answer_bytes=value)

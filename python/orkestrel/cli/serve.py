@@ -33,6 +33,7 @@ TOKEN_ENV = "ORKESTREL_TOKEN"
 # the parser must work (to say how to get the SDK) without it.
 DEFAULT_SESSION_IDLE_SECONDS = 300.0
 DEFAULT_MAX_SESSIONS = 1000
+DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024
 
 
 def register(commands: Any) -> argparse.ArgumentParser:
@@ -84,13 +85,22 @@ def _count(text: str) -> int:
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds the serving options: the call timeout and the HTTP security and session bounds."""
+    """Adds the serving options: the call timeout, the answer cap, and the HTTP security and
+    session bounds."""
     parser.add_argument(
         "--timeout",
         type=_seconds,
         default=None,
         metavar="SECONDS",
         help="fail any tool call that runs longer than this (default: no limit)",
+    )
+    parser.add_argument(
+        "--max-answer-bytes",
+        type=_count,
+        default=DEFAULT_MAX_ANSWER_BYTES,
+        metavar="N",
+        help="answer a tool call whose result is over N bytes of JSON with an error naming "
+        f"this cap (default: {DEFAULT_MAX_ANSWER_BYTES})",
     )
     http = parser.add_argument_group("HTTP")
     http.add_argument(
@@ -260,6 +270,7 @@ async def _serve(
                         allowed_origins=options.allow_origin,
                         session_idle=options.session_idle,
                         max_sessions=options.max_sessions,
+                        max_answer_bytes=options.max_answer_bytes,
                         routes=routes,
                         access=access,
                     ),

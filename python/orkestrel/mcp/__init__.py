@@ -10,6 +10,7 @@ require_sdk()
 
 from orkestrel.mcp.constants import (  # noqa: E402
     DEFAULT_HOST,
+    DEFAULT_MAX_ANSWER_BYTES,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_PATH,
     DEFAULT_PORT,
@@ -27,6 +28,7 @@ from orkestrel.mcp.types import McpSource, McpTransport  # noqa: E402
 
 __all__ = [
     "DEFAULT_HOST",
+    "DEFAULT_MAX_ANSWER_BYTES",
     "DEFAULT_MAX_SESSIONS",
     "DEFAULT_PATH",
     "DEFAULT_PORT",

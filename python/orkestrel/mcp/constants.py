@@ -28,6 +28,10 @@ SHUTDOWN_GRACE_SECONDS = 3.0
 MAX_LINE_BYTES = 64 * 1024 * 1024
 """The longest stdio message read whole; a longer one is answered with a parse error."""
 
+DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024
+"""The largest tool call result the server sends, in bytes of JSON (the value is written twice,
+as text and as structured content); a larger one is answered with an error naming the cap."""
+
 DEFAULT_SESSION_IDLE_SECONDS = 300.0
 """How long an HTTP session may go without a request before it is closed and forgotten."""
 

@@ -12,7 +12,7 @@ import anyio
 
 from orkestrel import __version__
 from orkestrel.mcp import sdk
-from orkestrel.mcp.constants import DEFAULT_SERVER_NAME, MAX_LIST_PAGES
+from orkestrel.mcp.constants import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_SERVER_NAME, MAX_LIST_PAGES
 from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
@@ -37,6 +37,7 @@ def create_server(
     instructions: str | None = None,
     timeout: float | None = None,
     watch: ListingWatch | None = None,
+    max_answer_bytes: int | None = DEFAULT_MAX_ANSWER_BYTES,
 ) -> Any:
     """Creates a low-level MCP SDK server (of the installed SDK line) whose tool listing is the
     manager's definitions and whose tool calls run through the manager's `execute`.
@@ -46,10 +47,18 @@ def create_server(
     changed (`watch`, when given, is the tracker `serve` also polls). `timeout` (seconds)
     bounds each call as `ToolManager.execute` does. Each call's `caller` is an
     `McpToolContext`, so handlers can report progress and log to the client. A client's
-    cancellation cancels the running call. Raises `ValueError` when a registered tool cannot
-    be listed: its annotations are not valid MCP annotations, or its parameter schema's root
-    is not an object.
+    cancellation cancels the running call. A call result over `max_answer_bytes` bytes of JSON
+    (default `DEFAULT_MAX_ANSWER_BYTES`; `None` for no cap) is answered with an error naming the
+    cap instead, measured before it is written. Raises `ValueError` when a registered tool
+    cannot be listed (its annotations are not valid MCP annotations, or its parameter schema's
+    root is not an object), or when `max_answer_bytes` is not a positive integer.
     """
+    if max_answer_bytes is not None and (
+        isinstance(max_answer_bytes, bool)
+        or not isinstance(max_answer_bytes, int)
+        or max_answer_bytes <= 0
+    ):
+        raise ValueError(f"max_answer_bytes must be a positive integer, got {max_answer_bytes!r}")
     for tool in manager.tools():
         tool_wire(tool)
     listing = watch if watch is not None else ListingWatch(manager)
@@ -73,7 +82,7 @@ def create_server(
         if served.input_required is not None:
             # The ask inside the call needs the client's input first (the 2026 protocol era).
             return served.input_required
-        return result_wire(result, None if tool is None else return_type(tool))
+        return result_wire(result, None if tool is None else return_type(tool), max_answer_bytes)
 
     def input_schema(tool_name: str) -> Mapping[str, Any] | None:
         tool = manager.tool(tool_name)

@@ -23,6 +23,7 @@ from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import EMPTY_INPUT_SCHEMA
 from orkestrel.mcp.errors import RemoteToolError
 from orkestrel.tool import ToolInterface, ToolResult, tool_to_definition
+from orkestrel.tool.json_sizer import JsonSizer
 
 
 def tool_wire(tool: ToolInterface) -> dict[str, Any]:
@@ -120,7 +121,9 @@ def output_schema(tool: ToolInterface) -> dict[str, Any] | None:
     return None if kind is None else copy.deepcopy(_schema(kind))
 
 
-def result_wire(result: ToolResult, returns: Any = None) -> dict[str, Any]:
+def result_wire(
+    result: ToolResult, returns: Any = None, limit: int | None = None
+) -> dict[str, Any]:
     """Projects a tool result onto an MCP call result as wire JSON.
 
     A failure is `isError` with the message as its only text. A success is its value as compact
@@ -129,22 +132,43 @@ def result_wire(result: ToolResult, returns: Any = None) -> dict[str, Any]:
     type, so the structured content matches the advertised output schema. A value that cannot
     be encoded (a cycle, excessive depth, bytes that are not UTF-8, an unknown type) becomes an
     `isError` result that says so, since no faithful answer exists.
+
+    With `limit`, a result whose JSON would be over `limit` bytes becomes an `isError` result
+    naming the cap instead. The value is measured before anything is written, with parts it
+    shares counted each time JSON would write them, so an answer far over the cap is refused
+    without being built.
     """
     if not result["success"]:
-        return _error(str(result.get("error", "")))
+        message = str(result.get("error", ""))
+        return _over(limit) if limit is not None and len(message) > limit else _error(message)
     raw = result.get("value")
     try:
+        if limit is not None and JsonSizer(_jsonable).measure(raw, limit) is None:
+            return _over(limit)
         if returns is not None:
             value = _adapter(returns).dump_python(raw, mode="json")
         else:
-            value = to_jsonable_python(raw, inf_nan_mode="null")
+            value = _jsonable(raw)
         text = to_json(value).decode()
-    except (PydanticSerializationError, ValueError, TypeError) as error:
+    except (PydanticSerializationError, ValueError, TypeError, RecursionError) as error:
         return _error(f"tool result is not JSON-encodable: {_first_line(str(error))}")
     answer: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
     if isinstance(value, dict):
         answer["structuredContent"] = value
+    if limit is not None and len(to_json(answer)) > limit:
+        return _over(limit)
     return answer
+
+
+def _jsonable(value: Any) -> Any:
+    return to_jsonable_python(value, inf_nan_mode="null")
+
+
+def _over(limit: int) -> dict[str, Any]:
+    return _error(
+        f"the tool's answer is over the server's answer cap of {limit} bytes of JSON "
+        "(max_answer_bytes, serve --max-answer-bytes); ask for less"
+    )
 
 
 def result_to_mcp(result: ToolResult) -> Any:

@@ -18,6 +18,7 @@ from orkestrel import __version__
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import (
     DEFAULT_HOST,
+    DEFAULT_MAX_ANSWER_BYTES,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_PATH,
     DEFAULT_PORT,
@@ -52,6 +53,7 @@ async def serve(
     allowed_origins: Sequence[str] = (),
     session_idle: float | None = DEFAULT_SESSION_IDLE_SECONDS,
     max_sessions: int | None = DEFAULT_MAX_SESSIONS,
+    max_answer_bytes: int | None = DEFAULT_MAX_ANSWER_BYTES,
     routes: Iterable[BaseRoute] = (),
     access: Sequence[RouteAccess] = (),
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
@@ -62,7 +64,8 @@ async def serve(
     `"stdio"` speaks on the process's stdin and stdout. `"http"` serves streamable HTTP at
     `http://host:port/path`, binding loopback by default; `port=0` picks a free port. Started
     with `TaskGroup.start`, it reports `"stdio"` or the HTTP URL once it accepts connections.
-    HTTP needs the asyncio backend. `timeout` (seconds) bounds each tool call.
+    HTTP needs the asyncio backend. `timeout` (seconds) bounds each tool call, and
+    `max_answer_bytes` each call's result (see `create_server`).
 
     Over HTTP, `token` requires `Authorization: Bearer <token>` on every request (401
     otherwise); binding an address other than loopback without a token raises `ValueError`.
@@ -85,6 +88,7 @@ async def serve(
         instructions=instructions,
         timeout=timeout,
         watch=watch,
+        max_answer_bytes=max_answer_bytes,
     )
     if transport == "stdio":
         try:

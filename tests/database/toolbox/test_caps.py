@@ -162,3 +162,71 @@ async def test_a_readonly_tool_reads_stored_databases_and_its_engine_refuses_wri
     assert caught.value.context["readonly"] is True
     assert await engine.table("items").keys() == ["a"]
     await engine.close()
+
+
+def get(setup: Setup, key: Any) -> dict[str, Any]:
+    return {"operation": "get", "id": setup.id, "table": "items", "key": key}
+
+
+async def stocked(setup: Setup, *rows: dict[str, Any]) -> dict[str, Any]:
+    """One open database holding `rows`, for tools with different caps to read."""
+    database = create_database(
+        tables=expand_tables(TABLES), driver=build_driver(setup.drivers[setup.driver], setup.id)
+    )
+    await database.table("items").add(list(rows))
+    return {setup.id: database}
+
+
+def items(count: int) -> list[dict[str, Any]]:
+    return [{"id": f"r{i:04}", "n": i, "text": "é" * 20} for i in range(count)]
+
+
+async def test_a_many_key_get_over_the_byte_cap_is_refused_naming_the_cap(setup: Setup) -> None:
+    handles = await stocked(setup, *items(30))
+    keys = [f"r{i:04}" for i in range(30)]
+    whole = await setup.tool(databases=handles).execute(get(setup, keys))
+    tool = setup.tool(databases=handles, size=1024)
+    with pytest.raises(ToolboxError) as refused:
+        await tool.execute(get(setup, keys))
+    fitting = await tool.execute(get(setup, keys[:5]))
+    assert len(json.dumps(whole)) > 1024
+    assert str(refused.value) == (
+        "get answer is over the database tool's size cap of 1024 bytes of JSON (size); "
+        "ask for fewer keys"
+    )
+    assert (refused.value.code, refused.value.context) == (
+        "TOOL",
+        {"operation": "get", "limit": 1024, "option": "size"},
+    )
+    assert fitting == {"rows": whole["rows"][:5]}
+
+
+async def test_a_get_answer_exactly_at_the_byte_cap_is_answered(setup: Setup) -> None:
+    handles = await stocked(setup, *items(6))
+    keys = ["r0001", "r0003", "missing", "r0001", "r0005"]
+    whole = await setup.tool(databases=handles).execute(get(setup, keys))
+    size = len(json.dumps(whole))
+    assert await setup.tool(databases=handles, size=size).execute(get(setup, keys)) == whole
+    with pytest.raises(ToolboxError, match=f"size cap of {size - 1} bytes"):
+        await setup.tool(databases=handles, size=size - 1).execute(get(setup, keys))
+    assert whole["rows"][2] is None
+    assert whole["rows"][0] == whole["rows"][3]
+
+
+async def test_a_key_named_again_counts_again_and_answers_a_row_of_its_own(setup: Setup) -> None:
+    handles = await stocked(setup, {"id": "r0000", "n": 0, "text": "x" * 300})
+    tool = setup.tool(databases=handles, size=1024)
+    twice = await tool.execute(get(setup, ["r0000", "r0000"]))
+    with pytest.raises(ToolboxError, match="size cap of 1024 bytes"):
+        await tool.execute(get(setup, ["r0000"] * 4))
+    assert twice["rows"][0] == twice["rows"][1]
+    assert twice["rows"][0] is not twice["rows"][1]
+
+
+async def test_a_one_row_get_answers_whatever_its_size(setup: Setup) -> None:
+    big = {"id": "big", "n": 1, "text": "x" * 5000}
+    tool = setup.tool(databases=await stocked(setup, big), size=1024)
+    assert await tool.execute(get(setup, ["big"])) == {"rows": [big]}
+    assert await tool.execute(get(setup, "big")) == {"row": big}
+    with pytest.raises(ToolboxError, match="size cap of 1024 bytes"):
+        await tool.execute(get(setup, ["big", "missing"]))

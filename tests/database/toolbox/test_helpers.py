@@ -16,8 +16,10 @@ from orkestrel.toolbox.database.compilers import (
     expand_tables,
 )
 from orkestrel.toolbox.database.helpers import (
+    GET_BATCH,
     clamp_query,
     fit_records,
+    get_within,
     infer_database_code,
     normalize_query,
     resolve_limit,
@@ -161,3 +163,39 @@ def test_fit_records_at_the_cap_and_one_over() -> None:
     assert (cut["truncated"], cut["count"]) == (True, 4)
     huge = [{"id": "a", "text": "x" * 10_000}]
     assert fit_records(huge, 10, 1000) == {"rows": [], "count": 0, "truncated": True, "limit": 10}
+
+
+class _View:
+    """A table view whose rows are `width` characters of text, recording every read."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.reads: list[list[Any]] = []
+
+    def get(self, keys: list[Any]) -> list[Any]:
+        self.reads.append(list(keys))
+        return [{"id": key, "text": "x" * self.width} for key in keys]
+
+
+def test_a_get_of_large_rows_reads_only_what_could_fit_and_stops_past_the_cap() -> None:
+    view = _View(1000)
+    assert get_within(view, [f"k{n}" for n in range(100)], 5000) is None  # type: ignore[arg-type]
+    # About 1 KB a row: after the first, three more could fit, then one, which does not.
+    assert view.reads == [["k0"], ["k1", "k2", "k3"], ["k4"]]
+
+
+def test_a_get_of_small_rows_reads_in_batches_and_each_key_once() -> None:
+    view = _View(10)
+    keys = [f"k{n % 300}" for n in range(600)]
+    rows = get_within(view, keys, 10**6)  # type: ignore[arg-type]
+    assert rows is not None
+    assert [row["id"] for row in rows] == keys
+    assert len(json.dumps({"rows": rows})) <= 10**6
+    assert [len(read) for read in view.reads] == [1, GET_BATCH, 300 - 1 - GET_BATCH]
+    assert sorted(key for read in view.reads for key in read) == sorted(set(keys))
+
+
+def test_a_get_of_more_keys_than_could_ever_fit_reads_nothing() -> None:
+    view = _View(0)
+    assert get_within(view, list(range(1000)), 5000) is None  # type: ignore[arg-type]
+    assert view.reads == []

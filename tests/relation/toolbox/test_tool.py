@@ -4,6 +4,7 @@ include checks, error mapping, annotations and texts, and pressure."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -392,3 +393,59 @@ async def test_pressure_two_hundred_parents_and_a_link_cycle(make_driver: MakeDr
         assert await database.table("accountReps").count() == 0
     finally:
         await database.close()
+
+
+async def test_the_byte_cap_refuses_a_load_whose_rows_share_their_related_rows(
+    make_driver: MakeDriver,
+) -> None:
+    database = create_database(tables=TABLES, driver=make_driver())
+    try:
+        account = {"id": "acc", "name": "a" * 1000}
+        contacts = [{"id": f"c{n:02}", "name": "C", "accountId": "acc"} for n in range(30)]
+        await database.table("accounts").add(account)
+        await database.table("contacts").add(contacts)
+        manager = create_relation_manager(database=database, relations=RELATIONS)
+        tool = create_relation_tool(managers={"shop": manager}, size=4096)
+        load = {"operation": "load", "model": "contacts", "include": ["account"]}
+        three = await tool.execute({**load, "key": ["c00", "c01", "c02"]})
+        with pytest.raises(ToolboxError) as refused:
+            await tool.execute({**load, "key": [contact["id"] for contact in contacts]})
+        one = await tool.execute({**load, "key": ["c00"], "include": ["account.contacts.account"]})
+    finally:
+        await database.close()
+    assert three == {"rows": [{**contact, "account": account} for contact in contacts[:3]]}
+    assert str(refused.value) == (
+        "load answer is over the relation tool's size cap of 4096 bytes of JSON (size); "
+        "ask for fewer keys or a shorter include"
+    )
+    assert (refused.value.code, refused.value.context) == (
+        "TOOL",
+        {"operation": "load", "limit": 4096, "option": "size"},
+    )
+    # One row answers whatever its size, as `get` does; the server's answer cap still holds.
+    assert len(json.dumps(one)) > 30 * 1000
+
+
+async def test_a_find_whose_rows_share_an_account_is_trimmed_without_walking_every_copy(
+    make_driver: MakeDriver,
+) -> None:
+    database = create_database(tables=TABLES, driver=make_driver())
+    try:
+        await database.table("accounts").add({"id": "acc", "name": "a" * 10_000})
+        await database.table("contacts").add(
+            [{"id": f"c{n:04}", "name": "C", "accountId": "acc"} for n in range(2000)]
+        )
+        manager = create_relation_manager(database=database, relations=RELATIONS)
+        tool = create_relation_tool(managers={"shop": manager})
+        find = {"operation": "find", "model": "contacts", "include": ["account.contacts.account"]}
+        started = time.perf_counter()
+        # 1,000 contacts, each with the account and its 2,000 contacts, each with the account
+        # again: 20 GB of JSON, which the plain measure walked copy by copy for seconds.
+        heavy = await tool.execute(find)
+        elapsed = time.perf_counter() - started
+        light = await tool.execute({**find, "include": ["account"], "limit": 3})
+    finally:
+        await database.close()
+    assert heavy == {"rows": [], "count": 0, "truncated": True, "limit": 1000}
+    assert elapsed < 2
+    assert [row["account"]["id"] for row in light["rows"]] == ["acc"] * 3

@@ -17,8 +17,9 @@ DATABASE_TOOL_LIMIT: Final = 1000
 """
 
 DATABASE_TOOL_SIZE: Final = 262_144
-"""Holds the default cap on the size of a `records` answer, `262_144` bytes of JSON: beyond the
-seed, so that no answer can flood a model's context whatever its rows hold.
+"""Holds the default cap on the size of a `records` answer, and of a `get` answer of more than
+one row, `262_144` bytes of JSON: beyond the seed, so that no answer can flood a model's
+context whatever its rows hold.
 """
 
 DATABASE_TOOL_MUTATIONS: Final[tuple[DatabaseOperation, ...]] = (
@@ -52,7 +53,8 @@ Operations:
   undeclared "id" is added as a string and filled in when a row has none. `indexes` lists
   column groups to index per table ({"products": [["name"], ["price", "name"]]}).
 - tables: {operation, id} lists the tables with their key column and row schema.
-- get: {operation, id, table, key} reads one row by key; a list of keys reads many.
+- get: {operation, id, table, key} reads one row by key; a list of keys reads many, and is
+  refused when the rows are too large to return together: ask for fewer keys.
 - records: {operation, id, table, query?} reads matching rows, answering
   {rows, count, truncated, limit}. `truncated` is true when more rows matched than were returned:
   narrow the query or page with `offset`. A row too large to return at all can still be read

@@ -15,8 +15,10 @@ from orkestrel.toolbox.database.constants import DATABASE_TOOL_MUTATIONS
 from orkestrel.toolbox.database.helpers import (
     clamp_query,
     fit_records,
+    get_within,
     infer_database_code,
     normalize_query,
+    over_size,
 )
 from orkestrel.toolbox.database.resolver import DatabaseResolver
 from orkestrel.toolbox.database.types import DatabaseDefinition, DefinitionStoreInterface
@@ -158,10 +160,22 @@ class DatabaseToolHandler:
         return {"tables": tables}
 
     async def _get(self, call: Call) -> dict[str, Any]:
-        table = await self._table(call)
+        database = await self._resolver.resolve(call["id"])
+        name = call["table"]
+        table = database.table(name)
         many, keys = _keys(call["key"])
-        rows = await table.get(keys)
-        return {"rows": rows} if many else {"row": rows[0]}
+        if len(keys) <= 1:
+            # One row answers whatever its size: `records` leaves a row too large for it to
+            # `get` (the server's own answer cap still holds).
+            rows = await table.get(keys)
+            return {"rows": rows} if many else {"row": rows[0]}
+        size = self._size
+        found = await database.transaction(
+            lambda transaction: get_within(transaction.table(name), keys, size), write=False
+        )
+        if found is None:
+            raise over_size("database", "get", size, "ask for fewer keys")
+        return {"rows": found}
 
     async def _records(self, call: Call) -> dict[str, Any]:
         table = await self._table(call)

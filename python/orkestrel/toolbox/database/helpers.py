@@ -1,5 +1,5 @@
 """Pure helpers of the database tool: row caps, query normalisation, error classification and
-the byte cap on `records` answers.
+the byte caps on `records` and `get` answers.
 """
 
 from __future__ import annotations
@@ -7,12 +7,22 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from orkestrel import _core
-from orkestrel.database import DatabaseErrorCode, DriverFactory, DriverInterface, QueryInput
+from orkestrel.database import (
+    DatabaseErrorCode,
+    DriverFactory,
+    DriverInterface,
+    Key,
+    QueryInput,
+    Row,
+    TransactionTable,
+)
 from orkestrel.database import is_database_error as _is_database_error
+from orkestrel.tool.json_sizer import JsonSizer
 from orkestrel.toolbox.database.types import ClampedQuery, DatabaseQueryInput, RecordsResult
+from orkestrel.toolbox.errors import ToolboxError
 
 
 def resolve_limit(requested: int | None, cap: int) -> int:
@@ -70,12 +80,25 @@ def _size(value: Any) -> int:
     return len(json.dumps(value)) if size is None else size
 
 
-def fit_records(rows: list[dict[str, Any]], limit: int, size: int) -> RecordsResult:
+def fit_records(
+    rows: list[dict[str, Any]], limit: int, size: int, *, shared: bool = False
+) -> RecordsResult:
     """Builds a `records` answer from probe rows: at most `limit` rows, and no more than fit in
     `size` bytes of JSON (as `json.dumps` writes it by default, the largest of its usual forms).
 
-    `truncated` is true when storage held more matching rows than the answer carries.
+    `truncated` is true when storage held more matching rows than the answer carries. `shared`
+    says the rows may hold one object in many places (related rows a relation load attached):
+    they are then measured with each such part walked once and given up on past the cap, where
+    the fast plain measure would walk every copy JSON would write.
     """
+    sizer = JsonSizer() if shared else None
+
+    def measure(value: Any, most: int) -> int | None:
+        if sizer is not None:
+            return sizer.measure(value, most)
+        length = _size(value)
+        return length if length <= most else None
+
     kept = rows[:limit]
     truncated = len(rows) > limit
     answer: RecordsResult = {
@@ -84,18 +107,76 @@ def fit_records(rows: list[dict[str, Any]], limit: int, size: int) -> RecordsRes
         "truncated": truncated,
         "limit": limit,
     }
-    if _size(answer) <= size:
+    if measure(answer, size) is not None:
         return answer
-    budget = size - _size({"rows": [], "count": len(kept), "truncated": True, "limit": limit})
+    header = measure({"rows": [], "count": len(kept), "truncated": True, "limit": limit}, size)
+    budget = -1 if header is None else size - header
     count = 0
     for row in kept[:-1]:
-        cost = _size(row) + (2 if count else 0)
-        if cost > budget:
+        separator = 2 if count else 0
+        cost = measure(row, budget - separator)
+        if cost is None:
             break
-        budget -= cost
+        budget -= cost + separator
         count += 1
     while True:
         answer = {"rows": kept[:count], "count": count, "truncated": True, "limit": limit}
-        if count == 0 or _size(answer) <= size:
+        if count == 0 or measure(answer, size) is not None:
             return answer
         count -= 1
+
+
+GET_BATCH: Final = 256
+"""The most keys a many-key `get` reads at once while it measures its answer."""
+
+
+def over_size(tool: str, operation: str, size: int, advice: str) -> ToolboxError:
+    """The refusal of an answer over a tool's `size` cap: one line naming the cap and option."""
+    return ToolboxError(
+        "TOOL",
+        f"{operation} answer is over the {tool} tool's size cap of {size} bytes of JSON (size); "
+        f"{advice}",
+        {"operation": operation, "limit": size, "option": "size"},
+    )
+
+
+def get_within(view: TransactionTable, keys: list[Key], size: int) -> list[Row | None] | None:
+    """Reads the rows of a many-key `get` into an answer `{"rows": [...]}` of at most `size`
+    bytes of JSON, or `None` as soon as it is known not to fit.
+
+    A key named again is read once, but counted in the answer as often as it is named. The rows
+    are read in batches and measured as they come: the first batch is one key, and each next one
+    holds as many keys as would still fit were each row as large as the largest read so far (at
+    most `GET_BATCH`), so rows like those already read are never held past the cap.
+    """
+    named: dict[tuple[type, Key], int] = {}
+    for key in keys:
+        ident = (type(key), key)
+        named[ident] = named.get(ident, 0) + 1
+    pending = list(named.items())
+    budget = size - len('{"rows": []}') - 2 * max(len(keys) - 1, 0)
+    if budget < len("null") * len(keys):
+        return None
+    sizer = JsonSizer()
+    found: dict[tuple[type, Key], Row | None] = {}
+    largest = batch = 1
+    while pending:
+        chunk, pending = pending[:batch], pending[batch:]
+        for (ident, times), row in zip(
+            chunk, view.get([ident[1] for ident, _ in chunk]), strict=True
+        ):
+            cost = sizer.measure(row, max(budget, 0) // times)
+            if cost is None or budget < 0:
+                return None
+            budget -= cost * times
+            largest = max(largest, cost)
+            found[ident] = row
+        batch = max(1, min(GET_BATCH, budget // largest))
+    rows: list[Row | None] = []
+    given: set[tuple[type, Key]] = set()
+    for key in keys:
+        ident = (type(key), key)
+        row = found[ident]
+        rows.append(dict(row) if row is not None and ident in given else row)  # a row of its own
+        given.add(ident)
+    return rows

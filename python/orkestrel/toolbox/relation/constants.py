@@ -41,7 +41,8 @@ left out when there is only one.
 
 Operations:
 - load: {operation, model, key, include?} reads the row with that key, answering {"row": ...}
-  (null when there is none); a list of keys answers {"rows": [...]} in the same order.
+  (null when there is none); a list of keys answers {"rows": [...]} in the same order, and is
+  refused when the rows are too large to return together: ask for fewer keys or includes.
 - find: {operation, model, include?, limit?, offset?, sort?, direction?} reads a page of rows,
   answering {rows, count, truncated, limit}. `sort` names a column, `direction` is "ascending"
   (default) or "descending". `truncated` is true when more rows exist than were returned: read

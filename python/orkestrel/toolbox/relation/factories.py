@@ -9,9 +9,15 @@ from typing import Any, Final
 
 from orkestrel.relation import ModelInterface, RelationManagerInterface
 from orkestrel.tool import ToolInterface, create_tool
+from orkestrel.tool.json_sizer import JsonSizer
 from orkestrel.toolbox.database.constants import DATABASE_TOOL_SIZE
 from orkestrel.toolbox.database.factories import MAX_SAFE_INTEGER, MIN_SIZE
-from orkestrel.toolbox.database.helpers import fit_records, infer_database_code, resolve_limit
+from orkestrel.toolbox.database.helpers import (
+    fit_records,
+    infer_database_code,
+    over_size,
+    resolve_limit,
+)
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import WRITES
 from orkestrel.toolbox.operation_contract import OperationContract
@@ -106,9 +112,16 @@ class _Handler:
                 {"operation": "load", "limit": self._limit},
             )
         tree = self._include(manager, model, call)
-        if isinstance(key, list):
-            return {"rows": await model.load(key, tree)}
-        return {"row": await model.load(key, tree)}
+        if not isinstance(key, list):
+            return {"row": await model.load(key, tree)}
+        answer = {"rows": await model.load(key, tree)}
+        # Rows loaded together share their related rows, which JSON writes out under each of
+        # them: measured with shared parts counted once per walk, not written.
+        if len(key) > 1 and JsonSizer().measure(answer, self._size) is None:
+            raise over_size(
+                "relation", "load", self._size, "ask for fewer keys or a shorter include"
+            )
+        return answer
 
     async def _find(
         self, manager: RelationManagerInterface, model: ModelInterface, call: Call
@@ -122,7 +135,7 @@ class _Handler:
             sort=call.get("sort"),
             direction=call.get("direction"),
         )
-        return dict(fit_records(rows, limit, self._size))
+        return dict(fit_records(rows, limit, self._size, shared=True))
 
     async def _link(
         self, manager: RelationManagerInterface, model: ModelInterface, call: Call
