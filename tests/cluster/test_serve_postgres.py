@@ -12,7 +12,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -23,6 +22,7 @@ import httpx
 import pytest
 
 from support.mcp_client import connect, text
+from support.postgres import fresh_database
 
 pytestmark = pytest.mark.anyio
 
@@ -39,23 +39,8 @@ def anyio_backend() -> str:
 @pytest.fixture
 def dsn() -> Iterator[str]:
     """A fresh PostgreSQL database on the configured server, dropped afterwards."""
-    base = os.environ.get("ORKESTREL_POSTGRES_DSN")
-    if not base:
-        message = "no PostgreSQL server: set ORKESTREL_POSTGRES_DSN or run .ci/postgres start"
-        if os.environ.get("ORKESTREL_REQUIRE_POSTGRES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-    name = f"serve_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_conninfo(**{**conninfo_to_dict(base), "dbname": name})
-    finally:
-        with psycopg.connect(base, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database() as name:
+        yield name
 
 
 class Server:
