@@ -8,8 +8,6 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -23,10 +21,10 @@ import pytest
 
 from support.mcp_client import connect, text
 from support.postgres import fresh_database
+from support.serve_process import ServeProcess
 
 pytestmark = pytest.mark.anyio
 
-ORKESTREL = [sys.executable, "-m", "orkestrel"]
 POOL = 4
 ITEMS = {"items": {"columns": {"n": "integer", "server": "string"}}}
 
@@ -43,44 +41,16 @@ def dsn() -> Iterator[str]:
         yield name
 
 
-class Server:
+class Server(ServeProcess):
     """One `orkestrel serve --transport http` process on the shared PostgreSQL."""
 
     def __init__(self, dsn: str, home: Path, extra: tuple[str, ...] = ()) -> None:
         root = home / "project"
         root.mkdir(parents=True)
-        self.log = home / "server.log"
-        command = [*ORKESTREL, "serve", "--transport", "http", "--port", "0"]
-        command += ["--root", str(root), "--data", str(home / "data"), "--database", dsn]
+        command = ["--root", str(root), "--data", str(home / "data"), "--database", dsn]
         command += ["--pool-size", str(POOL), "--workflow"]
         command += ["--tools", "database,workspace", *extra]
-        with self.log.open("w") as sink:
-            self.process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stderr=sink, stdout=subprocess.DEVNULL
-            )
-        deadline = time.monotonic() + 60
-        self.url = ""
-        while not self.url:
-            for line in self.log.read_text().splitlines():
-                if line.startswith("listening on "):
-                    self.url = line.removeprefix("listening on ").strip()
-            if not self.url:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
-                time.sleep(0.05)
-
-    @property
-    def base(self) -> str:
-        return self.url.removesuffix("/mcp")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(15)
+        super().__init__(command, home)
 
 
 @contextmanager
