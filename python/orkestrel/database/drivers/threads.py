@@ -118,11 +118,11 @@ class FairLimiter:
 
     @property
     def waiting(self) -> int:
-        """How many units wait for a token now, over every caller."""
+        """Counts the units waiting for a token now, over every caller."""
         return sum(len(queue) for queue in self._queues.values()) + int(self._baton)
 
     def running(self, key: Hashable | None) -> int:
-        """How many units caller `key` runs now."""
+        """Counts the units caller `key` runs now."""
         return self._running.get(key, 0)
 
     async def acquire(self, key: Hashable | None, borrower: object) -> None:
