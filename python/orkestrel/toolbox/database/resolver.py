@@ -11,6 +11,7 @@ from orkestrel.database import (
     KeyGenerator,
     create_database,
 )
+from orkestrel.toolbox.database.coalesced_reads import CoalescedReads
 from orkestrel.toolbox.database.compilers import expand_tables
 from orkestrel.toolbox.database.helpers import build_driver
 from orkestrel.toolbox.database.types import DatabaseDefinition, DefinitionStoreInterface
@@ -25,11 +26,20 @@ class DatabaseResolver:
     The handle map is copied, so later changes to the caller's map are not seen. A resolver
     built `readonly` opens every database it constructs read-only at the engine. With a store,
     every resolve reads the stored definition, so a database destroyed or re-created through
-    another process (another server on one PostgreSQL) is current on the next call; a handle
-    the caller gave is served as it is.
+    another process (another server on one PostgreSQL) is current on the next call (concurrent
+    resolves of one id share reads that started after they were asked); a handle the caller
+    gave is served as it is.
     """
 
-    __slots__ = ("_definitions", "_drivers", "_generator", "_handles", "_readonly", "_store")
+    __slots__ = (
+        "_definitions",
+        "_drivers",
+        "_generator",
+        "_handles",
+        "_readonly",
+        "_reads",
+        "_store",
+    )
 
     def __init__(
         self,
@@ -45,6 +55,7 @@ class DatabaseResolver:
         self._drivers = dict(drivers)
         self._generator = generator
         self._store = store
+        self._reads = None if store is None else CoalescedReads(store.get)
         self._readonly = readonly
 
     def has(self, id: str) -> bool:
@@ -128,7 +139,7 @@ class DatabaseResolver:
         cached = self._handles.get(id)
         if cached is not None and (self._store is None or self.given(id)):
             return cached
-        definition = None if self._store is None else await self._store.get(id)
+        definition = None if self._reads is None else await self._reads.get(id)
         cached = self._handles.get(id)
         if cached is not None and self.given(id):
             return cached
