@@ -204,5 +204,7 @@ async def test_readiness_answers_503_while_one_session_saturates_the_database(
     assert saturated, seen
     assert saturated[0]["status"] == "unavailable"
     assert saturated[0]["database"] == "saturated"
-    assert saturated[0]["waiting"] > saturated[0]["limit"]
+    assert saturated[0]["waiting"] > saturated[0]["limit"] == 128
+    assert "more than --ready-queue 128" in saturated[0]["reason"]
+    print(f"/readyz while flooded: {saturated[0]}; {len(saturated)} of {len(seen)} probes 503")
     assert (after.status_code, after.json()) == (200, {"status": "ready"})

@@ -27,7 +27,11 @@ def health_routes(shared: SharedState | None, queue: int | None = None) -> list[
     async def ready(request: Request) -> JSONResponse:
         waiting = database_fair_limiter().waiting
         if queue is not None and waiting > queue:
-            body = {"status": "unavailable", "database": "saturated"}
+            reason = (
+                f"{waiting} units of database work wait for a worker thread, "
+                f"more than --ready-queue {queue}"
+            )
+            body = {"status": "unavailable", "database": "saturated", "reason": reason}
             return JSONResponse({**body, "waiting": waiting, "limit": queue}, status_code=503)
         if shared is None or await shared.ready():
             return JSONResponse({"status": "ready"})
