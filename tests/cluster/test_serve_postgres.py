@@ -8,11 +8,8 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -23,10 +20,11 @@ import httpx
 import pytest
 
 from support.mcp_client import connect, text
+from support.postgres import fresh_database
+from support.serve_process import ServeProcess
 
 pytestmark = pytest.mark.anyio
 
-ORKESTREL = [sys.executable, "-m", "orkestrel"]
 POOL = 4
 ITEMS = {"items": {"columns": {"n": "integer", "server": "string"}}}
 
@@ -39,63 +37,20 @@ def anyio_backend() -> str:
 @pytest.fixture
 def dsn() -> Iterator[str]:
     """A fresh PostgreSQL database on the configured server, dropped afterwards."""
-    base = os.environ.get("ORKESTREL_POSTGRES_DSN")
-    if not base:
-        message = "no PostgreSQL server: set ORKESTREL_POSTGRES_DSN or run .ci/postgres start"
-        if os.environ.get("ORKESTREL_REQUIRE_POSTGRES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-    name = f"serve_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_conninfo(**{**conninfo_to_dict(base), "dbname": name})
-    finally:
-        with psycopg.connect(base, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database() as name:
+        yield name
 
 
-class Server:
+class Server(ServeProcess):
     """One `orkestrel serve --transport http` process on the shared PostgreSQL."""
 
     def __init__(self, dsn: str, home: Path, extra: tuple[str, ...] = ()) -> None:
         root = home / "project"
         root.mkdir(parents=True)
-        self.log = home / "server.log"
-        command = [*ORKESTREL, "serve", "--transport", "http", "--port", "0"]
-        command += ["--root", str(root), "--data", str(home / "data"), "--database", dsn]
+        command = ["--root", str(root), "--data", str(home / "data"), "--database", dsn]
         command += ["--pool-size", str(POOL), "--workflow"]
         command += ["--tools", "database,workspace", *extra]
-        with self.log.open("w") as sink:
-            self.process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stderr=sink, stdout=subprocess.DEVNULL
-            )
-        deadline = time.monotonic() + 60
-        self.url = ""
-        while not self.url:
-            for line in self.log.read_text().splitlines():
-                if line.startswith("listening on "):
-                    self.url = line.removeprefix("listening on ").strip()
-            if not self.url:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
-                time.sleep(0.05)
-
-    @property
-    def base(self) -> str:
-        return self.url.removesuffix("/mcp")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(15)
+        super().__init__(command, home)
 
 
 @contextmanager

@@ -127,6 +127,9 @@ def test_the_serving_defaults_mirror_the_bridge() -> None:
         ["--max-sessions", "1.5"],
         ["--max-answer-bytes", "0"],
         ["--max-answer-bytes", "many"],
+        ["--database-threads", "0"],
+        ["--session-database-threads", "-2"],
+        ["--ready-queue", "many"],
     ],
 )
 def test_bad_serving_options_are_usage_errors(argv: list[str]) -> None:
@@ -161,3 +164,27 @@ async def test_extra_routes_are_mounted_beside_mcp_behind_the_guard(
         group.cancel_scope.cancel()
     assert bare.status_code == 401
     assert (authorized.status_code, authorized.text) == (200, "1 tools")
+
+
+async def test_the_database_threads_are_sized_and_shared_by_session_while_serving(
+    app: ModuleType, tmp_path: Path
+) -> None:
+    from orkestrel.database import DATABASE_THREAD_LIMIT, database_fair_limiter
+    from orkestrel.mcp.elicitation import current_client
+
+    defaults = parse()
+    assert (defaults.database_threads, defaults.session_database_threads) == (16, 8)
+    assert defaults.ready_queue == 128
+    fair = database_fair_limiter()
+    before = (fair.limiter.total_tokens, fair.per_caller, fair.caller)
+    assert before[:2] == (DATABASE_THREAD_LIMIT, None)
+    err = io.StringIO()
+    argv = ["--transport", "http", "--port", "0", "--tools", "infer", "--root", str(tmp_path)]
+    options = parse(*argv, "--database-threads", "5", "--session-database-threads", "2")
+    async with anyio.create_task_group() as group:
+        group.start_soon(functools.partial(run_serve, options, stderr=err))
+        await listening(app, err)
+        serving = (fair.limiter.total_tokens, fair.per_caller, fair.caller)
+        group.cancel_scope.cancel()
+    assert serving == (5, 2, current_client)
+    assert (fair.limiter.total_tokens, fair.per_caller, fair.caller) == before

@@ -9,7 +9,8 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 import anyio
@@ -21,6 +22,7 @@ from orkestrel.cli.health import health_routes
 from orkestrel.cli.options import add_toolbox_arguments, shared_of, toolbox_of
 from orkestrel.cli.shared import SharedState
 from orkestrel.cli.toolbox import ToolboxSetupError
+from orkestrel.database import DATABASE_THREAD_LIMIT, database_fair_limiter
 from orkestrel.tool import ToolManager
 
 USAGE = 2
@@ -34,6 +36,12 @@ TOKEN_ENV = "ORKESTREL_TOKEN"
 DEFAULT_SESSION_IDLE_SECONDS = 300.0
 DEFAULT_MAX_SESSIONS = 1000
 DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024
+
+DEFAULT_SESSION_DATABASE_THREADS = 8
+"""The most units of database work one client session runs in worker threads at once."""
+
+DEFAULT_READY_QUEUE = 128
+"""The units of database work that may wait for a worker thread before `/readyz` answers 503."""
 
 
 def register(commands: Any) -> argparse.ArgumentParser:
@@ -101,6 +109,31 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="answer a tool call whose result is over N bytes of JSON with an error naming "
         f"this cap (default: {DEFAULT_MAX_ANSWER_BYTES})",
+    )
+    database = parser.add_argument_group("database work")
+    database.add_argument(
+        "--database-threads",
+        type=_count,
+        default=DATABASE_THREAD_LIMIT,
+        metavar="N",
+        help="units of database work run in worker threads at once "
+        f"(default: {DATABASE_THREAD_LIMIT})",
+    )
+    database.add_argument(
+        "--session-database-threads",
+        type=_count,
+        default=DEFAULT_SESSION_DATABASE_THREADS,
+        metavar="N",
+        help="of those, the most one client session runs at once; the waiting work of "
+        f"different sessions takes turns (default: {DEFAULT_SESSION_DATABASE_THREADS})",
+    )
+    database.add_argument(
+        "--ready-queue",
+        type=_count,
+        default=DEFAULT_READY_QUEUE,
+        metavar="N",
+        help="over HTTP, /readyz answers 503 (saturated) while more units of database work "
+        f"than this wait for a worker thread (default: {DEFAULT_READY_QUEUE})",
     )
     http = parser.add_argument_group("HTTP")
     http.add_argument(
@@ -188,10 +221,11 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         print(f"orkestrel serve: {error}", file=err)
         return USAGE
     try:
-        async with shared_of(options) as shared, toolbox_of(options, err, shared) as manager:
-            if ask is not None:
-                manager.add(ask.tool)
-            await _until_stopped(_serve, manager, options, token, interactive, err, ask, shared)
+        with _database_threads(options):
+            async with shared_of(options) as shared, toolbox_of(options, err, shared) as manager:
+                if ask is not None:
+                    manager.add(ask.tool)
+                await _until_stopped(_serve, manager, options, token, interactive, err, ask, shared)
     except ToolboxSetupError as error:
         print(f"orkestrel serve: {error}", file=err)
         return USAGE if error.usage else FAILURE
@@ -199,6 +233,23 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         print(f"orkestrel serve: {error}", file=err)
         return FAILURE
     return 0
+
+
+@contextmanager
+def _database_threads(options: argparse.Namespace) -> Iterator[None]:
+    """Sizes the event loop's database threads as the options say and has them taken in turn
+    by client sessions, for as long as the server runs."""
+    from orkestrel.mcp.elicitation import current_client
+
+    fair = database_fair_limiter()
+    before = (fair.limiter.total_tokens, fair.per_caller, fair.caller)
+    fair.limiter.total_tokens = options.database_threads
+    fair.per_caller = options.session_database_threads
+    fair.caller = current_client
+    try:
+        yield
+    finally:
+        fair.limiter.total_tokens, fair.per_caller, fair.caller = before
 
 
 def _loopback(host: str) -> bool:
@@ -245,7 +296,7 @@ async def _serve(
     from orkestrel.mcp import RouteAccess, serve
     from orkestrel.mcp.helpers import raise_alone
 
-    probes = health_routes(shared) if options.transport == "http" else []
+    probes = health_routes(shared, options.ready_queue) if options.transport == "http" else []
     routes = [*(ask.routes if ask is not None else ()), *probes]
     routes += [route for make in route_factories() for route in make(options, manager)]
     access = [*(ask.access if ask is not None else ()), RouteAccess(routes=tuple(probes))]

@@ -41,7 +41,12 @@ from orkestrel.database.drivers import (
     SQLiteDriver,
     ThreadedDriver,
 )
-from orkestrel.database.drivers.threads import DATABASE_THREAD_LIMIT, database_thread_limiter
+from orkestrel.database.drivers.threads import (
+    DATABASE_THREAD_LIMIT,
+    FairLimiter,
+    database_fair_limiter,
+    database_thread_limiter,
+)
 from orkestrel.database.errors import (
     DATABASE_ERROR_CODES,
     DatabaseError,
@@ -114,6 +119,7 @@ __all__ = [
     "Direction",
     "DriverFactory",
     "DriverInterface",
+    "FairLimiter",
     "IndexMap",
     "Key",
     "KeyGenerator",
@@ -140,6 +146,7 @@ __all__ = [
     "create_postgres_pool",
     "create_sqlite_driver",
     "create_sqlite_factory",
+    "database_fair_limiter",
     "database_thread_limiter",
     "is_database_error",
 ]

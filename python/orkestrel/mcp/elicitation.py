@@ -470,3 +470,15 @@ class _Elicitation:
             self.id,
             f"the answers from {self.to!r} broke the form's rules {ELICITATION_ATTEMPTS} times",
         )
+
+
+def current_client() -> int | None:
+    """Names the client connection (one MCP session) the tool call being served came in on,
+    stable across its calls and distinct from every other open one; `None` outside a served
+    call."""
+    served = _REQUEST.get()
+    session = None if served is None else getattr(served.context, "session", None)
+    if session is None:
+        return None
+    # 2.x hands each request its own session view over one connection; 1.x has one session.
+    return id(getattr(session, "_connection", session))

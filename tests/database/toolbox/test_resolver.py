@@ -106,3 +106,49 @@ def test_a_tool_takes_a_resolver_or_the_parts_of_one_not_both() -> None:
     with pytest.raises(ToolboxError) as caught:
         create_database_tool(resolver=resolver, drivers={})
     assert caught.value.code == "TOOL"
+
+
+class SlowStore:
+    """A memory definition store whose reads take a while and are counted."""
+
+    def __init__(self) -> None:
+        self.inner = create_memory_definition_store()
+        self.reads = 0
+
+    async def get(self, id: str) -> Any:
+        self.reads += 1
+        await anyio.sleep(0.05)
+        return await self.inner.get(id)
+
+    async def set(self, definition: Any) -> None:
+        await self.inner.set(definition)
+
+    async def delete(self, id: str) -> None:
+        await self.inner.delete(id)
+
+
+async def test_concurrent_resolves_share_reads_and_see_what_was_stored_before_them() -> None:
+    store = SlowStore()
+    await store.set({"id": "shop", "driver": "memory", "tables": {"a": {"columns": {}}}})
+    resolver = DatabaseResolver(None, {"memory": create_memory_driver}, None, store)
+    seen: list[list[str]] = []
+
+    async def resolve() -> None:
+        seen.append((await resolver.resolve("shop")).tables())
+
+    async with anyio.create_task_group() as group:
+        for _ in range(100):
+            group.start_soon(resolve)
+        await anyio.sleep(0.01)
+        # Stored while the first read runs: every resolve asked after this sees it.
+        await store.set({"id": "shop", "driver": "memory", "tables": {"b": {"columns": {}}}})
+        late: list[list[str]] = []
+
+        async def resolve_late() -> None:
+            late.append((await resolver.resolve("shop")).tables())
+
+        group.start_soon(resolve_late)
+    assert len(seen) == 100
+    assert late == [["b"]]
+    assert store.reads <= 3
+    await resolver.close()

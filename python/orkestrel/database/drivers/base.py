@@ -13,11 +13,10 @@ from typing import Any, Protocol, TypeVar, cast
 
 import anyio
 import anyio.lowlevel
-import anyio.to_thread
 
 from orkestrel.abort import AbortSignal
 from orkestrel.database.dialect import Dialect
-from orkestrel.database.drivers.threads import database_thread_limiter
+from orkestrel.database.drivers.threads import run_in_database_thread
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.migrate import StoredColumn, drop_schemas, prepare_schemas
 from orkestrel.database.operation import Operation, Replayable, aborted_error
@@ -172,13 +171,8 @@ class ThreadedDriver(ABC):
                 return cast(T, result)
         operation = Operation(signal, self._interrupt_if_active)
         try:
-            return await anyio.to_thread.run_sync(
-                self._transaction,
-                work,
-                write,
-                operation,
-                abandon_on_cancel=True,
-                limiter=database_thread_limiter(),
+            return await run_in_database_thread(
+                self._transaction, work, write, operation, abandon_on_cancel=True
             )
         except anyio.get_cancelled_exc_class():
             # The worker job may never run (anyio drops a job cancelled before it starts), may
@@ -237,7 +231,7 @@ class ThreadedDriver(ABC):
             await self._call(self._locked, close)
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(fn, *args, limiter=database_thread_limiter())
+        return await run_in_database_thread(fn, *args)
 
     def _locked(self, fn: Callable[[], T]) -> T:
         with self._lock:

@@ -29,9 +29,11 @@ def borrow(pool: Any) -> Any:
     try:
         return pool.getconn()
     except psycopg_pool.PoolTimeout as error:
+        seconds = getattr(pool, "timeout", None)
+        within = f" ({seconds:g} s)" if isinstance(seconds, int | float) else ""
         raise DatabaseError(
             "DRIVER",
-            f"no PostgreSQL connection free in the pool within its timeout: {error}",
+            f"no PostgreSQL connection free in the pool within its timeout{within}",
             {"engine": "postgres", "retryable": True},
         ) from error
     except psycopg_pool.PoolClosed as error:

@@ -9,6 +9,7 @@ from typing import Any
 from orkestrel.contract.helpers import preview
 from orkestrel.database.dialect import postgres_dialect
 from orkestrel.database.drivers.base import ThreadedDriver
+from orkestrel.database.drivers.postgres_errors import translate_postgres
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.helpers import identifier_fault
 from orkestrel.database.migrate import StoredColumn
@@ -16,7 +17,6 @@ from orkestrel.database.operation import Operation
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.types import SessionInterface
 
-_RETRYABLE = frozenset({"40001", "40P01", "55P03", "57P01", "08000", "08003", "08006"})
 _INTROSPECT = (
     "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
     "WHERE table_schema = %s AND table_name = %s ORDER BY ordinal_position"
@@ -167,16 +167,4 @@ class PostgresDriver(ThreadedDriver):
         return [StoredColumn(column, kind, nullable == "YES") for column, kind, nullable in rows]
 
     def _translate(self, error: Exception) -> DatabaseError:
-        state = getattr(error, "sqlstate", None) or ""
-        context: dict[str, Any] = {"engine": "postgres", "cause": repr(error), "retryable": False}
-        if state == "23505":
-            return DatabaseError("CONFLICT", "a row with this key already exists", context)
-        if state == "54000":
-            message = f"a value is too large for an index of this table: {error}"
-            return DatabaseError("VALIDATION", message, context)
-        if state == "25006":
-            context["readonly"] = True
-            return DatabaseError("DRIVER", f"the database is read-only: {error}", context)
-        if state in _RETRYABLE or type(error).__name__ == "OperationalError":
-            context["retryable"] = True
-        return DatabaseError("DRIVER", f"postgres failed: {error}", context)
+        return translate_postgres(error)

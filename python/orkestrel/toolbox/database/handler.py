@@ -96,9 +96,12 @@ class DatabaseToolHandler:
         except DatabaseError as error:
             code = infer_database_code(error)
             context: dict[str, Any] = {"code": code, "operation": operation, "id": call["id"]}
+            message = error.message
             if "table" in call:
                 context["table"] = call["table"]
-            raise ToolboxError("DATABASE", error.message, context) from error
+                if (error.context or {}).get("stale"):
+                    message = f"table '{call['table']}' of database '{call['id']}': {message}"
+            raise ToolboxError("DATABASE", message, context) from error
 
     @asynccontextmanager
     async def _deadline(self) -> AsyncIterator[AbortSignal | None]:
@@ -124,9 +127,8 @@ class DatabaseToolHandler:
             if call.get(field) is not None:
                 definition[field] = call[field]  # type: ignore[literal-required]
         async with self._serial(id):
-            if self._resolver.has(id) or (
-                self._store is not None and await self._store.get(id) is not None
-            ):
+            # A handle left from a definition another process destroyed is closed here.
+            if await self._resolver.current(id) is not None:
                 raise ToolboxError(
                     "DATABASE",
                     f"database '{id}' already exists",
@@ -137,7 +139,7 @@ class DatabaseToolHandler:
             # open then takes the definition back out.
             if self._store is not None:
                 await self._store.set(definition)
-            self._resolver.set(id, database)
+            self._resolver.set(id, database, definition)
             try:
                 await database.open()
             except BaseException:
@@ -226,18 +228,13 @@ class DatabaseToolHandler:
     async def _destroy(self, call: Call) -> dict[str, Any]:
         id = call["id"]
         async with self._serial(id):
-            definition = None if self._store is None else await self._store.get(id)
-            database = self._resolver.get(id)
-            if database is not None and database.status == "closed":
-                database = None
-            if database is None and definition is not None:
-                database = self._resolver.build(definition)
+            database = await self._resolver.current(id)
             if database is not None:
                 await database.destroy()
             self._resolver.delete(id)
             if self._store is not None:
                 await self._store.delete(id)
-        return {"id": id, "destroyed": database is not None or definition is not None}
+        return {"id": id, "destroyed": database is not None}
 
     @asynccontextmanager
     async def _serial(self, id: str) -> AsyncIterator[None]:

@@ -11,6 +11,7 @@ from orkestrel.database import (
     KeyGenerator,
     create_database,
 )
+from orkestrel.toolbox.database.coalesced_reads import CoalescedReads
 from orkestrel.toolbox.database.compilers import expand_tables
 from orkestrel.toolbox.database.helpers import build_driver
 from orkestrel.toolbox.database.types import DatabaseDefinition, DefinitionStoreInterface
@@ -23,10 +24,22 @@ class DatabaseResolver:
     generator.
 
     The handle map is copied, so later changes to the caller's map are not seen. A resolver
-    built `readonly` opens every database it constructs read-only at the engine.
+    built `readonly` opens every database it constructs read-only at the engine. With a store,
+    every resolve reads the stored definition, so a database destroyed or re-created through
+    another process (another server on one PostgreSQL) is current on the next call (concurrent
+    resolves of one id share reads that started after they were asked); a handle the caller
+    gave is served as it is.
     """
 
-    __slots__ = ("_drivers", "_generator", "_handles", "_readonly", "_store")
+    __slots__ = (
+        "_definitions",
+        "_drivers",
+        "_generator",
+        "_handles",
+        "_readonly",
+        "_reads",
+        "_store",
+    )
 
     def __init__(
         self,
@@ -38,26 +51,40 @@ class DatabaseResolver:
         readonly: bool = False,
     ) -> None:
         self._handles: dict[str, DatabaseInterface] = dict(handles or {})
+        self._definitions: dict[str, DatabaseDefinition] = {}
         self._drivers = dict(drivers)
         self._generator = generator
         self._store = store
+        self._reads = None if store is None else CoalescedReads(store.get)
         self._readonly = readonly
 
     def has(self, id: str) -> bool:
         """Determines whether a live database is cached by id."""
         return id in self._handles
 
+    def given(self, id: str) -> bool:
+        """Determines whether id names a live handle the caller gave, which no stored
+        definition replaces."""
+        return id in self._handles and id not in self._definitions
+
     def get(self, id: str) -> DatabaseInterface | None:
         """Reads a cached database without consulting the definition store."""
         return self._handles.get(id)
 
-    def set(self, id: str, database: DatabaseInterface) -> None:
-        """Caches a live database by id."""
+    def set(
+        self, id: str, database: DatabaseInterface, definition: DatabaseDefinition | None = None
+    ) -> None:
+        """Caches a live database by id, with the definition it was built from, if any."""
         self._handles[id] = database
+        if definition is None:
+            self._definitions.pop(id, None)
+        else:
+            self._definitions[id] = definition
 
     def delete(self, id: str) -> None:
         """Removes a cached live database by id."""
         self._handles.pop(id, None)
+        self._definitions.pop(id, None)
 
     @property
     def store(self) -> DefinitionStoreInterface | None:
@@ -72,6 +99,7 @@ class DatabaseResolver:
     async def close(self) -> None:
         """Closes every cached database and empties the cache; stored definitions stay."""
         handles, self._handles = self._handles, {}
+        self._definitions = {}
         for database in handles.values():
             await database.close()
 
@@ -95,22 +123,36 @@ class DatabaseResolver:
         )
 
     async def resolve(self, id: str) -> DatabaseInterface:
-        """Resolves a live database by id: the cached handle when one exists, otherwise one
-        built from its stored definition and cached.
+        """Resolves a live database by id (see `current`); an id known to neither the handles
+        nor the store raises `ToolboxError` coded `TOOL`."""
+        database = await self.current(id)
+        if database is None:
+            raise ToolboxError("TOOL", f"unknown database '{id}'", {"id": id})
+        return database
 
-        An id known to neither raises `ToolboxError` coded `TOOL`.
+    async def current(self, id: str) -> DatabaseInterface | None:
+        """Resolves the live database for id as it is defined now: a handle the caller gave;
+        without a store, the cached handle; with one, the cached handle while the stored
+        definition is still the one it was built from, else a handle built from the stored
+        definition (the stale one is closed), or `None` when none is stored.
         """
         cached = self._handles.get(id)
-        if cached is not None:
+        if cached is not None and (self._store is None or self.given(id)):
             return cached
-        definition = None if self._store is None else await self._store.get(id)
+        definition = None if self._reads is None else await self._reads.get(id)
         cached = self._handles.get(id)
-        if cached is not None:
+        if cached is not None and self.given(id):
             return cached
-        if definition is None:
-            raise ToolboxError("TOOL", f"unknown database '{id}'", {"id": id})
-        database = self.build(definition)
-        self._handles[id] = database
+        fresh = definition is not None and self._definitions.get(id) == definition
+        if cached is not None and cached.status != "closed" and fresh:
+            return cached
+        database = None if definition is None else self.build(definition)
+        if database is None:
+            self.delete(id)
+        else:
+            self.set(id, database, definition)
+        if cached is not None:
+            await cached.close()
         return database
 
     def __repr__(self) -> str:
