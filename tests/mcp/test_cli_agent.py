@@ -304,3 +304,13 @@ async def test_served_workflows_and_sub_agents_nest_eight_deep_and_no_deeper(
             "value": f"level {level} done",
         }
     assert await stored(data, f"w{depth + 1}") is None
+
+
+def test_the_serve_caps_default_to_the_agent_layers_own() -> None:
+    from orkestrel.agent import AGENT_MAX_AGENTS, AGENT_MAX_REQUESTS
+
+    options = parse("--agent", "openai:small-model")
+    assert (options.agent_max_agents, options.agent_max_requests) == (
+        AGENT_MAX_AGENTS,
+        AGENT_MAX_REQUESTS,
+    )

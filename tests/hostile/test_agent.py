@@ -1,0 +1,83 @@
+"""Hostile model backends against `orkestrel serve --workflow --agent`: a model that answers
+every task by fanning it out to more sub-agents, over a loopback OpenAI-compatible server. The
+figure is the number of requests the backend received for one top-level call."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from agent.servers import Backend, Reply, openai_stream, stream_reply
+from hostile.conftest import Serve
+from support.mcp_client import text
+
+pytestmark = pytest.mark.anyio
+
+WIDTH = 4
+"""How many concurrent `agent` steps each fanned-out workflow holds."""
+
+CEILING = 400
+"""How many requests the fake backend fans out before it answers plainly, so that an unbounded
+server still ends: far above the default request cap."""
+
+
+@pytest.fixture
+def backend() -> Iterator[Backend]:
+    server = Backend()
+    yield server
+    server.stop()
+
+
+def fan_out(counter: Iterator[int]) -> Any:
+    """A model that answers every request with a workflow of `WIDTH` concurrent delegations."""
+
+    def respond(body: Any) -> Reply:
+        turn = next(counter)
+        if turn >= CEILING:
+            return stream_reply(openai_stream(["done"]))
+        tasks = [
+            {"id": f"t{i}", "name": f"t{i}", "behavior": "agent", "input": {"task": f"part {i}"}}
+            for i in range(WIDTH)
+        ]
+        phases = [{"id": "fan", "name": "fan", "tasks": tasks}]
+        call = json.dumps({"id": f"w{turn}", "name": f"w{turn}", "phases": phases})
+        return stream_reply(openai_stream([], [(f"call_{turn}", "workflow", call)]))
+
+    return respond
+
+
+def argv(backend: Backend, *extra: str) -> list[str]:
+    return [
+        *("--tools", "describe", "--workflow", "--agent", "openai:fan-out"),
+        *("--base-url", f"{backend.url}/v1", *extra),
+    ]
+
+
+async def test_a_fanning_out_model_is_stopped_by_the_default_request_cap(
+    serve: Serve, backend: Backend
+) -> None:
+    backend.respond = fan_out(itertools.count())
+    async with serve(*argv(backend)) as client:
+        answer = await client.call_tool("agent", {"task": "plan the release"})
+    assert len(backend.requests) == 256
+    assert answer.get("isError") is True
+    assert text(answer) == (
+        "model request refused: this call already made 256 model requests, its max_requests "
+        "limit (orkestrel serve --agent-max-requests)"
+    )
+
+
+async def test_the_agent_and_request_caps_are_serve_options(serve: Serve, backend: Backend) -> None:
+    backend.respond = fan_out(itertools.count())
+    flags = ("--agent-max-agents", "3", "--agent-max-requests", "12")
+    async with serve(*argv(backend, *flags)) as client:
+        answer = await client.call_tool("agent", {"task": "plan the release"})
+    assert answer.get("isError") is True
+    assert "its max_requests limit (orkestrel serve --agent-max-requests)" in text(answer)
+    assert len(backend.requests) == 12
+    started = [request for request in backend.requests if len(request.body["messages"]) == 1]
+    assert len(started) == 3
