@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -81,3 +82,37 @@ async def test_the_agent_and_request_caps_are_serve_options(serve: Serve, backen
     assert len(backend.requests) == 12
     started = [request for request in backend.requests if len(request.body["messages"]) == 1]
     assert len(started) == 3
+
+
+async def test_two_hundred_reads_of_an_eight_mebibyte_file_in_one_turn_are_bounded(
+    serve: Serve, backend: Backend, tmp_path: Path
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    size = 8 * 1024 * 1024 - 1024
+    (root / "big.txt").write_text("b" * size)
+    read = json.dumps({"operation": "read", "path": "big.txt"})
+    calls = [(f"call_{n}", "workspace", read) for n in range(200)]
+
+    def respond(body: Any) -> Reply:
+        if body["messages"][-1]["role"] == "tool":
+            return stream_reply(openai_stream(["read them all"]))
+        return stream_reply(openai_stream([], calls, split=4096))
+
+    backend.respond = respond
+    tools = ("--tools", "workspace", "--agent", "openai:reader", "--base-url", f"{backend.url}/v1")
+    async with serve(*tools) as client:
+        answer = await client.call_tool("agent", {"task": "read big.txt 200 times"})
+    assert (answer.get("isError", False), text(answer)) == (False, '"read them all"')
+    answers = [m["content"] for m in backend.requests[1].body["messages"] if m["role"] == "tool"]
+    assert len(answers) == 33
+    kept = "b" * size
+    notice = (
+        f"not kept: this answer of {size} characters would take the conversation over the "
+        "agent's max_context limit of 16777216; ask for less"
+    )
+    assert answers[:32] == [kept] + [notice] * 31
+    assert answers[32] == (
+        "not run: this turn made 200 tool calls, over the agent's max_calls limit of 32 per "
+        "turn; the first 32 ran and the other 168 were dropped"
+    )

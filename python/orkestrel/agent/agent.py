@@ -41,6 +41,11 @@ from orkestrel.agent.types import (
 from orkestrel.timeout import create_timeout, is_timeout_duration
 from orkestrel.tool import ToolCall, ToolDefinition, ToolManagerInterface
 
+NOTICE_ROOM = 256
+"""The characters kept free for each tool answer still to come, so that the notices replacing
+answers that do not fit keep the conversation within `max_context`; from the first answer that
+does not fit on, every answer of the turn is replaced."""
+
 CANCELLED_ANSWER = "the run was cancelled before the tool answered"
 """Holds the failure text a tool message carries when the run stopped while its call ran."""
 
@@ -265,28 +270,35 @@ class Agent:
             size += message_size(working[-1])
             if not calls:
                 return AgentResult(content, False, _join(thinking), usage)
-            answers = await self._call_tools(calls[: self._calls], signal)
+            answers = self._fit(
+                await self._call_tools(calls[: self._calls], signal), size, len(calls)
+            )
             if len(made) > self._calls:
                 answers.append(_dropped(calls[-1], len(made), self._calls))
             for message in answers:
-                size += self._fit(message, size)
+                size += message_size(message)
                 working.append(conversation.add(message))
             if signal.aborted:
                 return AgentResult(content, True, _join(thinking), usage)
         return AgentResult(content, self._limit > 0, _join(thinking), usage)
 
-    def _fit(self, answer: MessageInput, size: int) -> int:
-        """Replaces a tool answer that would take the conversation past `max_context` by a
-        notice saying so; returns the size the answer adds."""
-        grown = message_size(answer)
-        if size + grown <= self._size:
-            return grown
-        answer["content"] = (
-            f"not kept: this answer of {len(answer['content'])} characters would take the "
-            f"conversation over the agent's max_context limit of {self._size}; ask for less"
-        )
-        answer["error"] = True
-        return message_size(answer)
+    def _fit(self, answers: list[MessageInput], size: int, count: int) -> list[MessageInput]:
+        """Keeps the tool answers that fit in `max_context`, room kept for a notice in place of
+        each of the `count` answers; from the first that does not fit on, each is replaced by a
+        notice saying so."""
+        full = False
+        for index, answer in enumerate(answers):
+            room = self._size - size - (count - index - 1) * NOTICE_ROOM
+            full = full or message_size(answer) > room
+            if full:
+                answer["content"] = (
+                    f"not kept: this answer of {len(answer['content'])} characters would take "
+                    f"the conversation over the agent's max_context limit of {self._size}; ask "
+                    "for less"
+                )
+                answer["error"] = True
+            size += message_size(answer)
+        return answers
 
     def _definitions(self) -> list[ToolDefinition] | None:
         return self._context.tools.definitions() or None
