@@ -6,15 +6,18 @@ to it, in one lineage bounded at eight nested workflows."""
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 
 from agent.conftest import backend, loopback
@@ -314,3 +317,52 @@ def test_the_serve_caps_default_to_the_agent_layers_own() -> None:
         AGENT_MAX_AGENTS,
         AGENT_MAX_REQUESTS,
     )
+
+
+async def test_a_sub_agent_asks_the_person_as_itself_at_its_depth(
+    app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    form = {"fields": [{"control": "text", "name": "password", "label": "Password"}]}
+    asked = json.dumps({"to": "user", "schema": form})
+    backend.push(
+        stream_reply(openai_stream([], [("call_1", "ask", asked)])),
+        stream_reply(openai_stream(["Logged in."])),
+    )
+    options = parse(
+        *("--transport", "http", "--port", "0", "--root", str(tmp_path), "--tools", "infer"),
+        *("--ask", "--agent", "openai:small-model", "--base-url", f"{backend.url}/v1"),
+    )
+    err = io.StringIO()
+    result: dict[str, Any] = {}
+
+    async def printed() -> bool:
+        return "answer forms at " in err.getvalue()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(functools.partial(run_serve, options, stderr=err))
+        await app.poll(printed)
+        url = err.getvalue().split("listening on ", 1)[1].split()[0]
+        async with (
+            connect(url) as client,
+            httpx.AsyncClient(base_url=url.removesuffix("/mcp")) as web,
+        ):
+
+            async def delegate() -> None:
+                result["answer"] = await client.call_tool("agent", {"task": "Log in."})
+
+            async with anyio.create_task_group() as calls:
+                calls.start_soon(delegate)
+                async with web.stream("GET", "/terminals/user") as stream:
+                    async for line in stream.aiter_lines():
+                        if line.startswith("data: "):
+                            record = json.loads(line[6:])
+                            break
+                values = {"id": record["id"], "values": {"password": "hunter2"}}
+                assert (await web.post("/terminals/user", json=values)).status_code == 200
+        group.cancel_scope.cancel()
+    assert re.fullmatch(r"agent [0-9a-f]{32} at depth 1", record["from"]), record
+    assert text(result["answer"]) == '"Logged in."'
+    assert json.loads(backend.requests[1].body["messages"][-1]["content"]) == {
+        "password": "hunter2"
+    }

@@ -8,12 +8,14 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from orkestrel.cli.ask import asking
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.lineage import CallTree, lineage_of, tree_of, under
 from orkestrel.cli.toolbox import ToolboxContext, ToolboxSetupError, ToolFactory
 from orkestrel.tool import ToolInterface, ToolManagerInterface
 from orkestrel.toolbox import (
     AGENT_TOOL_NAME,
+    PROMPT_TOOL_NAME,
     WORKFLOW_TOOL_NAME,
     WorkflowLineage,
     create_agent_tool,
@@ -105,7 +107,9 @@ class ServedAgents:
     `workflow` tool runs its workflows under that lineage extended by the agent's own tag, so
     nested runs stay one chain that refuses cycles and depth past `MAX_WORKFLOW_CHAIN`. The
     agent's `workflow` tool also runs in the `tree` of the top-level call, so the delegations
-    its workflows make spend the same budget.
+    its workflows make spend the same budget. Its `ask` tool asks as `agent <id> at depth <n>`
+    (`n` counting the delegations down to it, 1 for one the client made), which the person
+    answering sees as the form's sender.
     """
 
     __slots__ = ("_key", "_lineage", "_manager", "_own", "_provider", "_tree")
@@ -149,6 +153,10 @@ class ServedAgents:
         if workflow is not None:
             nested = extend_lineage(self._lineage, tag_agent(agent.id)) if self._lineage else ()
             agent.context.tools.add(under(workflow, nested, self._tree))
+        ask = agent.context.tools.tool(PROMPT_TOOL_NAME)
+        if ask is not None:
+            depth = len(self._lineage) // 2 + 1
+            agent.context.tools.add(asking(ask, f"agent {agent.id} at depth {depth}"))
         return agent
 
 
