@@ -116,3 +116,19 @@ async def test_two_hundred_reads_of_an_eight_mebibyte_file_in_one_turn_are_bound
         "not run: this turn made 200 tool calls, over the agent's max_calls limit of 32 per "
         "turn; the first 32 ran and the other 168 were dropped"
     )
+
+
+async def test_a_fanning_out_workflow_call_spends_one_budget_across_its_steps(
+    serve: Serve, backend: Backend
+) -> None:
+    backend.respond = fan_out(itertools.count())
+    tasks = [
+        {"id": f"t{i}", "name": f"t{i}", "behavior": "agent", "input": {"task": f"part {i}"}}
+        for i in range(WIDTH)
+    ]
+    root = {"id": "root", "name": "root", "phases": [{"id": "fan", "name": "fan", "tasks": tasks}]}
+    flags = ("--agent-max-agents", "6", "--agent-max-requests", "12")
+    async with serve(*argv(backend, *flags)) as client:
+        await client.call_tool("workflow", root)
+    started = [request for request in backend.requests if len(request.body["messages"]) == 1]
+    assert (len(backend.requests), len(started)) == (12, 6)
