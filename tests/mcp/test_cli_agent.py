@@ -319,19 +319,22 @@ def test_the_serve_caps_default_to_the_agent_layers_own() -> None:
     )
 
 
-async def test_a_sub_agent_asks_the_person_as_itself_at_its_depth(
+async def test_a_sub_agent_of_a_sub_agent_asks_the_person_as_itself_at_depth_two(
     app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     form = {"fields": [{"control": "text", "name": "password", "label": "Password"}]}
     asked = json.dumps({"to": "user", "schema": form})
     backend.push(
-        stream_reply(openai_stream([], [("call_1", "ask", asked)])),
+        stream_reply(openai_stream([], [("call_1", "workflow", workflow_call("w", "Log in."))])),
+        stream_reply(openai_stream([], [("call_2", "ask", asked)])),
         stream_reply(openai_stream(["Logged in."])),
+        stream_reply(openai_stream(["Done."])),
     )
     options = parse(
         *("--transport", "http", "--port", "0", "--root", str(tmp_path), "--tools", "infer"),
-        *("--ask", "--agent", "openai:small-model", "--base-url", f"{backend.url}/v1"),
+        *("--data", str(tmp_path / "data"), "--workflow", "--ask"),
+        *("--agent", "openai:small-model", "--base-url", f"{backend.url}/v1"),
     )
     err = io.StringIO()
     result: dict[str, Any] = {}
@@ -349,7 +352,7 @@ async def test_a_sub_agent_asks_the_person_as_itself_at_its_depth(
         ):
 
             async def delegate() -> None:
-                result["answer"] = await client.call_tool("agent", {"task": "Log in."})
+                result["answer"] = await client.call_tool("agent", {"task": "Delegate it."})
 
             async with anyio.create_task_group() as calls:
                 calls.start_soon(delegate)
@@ -361,8 +364,8 @@ async def test_a_sub_agent_asks_the_person_as_itself_at_its_depth(
                 values = {"id": record["id"], "values": {"password": "hunter2"}}
                 assert (await web.post("/terminals/user", json=values)).status_code == 200
         group.cancel_scope.cancel()
-    assert re.fullmatch(r"agent [0-9a-f]{32} at depth 1", record["from"]), record
-    assert text(result["answer"]) == '"Logged in."'
-    assert json.loads(backend.requests[1].body["messages"][-1]["content"]) == {
+    assert re.fullmatch(r"agent [0-9a-f]{32} at depth 2", record["from"]), record
+    assert text(result["answer"]) == '"Done."'
+    assert json.loads(backend.requests[2].body["messages"][-1]["content"]) == {
         "password": "hunter2"
     }

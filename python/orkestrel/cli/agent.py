@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from orkestrel.cli.ask import asking
 from orkestrel.cli.hints import annotate
-from orkestrel.cli.lineage import CallTree, lineage_of, tree_of, under
+from orkestrel.cli.lineage import CallTree, depth_of, lineage_of, tree_of, under
 from orkestrel.cli.toolbox import ToolboxContext, ToolboxSetupError, ToolFactory
 from orkestrel.tool import ToolInterface, ToolManagerInterface
 from orkestrel.toolbox import (
@@ -107,12 +107,12 @@ class ServedAgents:
     `workflow` tool runs its workflows under that lineage extended by the agent's own tag, so
     nested runs stay one chain that refuses cycles and depth past `MAX_WORKFLOW_CHAIN`. The
     agent's `workflow` tool also runs in the `tree` of the top-level call, so the delegations
-    its workflows make spend the same budget. Its `ask` tool asks as `agent <id> at depth <n>`
-    (`n` counting the delegations down to it, 1 for one the client made), which the person
-    answering sees as the form's sender.
+    its workflows make spend the same budget. `depth` counts the sub-agents above the ones
+    built; a built agent's `ask` tool asks as `agent <id> at depth <depth + 1>`, which the
+    person answering sees as the form's sender.
     """
 
-    __slots__ = ("_key", "_lineage", "_manager", "_own", "_provider", "_tree")
+    __slots__ = ("_depth", "_key", "_lineage", "_manager", "_own", "_provider", "_tree")
 
     def __init__(
         self,
@@ -122,6 +122,7 @@ class ServedAgents:
         own: str,
         lineage: WorkflowLineage = (),
         tree: CallTree | None = None,
+        depth: int = 0,
     ) -> None:
         self._manager = manager
         self._key = key
@@ -129,10 +130,14 @@ class ServedAgents:
         self._own = own
         self._lineage = lineage
         self._tree = CallTree() if tree is None else tree
+        self._depth = depth
 
-    def under(self, lineage: WorkflowLineage, tree: CallTree) -> ServedAgents:
-        """The same agents, built for delegations made under a workflow `lineage`, in `tree`."""
-        return ServedAgents(self._manager, self._key, self._provider, self._own, lineage, tree)
+    def under(self, lineage: WorkflowLineage, tree: CallTree, depth: int) -> ServedAgents:
+        """The same agents, built for delegations made under a workflow `lineage`, in `tree`,
+        below `depth` sub-agents."""
+        return ServedAgents(
+            self._manager, self._key, self._provider, self._own, lineage, tree, depth
+        )
 
     def build(
         self,
@@ -152,11 +157,11 @@ class ServedAgents:
         workflow = agent.context.tools.tool(WORKFLOW_TOOL_NAME)
         if workflow is not None:
             nested = extend_lineage(self._lineage, tag_agent(agent.id)) if self._lineage else ()
-            agent.context.tools.add(under(workflow, nested, self._tree))
+            agent.context.tools.add(under(workflow, nested, self._tree, self._depth + 1))
         ask = agent.context.tools.tool(PROMPT_TOOL_NAME)
         if ask is not None:
-            depth = len(self._lineage) // 2 + 1
-            agent.context.tools.add(asking(ask, f"agent {agent.id} at depth {depth}"))
+            name = f"agent {agent.id} at depth {self._depth + 1}"
+            agent.context.tools.add(asking(ask, name))
         return agent
 
 
@@ -216,7 +221,7 @@ def agent_factory(
             tree = tree_of(caller)
             if tree.budget is None:
                 tree.budget = AgentBudget(max_agents=max_agents, max_requests=max_requests)
-            served = agents.under(lineage_of(caller), tree)
+            served = agents.under(lineage_of(caller), tree, depth_of(caller))
             return await create_agent_tool(served, provider=kind, budget=tree.budget).execute(args)
 
         return annotate(tool, execute=execute)

@@ -28,10 +28,13 @@ class CallTree:
 class ServedLineage:
     """Represents the caller context one served tool calls another with: the workflow lineage
     the call runs under. Only the served tools assert it; a call from an MCP client or a model
-    never carries one, and starts a fresh chain (and a fresh `CallTree`)."""
+    never carries one, and starts a fresh chain (and a fresh `CallTree`). `depth` counts the
+    sub-agents above the call: 0 for a workflow the client started, 1 for one a sub-agent of
+    the client's call runs."""
 
     lineage: WorkflowLineage
     tree: CallTree = field(default_factory=CallTree)
+    depth: int = 0
 
 
 def lineage_of(caller: Any) -> WorkflowLineage:
@@ -44,9 +47,17 @@ def tree_of(caller: Any) -> CallTree:
     return caller.tree if isinstance(caller, ServedLineage) else CallTree()
 
 
-def under(tool: ToolInterface, lineage: WorkflowLineage, tree: CallTree) -> ToolInterface:
-    """The same tool, called with `lineage` and `tree` as its caller context whoever calls it."""
-    context = ServedLineage(lineage, tree)
+def depth_of(caller: Any) -> int:
+    """How many sub-agents sit above a served call: its `ServedLineage`'s depth, else 0."""
+    return caller.depth if isinstance(caller, ServedLineage) else 0
+
+
+def under(
+    tool: ToolInterface, lineage: WorkflowLineage, tree: CallTree, depth: int = 0
+) -> ToolInterface:
+    """The same tool, called with `lineage`, `tree` and `depth` as its caller context whoever
+    calls it."""
+    context = ServedLineage(lineage, tree, depth)
 
     async def execute(args: Any) -> Any:
         return await tool.execute(args, context)
