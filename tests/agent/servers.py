@@ -14,7 +14,7 @@ import socket
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,9 +53,11 @@ class Received:
 
 
 class Backend:
-    """A uvicorn server on 127.0.0.1 that answers each POST with the next queued `Reply`."""
+    """A uvicorn server on 127.0.0.1 that answers each POST with the next queued `Reply`, or,
+    when `respond` is set, with what it makes of the request's body."""
 
     def __init__(self) -> None:
+        self.respond: Callable[[Any], Reply] | None = None
         self.replies: deque[Reply] = deque()
         self.requests: list[Received] = []
         self.disconnected = threading.Event()
@@ -99,7 +101,8 @@ class Backend:
         self.replies.extend(replies)
 
     def reset(self) -> None:
-        """Forgets queued replies and recorded requests."""
+        """Forgets the responder, queued replies and recorded requests."""
+        self.respond = None
         self.replies.clear()
         self.requests.clear()
         self.disconnected.clear()
@@ -124,6 +127,8 @@ class Backend:
             body = raw.decode("utf-8", "replace")
         self.requests.append(Received(request.url.path, dict(request.headers), body))
         self.received.set()
+        if self.respond is not None:
+            self.replies.append(self.respond(body))
         if not self.replies:
             return Response(b'{"error": {"message": "no reply queued"}}', status_code=500)
         reply = self.replies.popleft()

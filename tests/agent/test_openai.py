@@ -430,6 +430,7 @@ def test_a_partial_keeps_the_tool_calls_that_are_complete() -> None:
         wait=0,
         limit=1024,
         timeout=1,
+        deadline=1,
     )
     stream = OpenAIStream(endpoint, {}, live())
     chunks = openai_stream(

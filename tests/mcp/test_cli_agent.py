@@ -6,15 +6,18 @@ to it, in one lineage bounded at eight nested workflows."""
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 
 from agent.conftest import backend, loopback
@@ -304,3 +307,65 @@ async def test_served_workflows_and_sub_agents_nest_eight_deep_and_no_deeper(
             "value": f"level {level} done",
         }
     assert await stored(data, f"w{depth + 1}") is None
+
+
+def test_the_serve_caps_default_to_the_agent_layers_own() -> None:
+    from orkestrel.agent import AGENT_MAX_AGENTS, AGENT_MAX_REQUESTS
+
+    options = parse("--agent", "openai:small-model")
+    assert (options.agent_max_agents, options.agent_max_requests) == (
+        AGENT_MAX_AGENTS,
+        AGENT_MAX_REQUESTS,
+    )
+
+
+async def test_a_sub_agent_of_a_sub_agent_asks_the_person_as_itself_at_depth_two(
+    app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    form = {"fields": [{"control": "text", "name": "password", "label": "Password"}]}
+    asked = json.dumps({"to": "user", "schema": form})
+    backend.push(
+        stream_reply(openai_stream([], [("call_1", "workflow", workflow_call("w", "Log in."))])),
+        stream_reply(openai_stream([], [("call_2", "ask", asked)])),
+        stream_reply(openai_stream(["Logged in."])),
+        stream_reply(openai_stream(["Done."])),
+    )
+    options = parse(
+        *("--transport", "http", "--port", "0", "--root", str(tmp_path), "--tools", "infer"),
+        *("--data", str(tmp_path / "data"), "--workflow", "--ask"),
+        *("--agent", "openai:small-model", "--base-url", f"{backend.url}/v1"),
+    )
+    err = io.StringIO()
+    result: dict[str, Any] = {}
+
+    async def printed() -> bool:
+        return "answer forms at " in err.getvalue()
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(functools.partial(run_serve, options, stderr=err))
+        await app.poll(printed)
+        url = err.getvalue().split("listening on ", 1)[1].split()[0]
+        async with (
+            connect(url) as client,
+            httpx.AsyncClient(base_url=url.removesuffix("/mcp")) as web,
+        ):
+
+            async def delegate() -> None:
+                result["answer"] = await client.call_tool("agent", {"task": "Delegate it."})
+
+            async with anyio.create_task_group() as calls:
+                calls.start_soon(delegate)
+                async with web.stream("GET", "/terminals/user") as stream:
+                    async for line in stream.aiter_lines():
+                        if line.startswith("data: "):
+                            record = json.loads(line[6:])
+                            break
+                values = {"id": record["id"], "values": {"password": "hunter2"}}
+                assert (await web.post("/terminals/user", json=values)).status_code == 200
+        group.cancel_scope.cancel()
+    assert re.fullmatch(r"agent [0-9a-f]{32} at depth 2", record["from"]), record
+    assert text(result["answer"]) == '"Done."'
+    assert json.loads(backend.requests[2].body["messages"][-1]["content"]) == {
+        "password": "hunter2"
+    }

@@ -48,9 +48,9 @@ class Spy:
     def __init__(self, inner: Any, signal: Any = None) -> None:
         self.inner, self.signal, self.jobs = inner, signal, []
 
-    def build(self, job: AgentJobInput, *, signal: Any = None) -> Any:
+    def build(self, job: AgentJobInput, *, signal: Any = None, budget: Any = None) -> Any:
         self.jobs.append(job)
-        return self.inner.build(job, signal=self.signal)
+        return self.inner.build(job, signal=self.signal, budget=budget)
 
 
 async def test_a_delegation_through_a_tool_manager_returns_the_settled_content() -> None:

@@ -11,13 +11,19 @@ pure Python.
 """
 
 from orkestrel.agent.agent import CANCELLED_ANSWER, Agent
+from orkestrel.agent.budget import AgentBudget
 from orkestrel.agent.constants import (
     ABORT_GRACE,
+    AGENT_MAX_AGENTS,
+    AGENT_MAX_CALLS,
+    AGENT_MAX_CONTEXT,
+    AGENT_MAX_REQUESTS,
     ANTHROPIC_BASE_URL,
     ANTHROPIC_MAX_TOKENS,
     ANTHROPIC_VERSION,
     DEFAULT_AGENT_LIMIT,
     OPENAI_BASE_URL,
+    PROVIDER_DEADLINE,
     PROVIDER_RESPONSE_LIMIT,
     PROVIDER_RETRIES,
     PROVIDER_RETRY_WAIT,
@@ -61,6 +67,7 @@ from orkestrel.agent.stores.database import (
 from orkestrel.agent.stores.memory import MemoryConversationStore
 from orkestrel.agent.think import ThinkSplitter
 from orkestrel.agent.types import (
+    AgentBudgetInterface,
     AgentContextInterface,
     AgentInterface,
     AgentJobInput,
@@ -88,6 +95,10 @@ from orkestrel.agent.validators import is_conversation_snapshot, parse_conversat
 __all__ = [
     "ABORT_GRACE",
     "AGENT_ERROR_CODES",
+    "AGENT_MAX_AGENTS",
+    "AGENT_MAX_CALLS",
+    "AGENT_MAX_CONTEXT",
+    "AGENT_MAX_REQUESTS",
     "ANTHROPIC_BASE_URL",
     "ANTHROPIC_MAX_TOKENS",
     "ANTHROPIC_VERSION",
@@ -96,6 +107,7 @@ __all__ = [
     "CONVERSATIONS_TABLE",
     "DEFAULT_AGENT_LIMIT",
     "OPENAI_BASE_URL",
+    "PROVIDER_DEADLINE",
     "PROVIDER_ERROR_CODES",
     "PROVIDER_RESPONSE_LIMIT",
     "PROVIDER_RETRIES",
@@ -105,6 +117,8 @@ __all__ = [
     "THINK_OPEN",
     "TOOL_RESULT_UNENCODABLE",
     "Agent",
+    "AgentBudget",
+    "AgentBudgetInterface",
     "AgentContext",
     "AgentContextInterface",
     "AgentError",

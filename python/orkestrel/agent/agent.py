@@ -10,7 +10,12 @@ from typing import Any
 import anyio
 
 from orkestrel.abort import AbortController, AbortError, AbortSignal, is_abort_signal
-from orkestrel.agent.constants import ABORT_GRACE, DEFAULT_AGENT_LIMIT
+from orkestrel.agent.constants import (
+    ABORT_GRACE,
+    AGENT_MAX_CALLS,
+    AGENT_MAX_CONTEXT,
+    DEFAULT_AGENT_LIMIT,
+)
 from orkestrel.agent.context import AgentContext
 from orkestrel.agent.errors import AgentError
 from orkestrel.agent.helpers import (
@@ -19,8 +24,10 @@ from orkestrel.agent.helpers import (
     close_stream,
     encode_answer,
     grace_scope,
+    message_size,
 )
 from orkestrel.agent.types import (
+    AgentBudgetInterface,
     AgentContextInterface,
     AgentResult,
     AgentStatus,
@@ -33,6 +40,11 @@ from orkestrel.agent.types import (
 )
 from orkestrel.timeout import create_timeout, is_timeout_duration
 from orkestrel.tool import ToolCall, ToolDefinition, ToolManagerInterface
+
+NOTICE_ROOM = 256
+"""The characters kept free for each tool answer still to come, so that the notices replacing
+answers that do not fit keep the conversation within `max_context`; from the first answer that
+does not fit on, every answer of the turn is replaced."""
 
 CANCELLED_ANSWER = "the run was cancelled before the tool answered"
 """Holds the failure text a tool message carries when the run stopped while its call ran."""
@@ -49,10 +61,20 @@ class _Turn:
         self.partial: Any = None
 
 
-def _check_limit(limit: Any) -> int:
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-        raise ValueError(f"limit must be a non-negative integer, got {limit!r}")
+def _check_limit(limit: Any, name: str = "limit", least: int = 0) -> int:
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < least:
+        rule = "a non-negative" if least == 0 else "a positive"
+        raise ValueError(f"{name} must be {rule} integer, got {limit!r}")
     return limit
+
+
+def _dropped(call: ToolCall, made: int, cap: int) -> MessageInput:
+    """The answer to the first call past `max_calls`, standing for every dropped call."""
+    text = (
+        f"not run: this turn made {made} tool calls, over the agent's max_calls limit of {cap} "
+        f"per turn; the first {cap} ran and the other {made - cap} were dropped"
+    )
+    return {"role": "tool", "content": text, "call": call["id"], "error": True}
 
 
 class Agent:
@@ -60,18 +82,27 @@ class Agent:
     the tools, its tool calls run through the context's `ToolManager` and their answers are fed
     back, until it answers without tools or `limit` turns have passed.
 
+    Bounds: a turn's tool calls past `max_calls` are dropped (the model is told, in the answer
+    to the first dropped call); a tool answer that would take the conversation past
+    `max_context` characters is replaced by a notice saying so; a conversation already past it
+    is not sent and the run raises `AgentError` (`LIMIT`). With a `budget`, every model request
+    is admitted by it first, so a delegation tree sharing one stops at its `max_requests`.
+
     One run at a time: a second `generate` while one is in flight raises `AgentError`
     (`CONCURRENCY`). A run stopped by a signal, `abort()` or the timeout settles as a partial
     result, keeping the text streamed so far; only genuine failures raise.
     """
 
     __slots__ = (
+        "_budget",
+        "_calls",
         "_context",
         "_controller",
         "_id",
         "_limit",
         "_provider",
         "_signal",
+        "_size",
         "_status",
         "_timeout",
     )
@@ -88,6 +119,9 @@ class Agent:
         limit: int = DEFAULT_AGENT_LIMIT,
         timeout: int | float | None = None,
         signal: AbortSignal | None = None,
+        budget: AgentBudgetInterface | None = None,
+        max_calls: int = AGENT_MAX_CALLS,
+        max_context: int = AGENT_MAX_CONTEXT,
     ) -> None:
         if not callable(getattr(provider, "generate", None)):
             raise TypeError("provider must have a generate method")
@@ -99,6 +133,8 @@ class Agent:
             raise ValueError(f"timeout must be a positive whole number of ms, got {timeout!r}")
         if signal is not None and not is_abort_signal(signal):
             raise TypeError("signal must be an AbortSignal")
+        if budget is not None and not callable(getattr(budget, "admit_request", None)):
+            raise TypeError("budget must have an admit_request method")
         self._provider = provider
         self._id = id if id is not None else uuid.uuid4().hex
         self._context: AgentContextInterface = (
@@ -107,6 +143,9 @@ class Agent:
             else AgentContext(system=system, tools=tools, conversations=conversations)
         )
         self._limit = _check_limit(limit)
+        self._calls = _check_limit(max_calls, "max_calls", 1)
+        self._size = _check_limit(max_context, "max_context", 1)
+        self._budget = budget
         self._timeout = timeout
         self._signal = signal
         self._status: AgentStatus = "idle"
@@ -193,9 +232,19 @@ class Agent:
         thinking: list[str] = []
         usage: TokenUsage | None = None
         content = ""
+        size = sum(message_size(message) for message in working)
         for _ in range(self._limit):
             if signal.aborted:
                 return AgentResult(content="", partial=True, thinking=_join(thinking), usage=usage)
+            if size > self._size:
+                raise AgentError(
+                    "LIMIT",
+                    f"conversation not sent: it holds {size} characters, over the agent's "
+                    f"max_context limit of {self._size}",
+                    {"limit": "max_context", "max": self._size, "size": size},
+                )
+            if self._budget is not None:
+                self._budget.admit_request()
             turn = _Turn()
             answer: ProviderResult | None = None
             try:
@@ -212,18 +261,44 @@ class Agent:
                 thinking.append(result["thinking"])
             usage = add_usage(usage, result.get("usage"))
             content = result["content"]
-            calls = result.get("tools", [])
+            made = result.get("tools", [])
+            calls = made[: self._calls + 1]
             entry: MessageInput = {"role": "assistant", "content": content}
             if calls:
                 entry["calls"] = calls
             working.append(conversation.add(entry))
+            size += message_size(working[-1])
             if not calls:
                 return AgentResult(content, False, _join(thinking), usage)
-            for message in await self._call_tools(calls, signal):
+            answers = self._fit(
+                await self._call_tools(calls[: self._calls], signal), size, len(calls)
+            )
+            if len(made) > self._calls:
+                answers.append(_dropped(calls[-1], len(made), self._calls))
+            for message in answers:
+                size += message_size(message)
                 working.append(conversation.add(message))
             if signal.aborted:
                 return AgentResult(content, True, _join(thinking), usage)
         return AgentResult(content, self._limit > 0, _join(thinking), usage)
+
+    def _fit(self, answers: list[MessageInput], size: int, count: int) -> list[MessageInput]:
+        """Keeps the tool answers that fit in `max_context`, room kept for a notice in place of
+        each of the `count` answers; from the first that does not fit on, each is replaced by a
+        notice saying so."""
+        full = False
+        for index, answer in enumerate(answers):
+            room = self._size - size - (count - index - 1) * NOTICE_ROOM
+            full = full or message_size(answer) > room
+            if full:
+                answer["content"] = (
+                    f"not kept: this answer of {len(answer['content'])} characters would take "
+                    f"the conversation over the agent's max_context limit of {self._size}; ask "
+                    "for less"
+                )
+                answer["error"] = True
+            size += message_size(answer)
+        return answers
 
     def _definitions(self) -> list[ToolDefinition] | None:
         return self._context.tools.definitions() or None

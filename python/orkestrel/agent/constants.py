@@ -7,6 +7,16 @@ from typing import Final
 DEFAULT_AGENT_LIMIT: Final = 10
 """Holds how many provider turns one run may take unless told otherwise, `10`."""
 
+AGENT_MAX_CALLS: Final = 32
+"""Holds how many tool calls of one model turn an agent runs unless told otherwise, `32`; the
+calls past it are dropped, and the model is told so in the answer to the first dropped one."""
+
+AGENT_MAX_CONTEXT: Final = 16 * 1024 * 1024
+"""Holds how many characters an agent's conversation may hold unless told otherwise, 16 Mi
+(16,777,216), more than any model's context window: a tool answer that would pass it is
+replaced by a short notice, and a conversation already past it is not sent (`AgentError`
+`LIMIT`)."""
+
 THINK_OPEN: Final = "<think>"
 """Holds the tag that opens a span of reasoning inside a model's content, `<think>`."""
 
@@ -48,3 +58,16 @@ ANTHROPIC_MAX_TOKENS: Final = 4096
 PROVIDER_TIMEOUT: Final = 600.0
 """Holds the read timeout, in seconds, of an HTTP provider unless told otherwise, `600.0`: long
 enough for a slow model to start answering."""
+
+PROVIDER_DEADLINE: Final = 900.0
+"""Holds the total time, in seconds, one HTTP provider request may take from sending to its
+last byte (429 retries included) unless told otherwise, `900.0`; a backend that stalls after
+its headers or drips its answer fails with `DEADLINE` instead of holding the call."""
+
+AGENT_MAX_AGENTS: Final = 64
+"""Holds how many sub-agents one top-level call may start across its whole delegation tree
+unless told otherwise, `64`: the `max_agents` of an `AgentBudget`."""
+
+AGENT_MAX_REQUESTS: Final = 256
+"""Holds how many model requests one top-level call may make across its whole delegation tree
+unless told otherwise, `256`: the `max_requests` of an `AgentBudget`."""

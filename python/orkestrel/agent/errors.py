@@ -8,17 +8,27 @@ from orkestrel._errors import CodedError
 from orkestrel.abort import AbortError
 from orkestrel.agent.types import ProviderResult
 
-AgentErrorCode = Literal["CONCURRENCY", "MESSAGE", "JOB", "RESULT"]
+AgentErrorCode = Literal["CONCURRENCY", "MESSAGE", "JOB", "RESULT", "LIMIT"]
 """Names the ways the agent layer refuses: a second concurrent run, a malformed message, a
-malformed job, or a provider result that is not a `ProviderResult`."""
+malformed job, a provider result that is not a `ProviderResult`, or a spent bound (a
+delegation tree's agents or model requests, a conversation's size)."""
 
 ProviderErrorCode = Literal[
-    "AUTHENTICATION", "RATE_LIMIT", "SERVER", "HTTP", "NETWORK", "PROTOCOL", "REQUEST", "SCRIPT"
+    "AUTHENTICATION",
+    "RATE_LIMIT",
+    "SERVER",
+    "HTTP",
+    "NETWORK",
+    "PROTOCOL",
+    "REQUEST",
+    "SCRIPT",
+    "DEADLINE",
 ]
 """Names the ways a provider call fails: refused credentials (401), a rate limit that outlasted
 its retries (429), a backend failure (5xx), another HTTP refusal, a transport failure, a response
 that breaks the wire format, a request the wire format cannot carry (a malformed message, a
-tool name the backend refuses), or an exhausted script."""
+tool name the backend refuses), an exhausted script, or a request that outlasted its total
+deadline."""
 
 AGENT_ERROR_CODES: frozenset[str] = frozenset(get_args(AgentErrorCode))
 """Holds every `AgentErrorCode`, for checking a code read from outside."""
@@ -30,7 +40,9 @@ PROVIDER_ERROR_CODES: frozenset[str] = frozenset(get_args(ProviderErrorCode))
 class AgentError(CodedError[AgentErrorCode]):
     """Reports a refusal of the agent layer: `CONCURRENCY` (a run is already in flight on this
     agent), `MESSAGE` (a message input that is not well formed), `JOB` (a job that is not well
-    formed) or `RESULT` (a provider answered with something that is not a `ProviderResult`).
+    formed), `RESULT` (a provider answered with something that is not a `ProviderResult`) or
+    `LIMIT` (a bound was reached: an `AgentBudget`'s `max_agents` or `max_requests`, or an
+    agent's `max_context`); a `LIMIT` message names the bound.
     """
 
 

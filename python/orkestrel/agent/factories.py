@@ -7,17 +7,21 @@ from typing import TYPE_CHECKING, Any
 
 from orkestrel.abort import AbortSignal
 from orkestrel.agent.constants import (
+    AGENT_MAX_CALLS,
+    AGENT_MAX_CONTEXT,
     ANTHROPIC_BASE_URL,
     ANTHROPIC_MAX_TOKENS,
     ANTHROPIC_VERSION,
     DEFAULT_AGENT_LIMIT,
     OPENAI_BASE_URL,
+    PROVIDER_DEADLINE,
     PROVIDER_RESPONSE_LIMIT,
     PROVIDER_RETRIES,
     PROVIDER_RETRY_WAIT,
     PROVIDER_TIMEOUT,
 )
 from orkestrel.agent.types import (
+    AgentBudgetInterface,
     AgentContextInterface,
     AgentInterface,
     ConversationInterface,
@@ -48,10 +52,15 @@ def create_agent(
     limit: int = DEFAULT_AGENT_LIMIT,
     timeout: int | float | None = None,
     signal: AbortSignal | None = None,
+    budget: AgentBudgetInterface | None = None,
+    max_calls: int = AGENT_MAX_CALLS,
+    max_context: int = AGENT_MAX_CONTEXT,
 ) -> AgentInterface:
     """Creates a live agent over a provider, returned as an `AgentInterface`: a `context`, or the
     `system`, `tools` and `conversations` to build one from, a turn `limit`, a `timeout` in
-    milliseconds per run and a `signal` that stops every run.
+    milliseconds per run, a `signal` that stops every run, a `budget` that admits each model
+    request, the tool calls one turn may run (`max_calls`) and the characters the conversation
+    may hold (`max_context`).
     """
     from orkestrel.agent.agent import Agent
 
@@ -65,6 +74,9 @@ def create_agent(
         limit=limit,
         timeout=timeout,
         signal=signal,
+        budget=budget,
+        max_calls=max_calls,
+        max_context=max_context,
     )
 
 
@@ -138,9 +150,11 @@ def create_openai_provider(
     wait: float = PROVIDER_RETRY_WAIT,
     limit: int = PROVIDER_RESPONSE_LIMIT,
     timeout: float = PROVIDER_TIMEOUT,
+    deadline: float = PROVIDER_DEADLINE,
 ) -> OpenAICompatibleProvider:
     """Creates a provider for an OpenAI-compatible Chat Completions API (OpenAI, vLLM, llama.cpp,
-    Ollama, LM Studio); it needs `httpx` (the `openai` extra).
+    Ollama, LM Studio); it needs `httpx` (the `openai` extra). `timeout` is the read timeout and
+    `deadline` the total time one request may take, in seconds.
     """
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
 
@@ -159,6 +173,7 @@ def create_openai_provider(
         wait=wait,
         limit=limit,
         timeout=timeout,
+        deadline=deadline,
     )
 
 
@@ -180,9 +195,11 @@ def create_anthropic_provider(
     wait: float = PROVIDER_RETRY_WAIT,
     limit: int = PROVIDER_RESPONSE_LIMIT,
     timeout: float = PROVIDER_TIMEOUT,
+    deadline: float = PROVIDER_DEADLINE,
 ) -> AnthropicProvider:
     """Creates a provider for the Anthropic Messages API; it needs `httpx` (the `anthropic`
-    extra).
+    extra). `timeout` is the read timeout and `deadline` the total time one request may take,
+    in seconds.
     """
     from orkestrel.agent.providers.anthropic import AnthropicProvider
 
@@ -203,4 +220,5 @@ def create_anthropic_provider(
         wait=wait,
         limit=limit,
         timeout=timeout,
+        deadline=deadline,
     )

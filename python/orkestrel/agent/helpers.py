@@ -88,6 +88,15 @@ def check_provider_result(value: Any) -> ProviderResult:
     return result
 
 
+def message_size(message: Mapping[str, Any]) -> int:
+    """The characters a message adds to a conversation: its content, and each call's name and
+    JSON arguments."""
+    size = len(message["content"])
+    for call in message.get("calls", ()):
+        size += len(call["name"]) + len(to_json(call["arguments"]))
+    return size
+
+
 def encode_answer(value: Any) -> tuple[str, bool]:
     """The text a tool message carries for a tool's value, and whether it is a failure: a string
     as it is, anything else as compact JSON (NaN and infinities as `null`).

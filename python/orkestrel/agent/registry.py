@@ -11,6 +11,7 @@ from orkestrel.agent.constants import DEFAULT_AGENT_LIMIT
 from orkestrel.agent.errors import AgentError
 from orkestrel.agent.manager import ConversationManager
 from orkestrel.agent.types import (
+    AgentBudgetInterface,
     AgentJobInput,
     ConversationStoreInterface,
     MessageInput,
@@ -85,9 +86,16 @@ class AgentRegistry:
         """Lists the tool names, in the order they were given."""
         return list(self._tools)
 
-    def build(self, job: AgentJobInput, *, signal: AbortSignal | None = None) -> Agent:
+    def build(
+        self,
+        job: AgentJobInput,
+        *,
+        signal: AbortSignal | None = None,
+        budget: AgentBudgetInterface | None = None,
+    ) -> Agent:
         """Builds a fresh agent for a job: its provider, its tools, its instructions and limits,
-        and a new conversation seeded with its messages.
+        and a new conversation seeded with its messages; with `budget`, the budget admits each
+        of its model requests.
 
         An unknown provider or tool raises `LookupError`; a job that is not well formed raises
         `AgentError` (`JOB`), and a malformed message `AgentError` (`MESSAGE`). Nothing is built
@@ -123,6 +131,7 @@ class AgentRegistry:
                 limit=job.get("limit", DEFAULT_AGENT_LIMIT),
                 timeout=job.get("timeout"),
                 signal=signal,
+                budget=budget,
             )
         except (TypeError, ValueError) as error:
             raise _refuse(str(error)) from None

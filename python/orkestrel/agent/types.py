@@ -215,6 +215,14 @@ class AgentInterface(Protocol):
     def abort(self, reason: object = None) -> None: ...
 
 
+class AgentBudgetInterface(Protocol):
+    """Represents what one top-level call may spend across its delegation tree: each sub-agent
+    and each model request is admitted first, and a spent cap raises."""
+
+    def admit_agent(self) -> None: ...
+    def admit_request(self) -> None: ...
+
+
 class AgentJobInput(TypedDict):
     """Represents a serializable request to build an agent: a provider key, the seed messages,
     and optionally instructions, tool keys, a turn limit and a timeout in milliseconds.
@@ -230,7 +238,13 @@ class AgentJobInput(TypedDict):
 
 class AgentRegistryInterface(Protocol):
     """Represents where agents are built from jobs: named providers, named tools, and an optional
-    conversation store.
+    conversation store; a `budget` given to `build` admits every model request of the agent.
     """
 
-    def build(self, job: AgentJobInput, *, signal: AbortSignal | None = None) -> AgentInterface: ...
+    def build(
+        self,
+        job: AgentJobInput,
+        *,
+        signal: AbortSignal | None = None,
+        budget: AgentBudgetInterface | None = None,
+    ) -> AgentInterface: ...

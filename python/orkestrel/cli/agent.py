@@ -8,12 +8,14 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from orkestrel.cli.ask import asking
 from orkestrel.cli.hints import annotate
-from orkestrel.cli.lineage import lineage_of, under
+from orkestrel.cli.lineage import CallTree, depth_of, lineage_of, tree_of, under
 from orkestrel.cli.toolbox import ToolboxContext, ToolboxSetupError, ToolFactory
 from orkestrel.tool import ToolInterface, ToolManagerInterface
 from orkestrel.toolbox import (
     AGENT_TOOL_NAME,
+    PROMPT_TOOL_NAME,
     WORKFLOW_TOOL_NAME,
     WorkflowLineage,
     create_agent_tool,
@@ -23,7 +25,19 @@ from orkestrel.toolbox import (
 
 if TYPE_CHECKING:
     from orkestrel.abort import AbortSignal
-    from orkestrel.agent import AgentInterface, AgentJobInput, ProviderInterface
+    from orkestrel.agent import (
+        AgentBudgetInterface,
+        AgentInterface,
+        AgentJobInput,
+        ProviderInterface,
+    )
+
+AGENT_MAX_AGENTS = 64
+"""The default of `--agent-max-agents`; mirrors `orkestrel.agent.AGENT_MAX_AGENTS`, which the
+parser does not load the agent layer to read."""
+
+AGENT_MAX_REQUESTS = 256
+"""The default of `--agent-max-requests`; mirrors `orkestrel.agent.AGENT_MAX_REQUESTS`."""
 
 PROVIDER_KEYS: Mapping[str, str] = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 """The environment variable each provider's API key is read from; keys are never taken from the
@@ -38,8 +52,19 @@ def agent_spec(text: str) -> tuple[str, str]:
     return kind, model
 
 
+def positive_int(text: str) -> int:
+    """Parses a positive integer, the value of a count option."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--agent` and `--base-url` to a command's parser."""
+    """Adds `--agent`, `--base-url` and the delegation caps to a command's parser."""
     parser.add_argument(
         "--agent",
         type=agent_spec,
@@ -56,6 +81,22 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
         help="the model API's base URL, for an OpenAI-compatible server such as vLLM, "
         "llama.cpp, Ollama or LM Studio (default: the provider's own)",
     )
+    parser.add_argument(
+        "--agent-max-agents",
+        type=positive_int,
+        default=AGENT_MAX_AGENTS,
+        metavar="N",
+        help="the most sub-agents one top-level call may start, across every workflow and "
+        f"agent nested in it (default: {AGENT_MAX_AGENTS})",
+    )
+    parser.add_argument(
+        "--agent-max-requests",
+        type=positive_int,
+        default=AGENT_MAX_REQUESTS,
+        metavar="N",
+        help="the most model requests one top-level call may make, across every workflow and "
+        f"agent nested in it (default: {AGENT_MAX_REQUESTS})",
+    )
 
 
 class ServedAgents:
@@ -64,10 +105,14 @@ class ServedAgents:
 
     Under a workflow `lineage` (a delegation made by a served workflow's step), the agent's
     `workflow` tool runs its workflows under that lineage extended by the agent's own tag, so
-    nested runs stay one chain that refuses cycles and depth past `MAX_WORKFLOW_CHAIN`.
+    nested runs stay one chain that refuses cycles and depth past `MAX_WORKFLOW_CHAIN`. The
+    agent's `workflow` tool also runs in the `tree` of the top-level call, so the delegations
+    its workflows make spend the same budget. `depth` counts the sub-agents above the ones
+    built; a built agent's `ask` tool asks as `agent <id> at depth <depth + 1>`, which the
+    person answering sees as the form's sender.
     """
 
-    __slots__ = ("_key", "_lineage", "_manager", "_own", "_provider")
+    __slots__ = ("_depth", "_key", "_lineage", "_manager", "_own", "_provider", "_tree")
 
     def __init__(
         self,
@@ -76,18 +121,31 @@ class ServedAgents:
         provider: ProviderInterface,
         own: str,
         lineage: WorkflowLineage = (),
+        tree: CallTree | None = None,
+        depth: int = 0,
     ) -> None:
         self._manager = manager
         self._key = key
         self._provider = provider
         self._own = own
         self._lineage = lineage
+        self._tree = CallTree() if tree is None else tree
+        self._depth = depth
 
-    def under(self, lineage: WorkflowLineage) -> ServedAgents:
-        """The same agents, built for delegations made under a workflow `lineage`."""
-        return ServedAgents(self._manager, self._key, self._provider, self._own, lineage)
+    def under(self, lineage: WorkflowLineage, tree: CallTree, depth: int) -> ServedAgents:
+        """The same agents, built for delegations made under a workflow `lineage`, in `tree`,
+        below `depth` sub-agents."""
+        return ServedAgents(
+            self._manager, self._key, self._provider, self._own, lineage, tree, depth
+        )
 
-    def build(self, job: AgentJobInput, *, signal: AbortSignal | None = None) -> AgentInterface:
+    def build(
+        self,
+        job: AgentJobInput,
+        *,
+        signal: AbortSignal | None = None,
+        budget: AgentBudgetInterface | None = None,
+    ) -> AgentInterface:
         """Builds one agent for a job; a job without `tools` gets every other served tool."""
         from orkestrel.agent import AgentRegistry
 
@@ -95,11 +153,15 @@ class ServedAgents:
         registry = AgentRegistry(providers={self._key: self._provider}, tools=tools)
         if "tools" not in job:
             job = {**job, "tools": list(tools)}
-        agent = registry.build(job, signal=signal)
+        agent = registry.build(job, signal=signal, budget=budget)
         workflow = agent.context.tools.tool(WORKFLOW_TOOL_NAME)
-        if self._lineage and workflow is not None:
-            nested = extend_lineage(self._lineage, tag_agent(agent.id))
-            agent.context.tools.add(under(workflow, nested))
+        if workflow is not None:
+            nested = extend_lineage(self._lineage, tag_agent(agent.id)) if self._lineage else ()
+            agent.context.tools.add(under(workflow, nested, self._tree, self._depth + 1))
+        ask = agent.context.tools.tool(PROMPT_TOOL_NAME)
+        if ask is not None:
+            name = f"agent {agent.id} at depth {self._depth + 1}"
+            agent.context.tools.add(asking(ask, name))
         return agent
 
 
@@ -127,9 +189,16 @@ def open_provider(kind: str, model: str, base_url: str | None, env: Mapping[str,
 
 
 def agent_factory(
-    spec: tuple[str, str], base_url: str | None, env: Mapping[str, str] | None = None
+    spec: tuple[str, str],
+    base_url: str | None,
+    env: Mapping[str, str] | None = None,
+    *,
+    max_agents: int = AGENT_MAX_AGENTS,
+    max_requests: int = AGENT_MAX_REQUESTS,
 ) -> ToolFactory:
-    """Makes the tool factory of the served agent tool."""
+    """Makes the tool factory of the served agent tool: each top-level call (one from the
+    client, not from a served workflow or sub-agent) gets one budget of `max_agents` sub-agents
+    and `max_requests` model requests, shared by every delegation nested in it."""
     kind, model = spec
     environment = os.environ if env is None else env
 
@@ -142,15 +211,18 @@ def agent_factory(
             ) from None
         except ValueError as error:
             raise ToolboxSetupError(f"--agent: {error}") from None
+        from orkestrel.agent import AgentBudget
+
         context.stack.push_async_callback(provider.aclose)
         agents = ServedAgents(context.manager, kind, provider, AGENT_TOOL_NAME)
         tool = create_agent_tool(agents, provider=kind)
 
         async def execute(args: Any, caller: Any = None) -> Any:
-            lineage = lineage_of(caller)
-            if not lineage:
-                return await tool.execute(args)
-            return await create_agent_tool(agents.under(lineage), provider=kind).execute(args)
+            tree = tree_of(caller)
+            if tree.budget is None:
+                tree.budget = AgentBudget(max_agents=max_agents, max_requests=max_requests)
+            served = agents.under(lineage_of(caller), tree, depth_of(caller))
+            return await create_agent_tool(served, provider=kind, budget=tree.budget).execute(args)
 
         return annotate(tool, execute=execute)
 

@@ -8,6 +8,8 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from orkestrel.cli.hints import annotate
+
 if TYPE_CHECKING:
     from orkestrel.mcp.http import RouteAccess
     from orkestrel.terminal import TerminalManager
@@ -19,6 +21,26 @@ another."""
 
 ASK_FROM = "model"
 """The terminal the prompt tool asks from: the model's side."""
+
+
+@dataclass(frozen=True, slots=True)
+class Asker:
+    """Represents the caller context a served sub-agent calls `ask` with: who is asking, which
+    the person sees as the form's sender in place of `ASK_FROM`. Only the served agent tool
+    asserts it; a call from an MCP client or a model never carries one."""
+
+    name: str
+
+
+def asking(tool: ToolInterface, name: str) -> ToolInterface:
+    """The same `ask` tool, called as `name` whoever calls it."""
+    context = Asker(name)
+
+    async def execute(args: Any) -> Any:
+        return await tool.execute(args, context)
+
+    return annotate(tool, execute=execute)
+
 
 ASK_TOKEN_VARIABLE = "ORKESTREL_ASK_TOKEN"
 """The environment variable `--ask-token` defaults to."""
@@ -109,7 +131,14 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
     manager = create_terminal_manager(timeout=seconds * 1000)
     manager.add(options.ask_terminal)
     eliciting = ElicitingTerminalManager(manager, terminal=options.ask_terminal, page=http)
-    tool = create_prompt_tool(manager=eliciting, from_=ASK_FROM)
+    asked = create_prompt_tool(manager=eliciting, from_=ASK_FROM)
+
+    async def ask(args: Any, caller: Any = None) -> Any:
+        if not isinstance(caller, Asker):
+            return await asked.execute(args)
+        return await create_prompt_tool(manager=eliciting, from_=caller.name).execute(args)
+
+    tool = annotate(asked, execute=ask)
     if not http:
         return Ask(manager, options.ask_terminal, tool)
     calls = starlette_routes(create_terminal_routes(manager))

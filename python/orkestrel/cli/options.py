@@ -9,7 +9,12 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TextIO
 
-from orkestrel.cli.agent import agent_factory
+from orkestrel.cli.agent import (
+    AGENT_MAX_AGENTS,
+    AGENT_MAX_REQUESTS,
+    agent_factory,
+    positive_int,
+)
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.shared import SharedState
 from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
@@ -48,7 +53,7 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pool-size",
-        type=_positive_int,
+        type=positive_int,
         default=POSTGRES_POOL_SIZE,
         metavar="N",
         help=f"most PostgreSQL connections this process opens (default: {POSTGRES_POOL_SIZE})",
@@ -86,16 +91,6 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help="comma-separated tool factories to load (default: all, plugins included)",
     )
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def _positive_seconds(text: str) -> float:
@@ -154,7 +149,12 @@ async def toolbox_of(
         select = [*select, "workflow"]
     spec = getattr(options, "agent", None)
     if spec is not None:
-        builtins[AGENT_TOOL_NAME] = agent_factory(spec, getattr(options, "base_url", None))
+        builtins[AGENT_TOOL_NAME] = agent_factory(
+            spec,
+            getattr(options, "base_url", None),
+            max_agents=getattr(options, "agent_max_agents", AGENT_MAX_AGENTS),
+            max_requests=getattr(options, "agent_max_requests", AGENT_MAX_REQUESTS),
+        )
         if workflow:
             builtins["workflow"] = functools.partial(served_workflow, delegate=AGENT_TOOL_NAME)
         if select is not None and AGENT_TOOL_NAME not in select:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from orkestrel.cli.lineage import lineage_of, under
+from orkestrel.cli.lineage import CallTree, depth_of, lineage_of, tree_of, under
 from orkestrel.cli.toolbox import ToolboxContext
 from orkestrel.database import create_database, create_sqlite_driver
 from orkestrel.tool import Tool, ToolInterface, ToolManager, ToolManagerInterface
@@ -58,31 +58,42 @@ def open_workflow_store(data: Path, shared: SharedState | None = None) -> Databa
 
 
 def delegation(
-    manager: ToolManagerInterface, name: str, lineage: WorkflowLineage
+    manager: ToolManagerInterface,
+    name: str,
+    lineage: WorkflowLineage,
+    tree: CallTree,
+    depth: int = 0,
 ) -> WorkflowFunction:
     """The workflow function of the served agent tool `name`: it calls the tool under the lineage
     of the run the step is in, so that the workflows the sub-agent runs continue that chain (and
-    are refused past its depth or on a cycle)."""
+    are refused past its depth or on a cycle), and in the `tree` of the top-level call, whose
+    budget bounds every agent of it, under the `depth` sub-agents above the run."""
 
     async def run(controller: TaskControllerInterface) -> Any:
         target = extend_lineage(lineage, tag_workflow(controller.task.phase.workflow.id))
         view = ToolManager()
         tool = manager.tool(name)
         if tool is not None:
-            view.add(under(tool, target))
+            view.add(under(tool, target, tree, depth))
         return await create_tool_function(view, name)(controller)
 
     return run
 
 
 def served_functions(
-    manager: ToolManagerInterface, lineage: WorkflowLineage = (), delegate: str | None = None
+    manager: ToolManagerInterface,
+    lineage: WorkflowLineage = (),
+    delegate: str | None = None,
+    tree: CallTree | None = None,
+    depth: int = 0,
 ) -> dict[str, WorkflowFunction]:
     """Every tool of the toolbox but the workflow tool itself, as a workflow function; the
-    `delegate` tool (the served agent) is called under the run's lineage."""
+    `delegate` tool (the served agent) is called under the run's lineage, in `tree` (a fresh
+    one unless given), under the `depth` sub-agents above the run."""
+    shared = CallTree() if tree is None else tree
     return {
         tool.name: (
-            delegation(manager, tool.name, lineage)
+            delegation(manager, tool.name, lineage, shared, depth)
             if tool.name == delegate
             else create_tool_function(manager, tool.name)
         )
@@ -113,7 +124,9 @@ def workflow(context: ToolboxContext, *, delegate: str | None = None) -> ToolInt
             SERVED_WORKFLOW,
             runner,
             lineage=lineage,
-            functions=served_functions(manager, lineage, delegate),
+            functions=served_functions(
+                manager, lineage, delegate, tree_of(caller), depth_of(caller)
+            ),
             store=store,
         )
         return await tool.execute(args)

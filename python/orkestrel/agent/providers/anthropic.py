@@ -13,6 +13,7 @@ from orkestrel.agent.constants import (
     ANTHROPIC_BASE_URL,
     ANTHROPIC_MAX_TOKENS,
     ANTHROPIC_VERSION,
+    PROVIDER_DEADLINE,
     PROVIDER_RESPONSE_LIMIT,
     PROVIDER_RETRIES,
     PROVIDER_RETRY_WAIT,
@@ -159,8 +160,9 @@ class AnthropicProvider(HTTPProvider):
     add to every request (a `None` body value removes a key). `streaming=False` makes `stream()`
     a single non-streamed call. A 429 is retried up to `retries` times after the `Retry-After`
     the backend asks for, when it is at most `wait` seconds. A body over `limit` bytes is a
-    `PROTOCOL` error; `timeout` is the read timeout in seconds. The API key is never part of an
-    error message or `repr`.
+    `PROTOCOL` error; `timeout` is the read timeout in seconds and `deadline` the total time one
+    request may take (a `DEADLINE` error past it). The API key is never part of an error
+    message or `repr`.
     """
 
     def __init__(
@@ -182,6 +184,7 @@ class AnthropicProvider(HTTPProvider):
         wait: float = PROVIDER_RETRY_WAIT,
         limit: int = PROVIDER_RESPONSE_LIMIT,
         timeout: float = PROVIDER_TIMEOUT,
+        deadline: float = PROVIDER_DEADLINE,
     ) -> None:
         for option, value in (("max_tokens", max_tokens), ("thinking", thinking)):
             if value is not None and (
@@ -210,6 +213,7 @@ class AnthropicProvider(HTTPProvider):
             wait=wait,
             limit=limit,
             timeout=timeout,
+            deadline=deadline,
         )
         self._max_tokens = max_tokens
         self._thinking = thinking

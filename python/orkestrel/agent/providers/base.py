@@ -41,6 +41,7 @@ class HTTPProvider:
         wait: float,
         limit: int,
         timeout: float,
+        deadline: float,
     ) -> None:
         if not isinstance(model, str) or not model:
             raise ValueError("model must be a non-empty string")
@@ -63,6 +64,7 @@ class HTTPProvider:
             wait=wait,
             limit=limit,
             timeout=timeout,
+            deadline=deadline,
         )
 
     @property

@@ -169,6 +169,7 @@ class Backend:
         "_owned",
         "_secret",
         "_timeout",
+        "deadline",
         "limit",
         "retries",
         "url",
@@ -186,6 +187,7 @@ class Backend:
         wait: float,
         limit: int,
         timeout: float,
+        deadline: float,
     ) -> None:
         if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
             raise ValueError(f"retries must be a non-negative integer, got {retries!r}")
@@ -195,6 +197,8 @@ class Backend:
             raise ValueError(f"limit must be a positive number of bytes, got {limit!r}")
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        if isinstance(deadline, bool) or not isinstance(deadline, int | float) or not deadline > 0:
+            raise ValueError(f"deadline must be a positive number of seconds, got {deadline!r}")
         self.url = url
         self._headers = dict(headers)
         self._client = client
@@ -204,6 +208,7 @@ class Backend:
         self.wait = float(wait)
         self.limit = limit
         self._timeout = float(timeout)
+        self.deadline = float(deadline)
 
     @property
     def secret(self) -> str | None:
@@ -258,8 +263,22 @@ class Backend:
                         continue
             raise failure
 
+    def overdue(self) -> ProviderError:
+        """The failure of a request that outlasted `deadline`."""
+        return ProviderError(
+            "DEADLINE",
+            f"provider request exceeded its total deadline of {self.deadline:g} s (deadline)",
+            {"deadline": self.deadline},
+        )
+
     async def json(self, body: Mapping[str, Any]) -> Any:
-        """Posts the body and parses the whole JSON answer, capped at `limit` bytes."""
+        """Posts the body and parses the whole JSON answer, capped at `limit` bytes and
+        `deadline` seconds."""
+        with anyio.move_on_after(self.deadline):
+            return await self._json(body)
+        raise self.overdue()
+
+    async def _json(self, body: Mapping[str, Any]) -> Any:
         response = await self.open(body)
         try:
             data = await read_capped(response, self.limit)
@@ -381,6 +400,7 @@ class EventStream:
         self._decoder = SSEDecoder()
         self._pending: deque[ProviderDelta] = deque()
         self._size = 0
+        self._expires: float | None = None
         self._ended = False
         self._result: ProviderResult | None = None
 
@@ -420,6 +440,13 @@ class EventStream:
         raise ProviderAbortError(self.partial(), self._signal.reason)
 
     async def _advance(self) -> None:
+        if self._expires is None:
+            self._expires = anyio.current_time() + self._backend.deadline
+        with anyio.CancelScope(deadline=self._expires):
+            return await self._step()
+        raise self._backend.overdue()
+
+    async def _step(self) -> None:
         if self._response is None:
             self._response = await self._backend.open(self._body)
             self._bytes = _body(self._response)

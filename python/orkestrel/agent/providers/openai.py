@@ -12,6 +12,7 @@ import httpx
 from orkestrel.abort import AbortSignal
 from orkestrel.agent.constants import (
     OPENAI_BASE_URL,
+    PROVIDER_DEADLINE,
     PROVIDER_RESPONSE_LIMIT,
     PROVIDER_RETRIES,
     PROVIDER_RETRY_WAIT,
@@ -157,7 +158,8 @@ class OpenAICompatibleProvider(HTTPProvider):
     call made with `think=True`. `streaming=False` makes `stream()` a single non-streamed call.
     A 429 is retried up to `retries` times after the `Retry-After` the backend asks for, when it
     is at most `wait` seconds. A body over `limit` bytes is a `PROTOCOL` error; `timeout` is the
-    read timeout in seconds. The API key is never part of an error message or `repr`.
+    read timeout in seconds and `deadline` the total time one request may take (a `DEADLINE`
+    error past it). The API key is never part of an error message or `repr`.
     """
 
     def __init__(
@@ -177,6 +179,7 @@ class OpenAICompatibleProvider(HTTPProvider):
         wait: float = PROVIDER_RETRY_WAIT,
         limit: int = PROVIDER_RESPONSE_LIMIT,
         timeout: float = PROVIDER_TIMEOUT,
+        deadline: float = PROVIDER_DEADLINE,
     ) -> None:
         merged = {"content-type": "application/json", **dict(headers or {})}
         if isinstance(api_key, str) and api_key:
@@ -196,6 +199,7 @@ class OpenAICompatibleProvider(HTTPProvider):
             wait=wait,
             limit=limit,
             timeout=timeout,
+            deadline=deadline,
         )
         self._think = dict(think_body or {})
 

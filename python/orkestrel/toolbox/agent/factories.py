@@ -21,7 +21,12 @@ from orkestrel.toolbox.workflow.lineage import tag_agent
 
 if TYPE_CHECKING:
     # Only types: the toolbox does not load the agent layer until an agent tool is built.
-    from orkestrel.agent import AgentJobInput, AgentRegistryInterface, ConversationStoreInterface
+    from orkestrel.agent import (
+        AgentBudgetInterface,
+        AgentJobInput,
+        AgentRegistryInterface,
+        ConversationStoreInterface,
+    )
 
 _MALFORMED = "malformed agent-delegation call"
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
@@ -71,6 +76,9 @@ def create_agent_tool(
     depth: int = 0,
     ancestry: Sequence[str] = (),
     store: ConversationStoreInterface | None = None,
+    budget: AgentBudgetInterface | None = None,
+    max_agents: int | None = None,
+    max_requests: int | None = None,
 ) -> Tool:
     """Builds an LLM-callable sub-agent delegation tool: each call builds a fresh, seeded agent
     from `registry` and runs it to completion for one delegated `task`.
@@ -81,7 +89,15 @@ def create_agent_tool(
     delegation. With `store`, each delegation's conversation snapshot is written there before the
     call answers. A malformed call or a missing provider raises `ToolboxError` (`TOOL`), a
     refused depth or cycle `DEPTH`; the registry's and the provider's own errors pass through.
+
+    Every delegation is admitted by a budget, which also admits each model request of the
+    sub-agent: `budget` when given (share one among every agent tool of a delegation tree to
+    bound the tree as a whole), else a fresh `AgentBudget(max_agents, max_requests)` per call
+    (defaults `AGENT_MAX_AGENTS`, 64, and `AGENT_MAX_REQUESTS`, 256). A spent budget raises
+    `AgentError` (`LIMIT`) naming its cap.
     """
+    from orkestrel.agent import AgentBudget
+
     if not callable(getattr(registry, "build", None)):
         raise ToolboxError("TOOL", "agent tool registry must have a build method")
     title = _text("name", name, empty=False) or AGENT_TOOL_NAME
@@ -93,6 +109,17 @@ def create_agent_tool(
     chain = _names("ancestry", ancestry)
     if store is not None and not callable(getattr(store, "set", None)):
         raise _refuse("store", store, "a conversation store")
+    if budget is not None and not callable(getattr(budget, "admit_agent", None)):
+        raise _refuse("budget", budget, "an agent budget")
+    caps: dict[str, int] = {}
+    if max_agents is not None:
+        caps["max_agents"] = max_agents
+    if max_requests is not None:
+        caps["max_requests"] = max_requests
+    try:
+        AgentBudget(**caps)
+    except ValueError as error:
+        raise ToolboxError("TOOL", f"agent tool {error}") from None
     contract = create_contract(agent_tool_shape)
 
     async def delegate(args: Any) -> str:
@@ -124,7 +151,9 @@ def create_agent_tool(
         chosen_tools = call.get("tools", names)
         if chosen_tools is not None:
             job["tools"] = list(chosen_tools)
-        agent = registry.build(job)
+        spend = budget if budget is not None else AgentBudget(**caps)
+        spend.admit_agent()
+        agent = registry.build(job, budget=spend)
         result = await agent.generate()
         if store is not None:
             active = agent.context.conversations.active

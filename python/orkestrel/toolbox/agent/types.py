@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 if TYPE_CHECKING:
-    from orkestrel.agent import ConversationStoreInterface
+    from orkestrel.agent import AgentBudgetInterface, ConversationStoreInterface
 
 
 class AgentToolArguments(TypedDict):
@@ -20,7 +20,8 @@ class AgentToolArguments(TypedDict):
 class AgentToolOptions(TypedDict, total=False):
     """Represents the keyword options of `create_agent_tool`: the advertised name and
     description, the delegation defaults, the depth and ancestry of the chain the tool sits in,
-    and a store that receives each delegation's conversation."""
+    a store that receives each delegation's conversation, and the budget (or the caps of a fresh
+    one per call) that bounds the agents and model requests a call may spend."""
 
     name: str
     description: str
@@ -30,3 +31,6 @@ class AgentToolOptions(TypedDict, total=False):
     depth: int
     ancestry: Sequence[str]
     store: "ConversationStoreInterface"
+    budget: "AgentBudgetInterface"
+    max_agents: int
+    max_requests: int
