@@ -28,7 +28,8 @@ ASK_TIMEOUT_SECONDS = 300
 
 
 def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--ask`, `--ask-terminal`, `--ask-token` and `--ask-timeout` to `serve`."""
+    """Adds `--ask`, `--ask-terminal`, `--ask-token`, `--ask-timeout` and
+    `--ask-frame-ancestor` to `serve`."""
     parser.add_argument(
         "--ask",
         action="store_true",
@@ -55,6 +56,14 @@ def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
         default=ASK_TIMEOUT_SECONDS,
         metavar="SECONDS",
         help=f"how long a form waits for an answer (default: {ASK_TIMEOUT_SECONDS})",
+    )
+    parser.add_argument(
+        "--ask-frame-ancestor",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help="a page allowed to frame the answering page, as a CSP source such as "
+        "https://host.example (repeatable; default: none, the page refuses to be framed)",
     )
 
 
@@ -113,7 +122,11 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
     if not http:
         return Ask(manager, options.ask_terminal, tool)
     calls = starlette_routes(create_terminal_routes(manager))
-    page = starlette_routes(create_terminal_page_routes())
+    try:
+        files = create_terminal_page_routes(frame_ancestors=options.ask_frame_ancestor)
+    except ValueError as error:
+        raise AskSetupError(f"--ask-frame-ancestor: {error}") from None
+    page = starlette_routes(files)
     access = [
         RouteAccess(routes=tuple(page)),
         RouteAccess(routes=tuple(calls), header=HEADER_TOKEN, tokens=tokens),
