@@ -33,6 +33,9 @@ TOKEN_ENV = "ORKESTREL_TOKEN"
 # the parser must work (to say how to get the SDK) without it.
 DEFAULT_SESSION_IDLE_SECONDS = 300.0
 DEFAULT_MAX_SESSIONS = 1000
+DEFAULT_HEADER_TIMEOUT_SECONDS = 10.0
+DEFAULT_KEEPALIVE_SECONDS = 5.0
+DEFAULT_MAX_CONNECTIONS = 1000
 
 
 def register(commands: Any) -> argparse.ArgumentParser:
@@ -128,6 +131,31 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_SESSIONS,
         metavar="N",
         help=f"open sessions at most; past it new ones get 503 (default: {DEFAULT_MAX_SESSIONS})",
+    )
+    http.add_argument(
+        "--header-timeout",
+        type=_seconds,
+        default=DEFAULT_HEADER_TIMEOUT_SECONDS,
+        metavar="SECONDS",
+        help="close a connection whose request headers take longer than this "
+        f"(default: {DEFAULT_HEADER_TIMEOUT_SECONDS:g})",
+    )
+    http.add_argument(
+        "--keepalive-timeout",
+        type=_seconds,
+        default=DEFAULT_KEEPALIVE_SECONDS,
+        metavar="SECONDS",
+        help="close a connection idle this long between requests "
+        f"(default: {DEFAULT_KEEPALIVE_SECONDS:g})",
+    )
+    http.add_argument(
+        "--max-connections",
+        type=_count,
+        default=DEFAULT_MAX_CONNECTIONS,
+        metavar="N",
+        help="open connections at most (fewer when the open-file limit is lower); past it a new "
+        "one evicts the longest wait for headers, or is closed when all are busy "
+        f"(default: {DEFAULT_MAX_CONNECTIONS})",
     )
 
 
@@ -260,6 +288,9 @@ async def _serve(
                         allowed_origins=options.allow_origin,
                         session_idle=options.session_idle,
                         max_sessions=options.max_sessions,
+                        header_timeout=options.header_timeout,
+                        keepalive_timeout=options.keepalive_timeout,
+                        max_connections=options.max_connections,
                         routes=routes,
                         access=access,
                     ),
