@@ -3,23 +3,18 @@ another loopback origin framing it, and a browser that blocks `sessionStorage`."
 
 from __future__ import annotations
 
-import argparse
-import functools
-import io
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
-import anyio
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from orkestrel.cli.serve import register, run_serve
-from support.polling import until
+from support.serve_http import http_server
 from support.servers import serving
 
 pytestmark = pytest.mark.anyio
@@ -27,22 +22,9 @@ pytestmark = pytest.mark.anyio
 
 @asynccontextmanager
 async def answering_page(*argv: str) -> AsyncIterator[str]:
-    """Runs `orkestrel serve --transport http --ask ARGV...` on a free loopback port; yields
-    the answering page's URL."""
-    parser = argparse.ArgumentParser(prog="orkestrel")
-    register(parser.add_subparsers(dest="command"))
-    options = parser.parse_args(
-        ["serve", "--transport", "http", "--port", "0", "--tools", "infer", "--ask", *argv]
-    )
-    err = io.StringIO()
-    async with anyio.create_task_group() as group:
-        group.start_soon(functools.partial(run_serve, options, stderr=err))
-        await until(lambda: "answer forms at " in err.getvalue() or "serve:" in err.getvalue(), 60)
-        assert "answer forms at " in err.getvalue(), err.getvalue()
-        try:
-            yield err.getvalue().split("answer forms at ", 1)[1].split()[0]
-        finally:
-            group.cancel_scope.cancel()
+    """Runs `orkestrel serve --transport http --ask ARGV...`; yields the answering page's URL."""
+    async with http_server("--ask", *argv) as (_, err):
+        yield err.getvalue().split("answer forms at ", 1)[1].split()[0]
 
 
 def framer(target: str) -> Starlette:
