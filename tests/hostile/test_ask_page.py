@@ -25,12 +25,12 @@ SCHEMA: Any = {"fields": [{"control": "password", "name": "secret", "label": "Se
 @asynccontextmanager
 async def asked(*argv: str) -> AsyncIterator[tuple[Session, httpx.AsyncClient]]:
     """Serves `--ask` over HTTP; yields the SDK's client and a client of the page's routes."""
-    async with http_server("--ask", *argv) as (url, _):
-        async with (
-            connect(url) as client,
-            httpx.AsyncClient(base_url=url.removesuffix("/mcp"), timeout=30) as web,
-        ):
-            yield client, web
+    async with (
+        http_server("--ask", *argv) as (url, _),
+        connect(url) as client,
+        httpx.AsyncClient(base_url=url.removesuffix("/mcp"), timeout=30) as web,
+    ):
+        yield client, web
 
 
 async def next_form_id(web: httpx.AsyncClient) -> str:
@@ -51,7 +51,8 @@ async def test_an_answer_with_a_lone_surrogate_is_refused_and_the_form_stays_ope
 
         group.start_soon(ask)
         id = await next_form_id(web)
-        body = '{"id": "%s", "values": {"secret": "x\\ud800y"}}' % id
+        # json.dumps escapes the lone surrogate as `\ud800`, as a hostile page would send it.
+        body = json.dumps({"id": id, "values": {"secret": "x\ud800y"}})
         refused = await web.post(
             "/terminals/user", content=body, headers={"content-type": "application/json"}
         )

@@ -7,54 +7,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import signal
 import socket
-import subprocess
-import sys
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import httpx
 
+from support.serve_http import served
+
 PARTIAL = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
 """A request whose headers never end."""
-
-
-@contextlib.contextmanager
-def served(tmp_path: Path, *argv: str, files: int | None = None) -> Iterator[tuple[int, str]]:
-    """Runs the server (under an open-file limit of `files` when given); yields its pid and
-    base URL, and stops it."""
-    log = tmp_path / f"serve-{uuid.uuid4().hex[:6]}.log"
-    command = [sys.executable, "-m", "orkestrel", "serve", "--transport", "http"]
-    command += ["--port", "0", "--tools", "infer", "--root", str(tmp_path), "--ask", *argv]
-    if files is not None:
-        prlimit = shutil.which("prlimit")
-        assert prlimit is not None, "the hostile suite needs prlimit (util-linux)"
-        command = [prlimit, f"--nofile={files}", "--", *command]
-    with log.open("w") as sink:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=sink, cwd=tmp_path)
-    try:
-        deadline = time.monotonic() + 60
-        url = ""
-        while not url and time.monotonic() < deadline and process.poll() is None:
-            for line in log.read_text().splitlines():
-                if line.startswith("listening on "):
-                    url = line.removeprefix("listening on ").strip().removesuffix("/mcp")
-            time.sleep(0.05)
-        assert url, log.read_text()
-        yield process.pid, url
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(30)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait(15)
 
 
 def half_open(url: str, count: int) -> list[socket.socket]:
@@ -100,7 +63,7 @@ def probes_answer(url: str) -> list[int]:
 def test_half_open_connections_are_closed_after_the_header_timeout_while_healthz_answers(
     tmp_path: Path,
 ) -> None:
-    with served(tmp_path, "--header-timeout", "2") as (_, url):
+    with served(tmp_path, "--ask", "--header-timeout", "2") as (_, url):
         opened = time.monotonic()
         held = half_open(url, 200)
         try:
@@ -118,7 +81,7 @@ def test_half_open_connections_are_closed_after_the_header_timeout_while_healthz
 
 def test_a_flood_past_the_open_file_limit_leaves_the_server_answering(tmp_path: Path) -> None:
     # The open-file limit of 512 leaves room for 256 connections; 1,100 are tried.
-    with served(tmp_path, files=512) as (pid, url):
+    with served(tmp_path, "--ask", files=512) as (pid, url):
         held = half_open(url, 1100)
         try:
             assert len(held) >= 600
@@ -133,7 +96,7 @@ def test_a_flood_past_the_open_file_limit_leaves_the_server_answering(tmp_path: 
 def test_a_busy_connection_is_not_evicted_and_a_new_one_is_refused_at_the_cap(
     tmp_path: Path,
 ) -> None:
-    with served(tmp_path, "--max-connections", "1") as (_, url):
+    with served(tmp_path, "--ask", "--max-connections", "1") as (_, url):
         parts = urlsplit(url)
         with socket.create_connection((parts.hostname, parts.port), timeout=5) as busy:
             busy.sendall(

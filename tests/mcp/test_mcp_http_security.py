@@ -19,21 +19,11 @@ from starlette.routing import Route
 
 from orkestrel.mcp import serve
 from support.mcp_client import connect, text
+from support.serve_http import INITIALIZE as INITIALIZE_REQUEST
 
 pytestmark = pytest.mark.anyio
 
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"},
-        },
-    }
-).encode()
+INITIALIZE = json.dumps(INITIALIZE_REQUEST).encode()
 
 Post = Callable[..., tuple[int, bytes]]
 

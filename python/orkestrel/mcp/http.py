@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import LOOPBACK_HOSTS
+from orkestrel.mcp.disconnect import handle_watched, request_id
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -254,7 +255,8 @@ async def _refuse(
 class _Endpoint:
     """The ASGI endpoint handing every request at the MCP path to the session manager, after
     answering a POST whose body is not JSON at all (or nests past the parser) with a 400 parse
-    error, as SDK releases differ there (a 1.x server answers such a body with a 500)."""
+    error, as SDK releases differ there (a 1.x server answers such a body with a 500). A
+    session's request is cancelled when its client drops the connection before the answer."""
 
     def __init__(self, manager: Any) -> None:
         self.manager = manager
@@ -275,9 +277,15 @@ class _Endpoint:
             size += len(chunk)
             more = message.get("more_body", False)
         if not more:
-            reason = _unparseable(b"".join(chunks))
+            body = b"".join(chunks)
+            reason = _unparseable(body)
             if reason is not None:
                 await _refuse(scope, send, 400, reason, code=PARSE_ERROR)
+                return
+            id = request_id(body)
+            if id is not None and any(key == b"mcp-session-id" for key, _ in scope["headers"]):
+                replay: list[Any] = [{"type": "http.request", "body": body, "more_body": False}]
+                await handle_watched(self.manager, scope, replay, receive, send, id)
                 return
         last = {"type": "http.request", "body": chunks.pop() if chunks else b"", "more_body": more}
         await self.manager.handle_request(scope, _replay(chunks, last, receive), send)
