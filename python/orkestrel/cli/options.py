@@ -48,7 +48,7 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pool-size",
-        type=_positive_int,
+        type=positive_int,
         default=POSTGRES_POOL_SIZE,
         metavar="N",
         help=f"most PostgreSQL connections this process opens (default: {POSTGRES_POOL_SIZE})",
@@ -88,7 +88,8 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _positive_int(text: str) -> int:
+def positive_int(text: str) -> int:
+    """Parses an option value that must be a whole number of at least 1."""
     try:
         value = int(text)
     except ValueError:

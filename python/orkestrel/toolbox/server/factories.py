@@ -11,8 +11,10 @@ from orkestrel.toolbox.server.constants import (
     TERMINAL_KEEPALIVE_MS,
     TERMINAL_PAGE_FILES,
     TERMINAL_ROUTES_PATH,
+    TERMINAL_STREAM_BUFFER,
 )
 from orkestrel.toolbox.server.helpers import (
+    check_buffer,
     check_keepalive,
     frame_headers,
     resolve_body_limit,
@@ -35,21 +37,27 @@ def create_terminal_routes(
     keepalive: int = TERMINAL_KEEPALIVE_MS,
     timer: TimerHandler = default_timer,
     limit: float | None = None,
+    buffer: int = TERMINAL_STREAM_BUFFER,
 ) -> tuple[TerminalRoute, ...]:
     """Builds the GET SSE stream and POST answer routes that bridge a terminal manager onto the
     wire: exactly two records, GET then POST, sharing `path`.
 
     The handlers take a Starlette `Request` and answer a Starlette `Response`, so the routes
     need Starlette (it comes with the `mcp` extra). `limit` caps the POST body in bytes (`None`
-    or a non-finite number: `TERMINAL_BODY_LIMIT`); `keepalive` is in milliseconds.
+    or a non-finite number: `TERMINAL_BODY_LIMIT`); `keepalive` is in milliseconds; `buffer`
+    caps the bytes a stream holds for a consumer that has not read them (a slower one is
+    dropped).
     """
     from orkestrel.toolbox.server.handlers import answer_handler, stream_handler
 
     interval = check_keepalive(keepalive)
     cap = resolve_body_limit(limit)
+    held = check_buffer(buffer)
     return (
         TerminalRoute(
-            "GET", path, stream_handler(manager, token=token, keepalive=interval, timer=timer)
+            "GET",
+            path,
+            stream_handler(manager, token=token, keepalive=interval, timer=timer, buffer=held),
         ),
         TerminalRoute("POST", path, answer_handler(manager, token=token, limit=cap)),
     )
@@ -112,6 +120,7 @@ def create_terminal_app(
     limit: float | None = None,
     page: bool = False,
     frame_ancestors: Sequence[str] = (),
+    buffer: int = TERMINAL_STREAM_BUFFER,
 ) -> Starlette:
     """Builds a Starlette app serving the terminal routes of `manager` (and, with `page`, the
     answering page at `<path>/`, framed only by `frame_ancestors`); other paths answer `404`
@@ -119,7 +128,13 @@ def create_terminal_app(
     from starlette.applications import Starlette
 
     routes = create_terminal_routes(
-        manager, path=path, token=token, keepalive=keepalive, timer=timer, limit=limit
+        manager,
+        path=path,
+        token=token,
+        keepalive=keepalive,
+        timer=timer,
+        limit=limit,
+        buffer=buffer,
     )
     if page:
         routes += create_terminal_page_routes(path=path, frame_ancestors=frame_ancestors)

@@ -99,9 +99,10 @@ def stream_handler(
     token: TerminalToken | None,
     keepalive: int,
     timer: TimerHandler,
+    buffer: int,
 ) -> TerminalHandler:
     """Builds the GET handler: `401` for a refused token, `404` for an unknown terminal, else
-    the terminal's event stream."""
+    the terminal's event stream, dropped when its consumer falls `buffer` bytes behind."""
 
     async def handle(request: Request, context: TerminalRouteContext) -> Response:
         presented = request.headers.get(HEADER_TOKEN)
@@ -111,7 +112,13 @@ def stream_handler(
         if name is None:
             return _empty(404)
         connection = TerminalConnection(
-            manager, name, token=token, presented=presented, keepalive=keepalive, timer=timer
+            manager,
+            name,
+            token=token,
+            presented=presented,
+            keepalive=keepalive,
+            timer=timer,
+            buffer=buffer,
         )
         return TerminalStream(connection)
 

@@ -63,6 +63,13 @@ def frame_headers(ancestors: Sequence[str]) -> dict[str, str]:
     return {"content-security-policy": "frame-ancestors " + " ".join(ancestors)}
 
 
+def check_buffer(buffer: object) -> int:
+    """Returns a valid stream buffer cap, or raises `ValueError`: an `int` of at least 1 byte."""
+    if isinstance(buffer, bool) or not isinstance(buffer, int) or buffer < 1:
+        raise ValueError(f"buffer must be a positive integer of bytes, got {buffer!r}")
+    return buffer
+
+
 def starlette_path(path: str) -> str:
     """Turns a `:name`-templated path into Starlette's `{name}` form."""
     return "/".join(
