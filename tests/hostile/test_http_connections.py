@@ -110,3 +110,36 @@ def test_a_busy_connection_is_not_evicted_and_a_new_one_is_refused_at_the_cap(
             busy.settimeout(0.5)
             with contextlib.suppress(TimeoutError):
                 assert busy.recv(4096) != b""
+
+
+def answered(connection: socket.socket) -> bytes:
+    """Sends one whole `/healthz` request on a kept-alive connection; gives the response."""
+    connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    response = b""
+    while not response.endswith(b'{"status":"ok"}'):
+        response += connection.recv(4096)
+    return response
+
+
+def test_an_idle_kept_alive_connection_is_closed_after_the_keepalive_timeout(
+    tmp_path: Path,
+) -> None:
+    with served(tmp_path, "--keepalive-timeout", "1", "--header-timeout", "30") as (_, url):
+        parts = urlsplit(url)
+        with socket.create_connection((parts.hostname, parts.port), timeout=5) as connection:
+            assert answered(connection).startswith(b"HTTP/1.1 200")
+            assert closed_by_server(connection, time.monotonic() + 3)
+
+
+def test_a_second_request_whose_headers_never_end_is_closed_after_the_header_timeout(
+    tmp_path: Path,
+) -> None:
+    with served(tmp_path, "--keepalive-timeout", "30", "--header-timeout", "1") as (_, url):
+        parts = urlsplit(url)
+        with socket.create_connection((parts.hostname, parts.port), timeout=5) as connection:
+            assert answered(connection).startswith(b"HTTP/1.1 200")
+            time.sleep(2)  # idle between requests is the keep-alive timeout's, not this one's
+            connection.sendall(PARTIAL)
+            started = time.monotonic()
+            assert closed_by_server(connection, started + 4)
+            assert time.monotonic() - started >= 0.9

@@ -132,6 +132,21 @@ async def test_another_interface_without_a_token_is_refused(app: ModuleType, hos
         await serve(app.build(), "http", host=host, port=0)
 
 
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("header_timeout", 0, "header_timeout must be a positive number of seconds, got 0"),
+        ("keepalive_timeout", float("inf"), "keepalive_timeout must be a positive number"),
+        ("max_connections", 0, "max_connections must be a positive integer, got 0"),
+    ],
+)
+async def test_connection_bounds_out_of_range_are_refused(
+    app: ModuleType, option: str, value: Any, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        await serve(app.build(), "http", port=0, **{option: value})
+
+
 async def test_a_wildcard_bind_with_a_token_serves(app: ModuleType, http_post: Post) -> None:
     async with served(app, host="0.0.0.0", token="t") as url:
         loopback = url.replace("0.0.0.0", "127.0.0.1")

@@ -207,6 +207,12 @@ async def test_the_page_refuses_framing_unless_ancestors_are_listed() -> None:
             create_terminal_app(manager, page=True, frame_ancestors=[bad])
 
 
+@pytest.mark.parametrize("buffer", [0, -1, True, 1.5])
+def test_a_stream_buffer_that_is_not_a_positive_integer_is_refused(buffer: Any) -> None:
+    with pytest.raises(ValueError, match="buffer must be a positive integer of bytes"):
+        create_terminal_routes(create_terminal_manager(), buffer=buffer)
+
+
 async def test_keepalive_rechecks_a_token_validator_on_every_tick() -> None:
     timer = FakeTimer()
     manager = create_terminal_manager()
