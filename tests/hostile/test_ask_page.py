@@ -4,6 +4,7 @@ read their stream."""
 
 from __future__ import annotations
 
+import io
 import json
 import socket
 from collections.abc import AsyncIterator
@@ -14,8 +15,9 @@ import anyio
 import httpx
 import pytest
 
+from orkestrel.cli.serve import run_serve
 from support.mcp_client import Session, connect, text
-from support.serve_http import http_server
+from support.serve_http import http_server, parse_serve
 
 pytestmark = pytest.mark.anyio
 
@@ -159,3 +161,13 @@ async def test_a_page_stream_that_never_reads_is_dropped_past_its_buffer() -> No
             group.cancel_scope.cancel()
     assert ended, "the stream of a page that never read was still open"
     assert received < 40 * 200_000
+
+
+async def test_a_frame_ancestor_that_would_split_the_policy_stops_the_server() -> None:
+    err = io.StringIO()
+    argv = ["--transport", "http", "--port", "0", "--ask", "--tools", "infer"]
+    options = parse_serve(*argv, "--ask-frame-ancestor", "https://a.example; script-src *")
+    assert await run_serve(options, stderr=err) == 2
+    assert err.getvalue().startswith(
+        "orkestrel serve: --ask-frame-ancestor: a frame ancestor is one CSP source"
+    )
