@@ -4,9 +4,7 @@ on the answering page served beside `/mcp` behind the server's guard."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import functools
 import io
 import json
 import sys
@@ -18,10 +16,12 @@ import anyio
 import httpx
 import pytest
 
-from orkestrel.cli.serve import register, run_serve
+from orkestrel.cli.serve import run_serve
 from orkestrel.mcp.elicitation import form_to_elicitation
 from support.mcp_client import MAJOR, Session, connect, stdio, text
 from support.polling import until
+from support.serve_http import http_server
+from support.serve_http import parse_serve as parse
 
 pytestmark = pytest.mark.anyio
 
@@ -60,12 +60,6 @@ Connect = Callable[..., AbstractAsyncContextManager[Session]]
 ASK = [sys.executable, "-m", "orkestrel", "serve", "--ask", "--tools", "infer"]
 
 
-def parse(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="orkestrel")
-    register(parser.add_subparsers(dest="command"))
-    return parser.parse_args(["serve", *argv])
-
-
 class Person:
     """An MCP client's elicitation callback answering from a script, recording the wire params
     it saw."""
@@ -85,25 +79,6 @@ def accept(content: dict[str, Any]) -> dict[str, Any]:
 
 DECLINE = {"action": "decline"}
 CANCEL = {"action": "cancel"}
-
-
-@asynccontextmanager
-async def http_server(*argv: str) -> AsyncIterator[tuple[str, io.StringIO]]:
-    err = io.StringIO()
-    options = parse(
-        "--transport", "http", "--port", "0", "--tools", "infer", "--root", "/nonexistent", *argv
-    )
-    async with anyio.create_task_group() as group:
-        group.start_soon(functools.partial(run_serve, options, stderr=err))
-        await until(
-            lambda: "answer forms at " in err.getvalue() or "orkestrel serve:" in err.getvalue(), 60
-        )
-        assert "orkestrel serve:" not in err.getvalue(), err.getvalue()
-        url = err.getvalue().split("listening on ", 1)[1].split()[0]
-        try:
-            yield url, err
-        finally:
-            group.cancel_scope.cancel()
 
 
 @pytest.fixture

@@ -20,20 +20,12 @@ import httpx
 import pytest
 
 from support.mcp_client import connect, stdio, text
+from support.plugins import tool_plugin
+from support.serve_http import INITIALIZE
 
 pytestmark = pytest.mark.anyio
 
 ORKESTREL = [sys.executable, "-m", "orkestrel"]
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
 HEADERS = {"Accept": "application/json, text/event-stream"}
 
 SLEEPY = """
@@ -53,14 +45,7 @@ def sleepy(context):
 
 def sleepy_plugin(directory: Path) -> dict[str, str]:
     """Writes a plugin whose `nap` tool sleeps; gives the environment that finds it."""
-    module = f"orkestrel_sleepy_{uuid.uuid4().hex[:8]}"
-    (directory / f"{module}.py").write_text(SLEEPY)
-    info = directory / f"{module}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[orkestrel.tools]\nsleepy = {module}:sleepy\n")
-    paths = [str(directory), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {"PYTHONPATH": os.pathsep.join(paths)}
+    return tool_plugin(directory, SLEEPY, "sleepy")
 
 
 def rss_kib(pid: int) -> int:

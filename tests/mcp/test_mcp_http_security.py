@@ -19,21 +19,11 @@ from starlette.routing import Route
 
 from orkestrel.mcp import serve
 from support.mcp_client import connect, text
+from support.serve_http import INITIALIZE as INITIALIZE_REQUEST
 
 pytestmark = pytest.mark.anyio
 
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"},
-        },
-    }
-).encode()
+INITIALIZE = json.dumps(INITIALIZE_REQUEST).encode()
 
 Post = Callable[..., tuple[int, bytes]]
 
@@ -82,12 +72,47 @@ async def test_foreign_host_and_origin_are_refused(app: ModuleType, http_post: P
         rebound = await post(http_post, url, Host=f"evil.example:{port}")
         foreign = await post(http_post, url, Origin="http://evil.example")
         sneaky = await post(http_post, url, Origin="http://127.0.0.1.evil.example")
-        local = await post(http_post, url, Origin="http://localhost:6274")
+        itself = await post(http_post, url, Origin=f"http://127.0.0.1:{port}")
         plain = await post(http_post, url)
     assert rebound[0] == 421
     assert json.loads(rebound[1])["error"]["message"].startswith("unknown Host header")
     assert foreign[0] == sneaky[0] == 403
-    assert local[0] == plain[0] == 200
+    assert itself[0] == plain[0] == 200
+
+
+async def test_a_host_with_text_after_the_ipv6_bracket_or_a_bad_port_is_refused(
+    app: ModuleType, http_post: Post
+) -> None:
+    async with served(app) as url:
+        port = url.split(":")[2].split("/")[0]
+        statuses = [
+            (await post(http_post, url, Host=host))[0]
+            for host in ["[::1]evil", f"[::1]evil:{port}", f"127.0.0.1:{port}x", "[::1"]
+        ]
+        fine = await post(http_post, url, Host=f"[::1]:{port}")
+    assert statuses == [421, 421, 421, 421]
+    assert fine[0] == 200
+
+
+async def test_an_origin_on_another_loopback_port_or_a_lookalike_name_is_refused(
+    app: ModuleType, http_post: Post
+) -> None:
+    async with served(app, allowed_origins=["http://localhost:6274"]) as url:
+        port = int(url.split(":")[2].split("/")[0])
+        origins = [
+            f"http://127.0.0.1:{port + 1}",
+            "http://localhost:6275",
+            "http://[::1].evil.com",
+            f"http://[::1].evil.com:{port}",
+            f"https://127.0.0.1:{port}",
+            f"http://user@127.0.0.1:{port}",
+            "null",
+        ]
+        refused = [(await post(http_post, url, Origin=origin))[0] for origin in origins]
+        inspector = await post(http_post, url, Origin="http://localhost:6274")
+        same = await post(http_post, url, Origin=f"http://127.0.0.1:{port}")
+    assert refused == [403] * len(origins)
+    assert (inspector[0], same[0]) == (200, 200)
 
 
 async def test_allowed_hosts_and_origins_extend_the_defaults(
@@ -105,6 +130,21 @@ async def test_allowed_hosts_and_origins_extend_the_defaults(
 async def test_another_interface_without_a_token_is_refused(app: ModuleType, host: str) -> None:
     with pytest.raises(ValueError, match=f"refusing to serve HTTP on {host} without a token"):
         await serve(app.build(), "http", host=host, port=0)
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("header_timeout", 0, "header_timeout must be a positive number of seconds, got 0"),
+        ("keepalive_timeout", float("inf"), "keepalive_timeout must be a positive number"),
+        ("max_connections", 0, "max_connections must be a positive integer, got 0"),
+    ],
+)
+async def test_connection_bounds_out_of_range_are_refused(
+    app: ModuleType, option: str, value: Any, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        await serve(app.build(), "http", port=0, **{option: value})
 
 
 async def test_a_wildcard_bind_with_a_token_serves(app: ModuleType, http_post: Post) -> None:

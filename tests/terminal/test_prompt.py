@@ -14,6 +14,7 @@ from orkestrel.terminal import (
     TerminalError,
     create_prompt,
     is_terminal_error,
+    json_text,
 )
 from support.timers import FakeTimer
 
@@ -184,6 +185,23 @@ def test_the_cap_refuses_and_destroys_the_extra_form() -> None:
     assert create_prompt(timer=FakeTimer(), cap=0).count == 0
 
 
+def test_a_form_past_max_bytes_is_refused_and_destroyed_naming_the_limit() -> None:
+    size = len(json_text(SCHEMA).encode())
+    prompt = create_prompt(timer=FakeTimer(), max_bytes=size - 1)
+    big = create_form(SCHEMA)
+    with pytest.raises(TerminalError) as caught:
+        prompt.park(big)
+    assert caught.value.code == "LIMIT"
+    assert caught.value.message == (
+        f"the form's schema is {size} bytes of JSON, over the terminal's limit of {size - 1} "
+        "(max_bytes)"
+    )
+    assert caught.value.context == {"max_bytes": size - 1, "bytes": size}
+    assert big.status == "abandoned"
+    assert prompt.count == 0
+    assert create_prompt(timer=FakeTimer(), max_bytes=size).park(create_form(SCHEMA))
+
+
 def test_find_gives_the_id_of_the_very_form_object() -> None:
     prompt = create_prompt(timer=FakeTimer())
     form, twin = create_form(SCHEMA), create_form(SCHEMA)
@@ -210,6 +228,8 @@ def test_the_listing_is_a_copy() -> None:
         {"timeout": 1.5},
         {"cap": -1},
         {"cap": True},
+        {"max_bytes": -1},
+        {"max_bytes": 1.5},
         {"timer": 5},
     ],
 )

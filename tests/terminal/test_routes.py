@@ -192,6 +192,27 @@ async def test_tokens_unknown_terminals_and_the_page() -> None:
         assert (await client.get("/terminals/assistant/page.css")).status_code == 200
 
 
+async def test_the_page_refuses_framing_unless_ancestors_are_listed() -> None:
+    manager = create_terminal_manager()
+    async with site(manager, page=True) as client:
+        page = await client.get("/terminals/assistant/")
+        assert page.headers["x-frame-options"] == "DENY"
+        assert page.headers["content-security-policy"] == "frame-ancestors 'none'"
+    async with site(manager, page=True, frame_ancestors=["https://host.example"]) as client:
+        page = await client.get("/terminals/assistant/")
+        assert "x-frame-options" not in page.headers
+        assert page.headers["content-security-policy"] == "frame-ancestors https://host.example"
+    for bad in ["", "https://a.example; script-src *", "a b", "https://a,b"]:
+        with pytest.raises(ValueError, match="a frame ancestor is one CSP source"):
+            create_terminal_app(manager, page=True, frame_ancestors=[bad])
+
+
+@pytest.mark.parametrize("buffer", [0, -1, True, 1.5])
+def test_a_stream_buffer_that_is_not_a_positive_integer_is_refused(buffer: Any) -> None:
+    with pytest.raises(ValueError, match="buffer must be a positive integer of bytes"):
+        create_terminal_routes(create_terminal_manager(), buffer=buffer)
+
+
 async def test_keepalive_rechecks_a_token_validator_on_every_tick() -> None:
     timer = FakeTimer()
     manager = create_terminal_manager()

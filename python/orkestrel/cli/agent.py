@@ -8,6 +8,7 @@ import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from orkestrel.cli.arguments import positive_int
 from orkestrel.cli.ask import asking
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.lineage import CallTree, depth_of, lineage_of, tree_of, under
@@ -50,17 +51,6 @@ def agent_spec(text: str) -> tuple[str, str]:
     if kind not in PROVIDER_KEYS or not model:
         raise argparse.ArgumentTypeError(f"expected openai:MODEL or anthropic:MODEL, got {text!r}")
     return kind, model
-
-
-def positive_int(text: str) -> int:
-    """Parses a positive integer, the value of a count option."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
 
 
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:

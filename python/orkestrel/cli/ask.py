@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from orkestrel.cli.arguments import positive_int
 from orkestrel.cli.hints import annotate
 
 if TYPE_CHECKING:
@@ -48,9 +49,20 @@ ASK_TOKEN_VARIABLE = "ORKESTREL_ASK_TOKEN"
 ASK_TIMEOUT_SECONDS = 300
 """How long a form waits for an answer unless `--ask-timeout` says otherwise."""
 
+ASK_MAX_FORMS = 100
+"""How many forms may wait on the terminal at once unless `--ask-max-forms` says otherwise."""
+
+ASK_MAX_FORM_BYTES = 262_144
+"""The longest form schema, in bytes of JSON, unless `--ask-max-form-bytes` says otherwise."""
+
+ASK_STREAM_BUFFER = 1_048_576
+"""The most bytes an answering page's stream holds unsent before it is dropped, unless
+`--ask-stream-buffer` says otherwise."""
+
 
 def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
-    """Adds `--ask`, `--ask-terminal`, `--ask-token` and `--ask-timeout` to `serve`."""
+    """Adds `--ask`, `--ask-terminal`, `--ask-token`, `--ask-timeout`, the bounds on forms and
+    page streams, and `--ask-frame-ancestor` to `serve`."""
     parser.add_argument(
         "--ask",
         action="store_true",
@@ -77,6 +89,31 @@ def add_ask_arguments(parser: argparse.ArgumentParser) -> None:
         default=ASK_TIMEOUT_SECONDS,
         metavar="SECONDS",
         help=f"how long a form waits for an answer (default: {ASK_TIMEOUT_SECONDS})",
+    )
+    for flag, default, meaning in (
+        ("--ask-max-forms", ASK_MAX_FORMS, "forms waiting on the terminal at once at most"),
+        ("--ask-max-form-bytes", ASK_MAX_FORM_BYTES, "the longest form schema, in bytes of JSON"),
+        (
+            "--ask-stream-buffer",
+            ASK_STREAM_BUFFER,
+            "bytes a page's stream may hold unsent; past it the stream is dropped and the page "
+            "reconnects",
+        ),
+    ):
+        parser.add_argument(
+            flag,
+            type=positive_int,
+            default=default,
+            metavar="N",
+            help=f"{meaning} (default: {default})",
+        )
+    parser.add_argument(
+        "--ask-frame-ancestor",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help="a page allowed to frame the answering page, as a CSP source such as "
+        "https://host.example (repeatable; default: none, the page refuses to be framed)",
     )
 
 
@@ -128,9 +165,14 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
             f"--ask on {options.host} would let anyone on the network answer forms; "
             f"set --token or --ask-token (${ASK_TOKEN_VARIABLE})"
         )
-    manager = create_terminal_manager(timeout=seconds * 1000)
+    manager = create_terminal_manager(
+        timeout=seconds * 1000, cap=options.ask_max_forms, max_bytes=options.ask_max_form_bytes
+    )
     manager.add(options.ask_terminal)
-    eliciting = ElicitingTerminalManager(manager, terminal=options.ask_terminal, page=http)
+    limits = {"cap": "--ask-max-forms", "max_bytes": "--ask-max-form-bytes"}
+    eliciting = ElicitingTerminalManager(
+        manager, terminal=options.ask_terminal, page=http, limits=limits
+    )
     asked = create_prompt_tool(manager=eliciting, from_=ASK_FROM)
 
     async def ask(args: Any, caller: Any = None) -> Any:
@@ -141,8 +183,12 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
     tool = annotate(asked, execute=ask)
     if not http:
         return Ask(manager, options.ask_terminal, tool)
-    calls = starlette_routes(create_terminal_routes(manager))
-    page = starlette_routes(create_terminal_page_routes())
+    calls = starlette_routes(create_terminal_routes(manager, buffer=options.ask_stream_buffer))
+    try:
+        files = create_terminal_page_routes(frame_ancestors=options.ask_frame_ancestor)
+    except ValueError as error:
+        raise AskSetupError(f"--ask-frame-ancestor: {error}") from None
+    page = starlette_routes(files)
     access = [
         RouteAccess(routes=tuple(page)),
         RouteAccess(routes=tuple(calls), header=HEADER_TOKEN, tokens=tokens),

@@ -13,8 +13,8 @@ from orkestrel.cli.agent import (
     AGENT_MAX_AGENTS,
     AGENT_MAX_REQUESTS,
     agent_factory,
-    positive_int,
 )
+from orkestrel.cli.arguments import positive_int
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.shared import SharedState
 from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox

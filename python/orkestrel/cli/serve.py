@@ -42,6 +42,9 @@ DEFAULT_SESSION_DATABASE_THREADS = 8
 
 DEFAULT_READY_QUEUE = 128
 """The units of database work that may wait for a worker thread before `/readyz` answers 503."""
+DEFAULT_HEADER_TIMEOUT_SECONDS = 10.0
+DEFAULT_KEEPALIVE_SECONDS = 5.0
+DEFAULT_MAX_CONNECTIONS = 1000
 
 
 def register(commands: Any) -> argparse.ArgumentParser:
@@ -171,6 +174,31 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_SESSIONS,
         metavar="N",
         help=f"open sessions at most; past it new ones get 503 (default: {DEFAULT_MAX_SESSIONS})",
+    )
+    http.add_argument(
+        "--header-timeout",
+        type=_seconds,
+        default=DEFAULT_HEADER_TIMEOUT_SECONDS,
+        metavar="SECONDS",
+        help="close a connection whose request headers take longer than this "
+        f"(default: {DEFAULT_HEADER_TIMEOUT_SECONDS:g})",
+    )
+    http.add_argument(
+        "--keepalive-timeout",
+        type=_seconds,
+        default=DEFAULT_KEEPALIVE_SECONDS,
+        metavar="SECONDS",
+        help="close a connection idle this long between requests "
+        f"(default: {DEFAULT_KEEPALIVE_SECONDS:g})",
+    )
+    http.add_argument(
+        "--max-connections",
+        type=_count,
+        default=DEFAULT_MAX_CONNECTIONS,
+        metavar="N",
+        help="open connections at most (fewer when the open-file limit is lower); past it a new "
+        "one evicts the longest wait for headers, or is closed when all are busy "
+        f"(default: {DEFAULT_MAX_CONNECTIONS})",
     )
 
 
@@ -322,6 +350,9 @@ async def _serve(
                         session_idle=options.session_idle,
                         max_sessions=options.max_sessions,
                         max_answer_bytes=options.max_answer_bytes,
+                        header_timeout=options.header_timeout,
+                        keepalive_timeout=options.keepalive_timeout,
+                        max_connections=options.max_connections,
                         routes=routes,
                         access=access,
                     ),

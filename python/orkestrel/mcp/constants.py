@@ -38,6 +38,16 @@ DEFAULT_SESSION_IDLE_SECONDS = 300.0
 DEFAULT_MAX_SESSIONS = 1000
 """How many HTTP sessions may be open at once; past it, opening another answers 503."""
 
+DEFAULT_HEADER_TIMEOUT_SECONDS = 10.0
+"""How long an HTTP request's headers may take to arrive, from its first byte (or from the
+connection, or the previous response); the connection is closed past it."""
+
+DEFAULT_KEEPALIVE_SECONDS = 5.0
+"""How long an HTTP connection may sit idle between requests before it is closed."""
+
+DEFAULT_MAX_CONNECTIONS = 1000
+"""How many HTTP connections may be open at once (fewer when the open-file limit is lower)."""
+
 LISTING_POLL_SECONDS = 1.0
 """How often `serve` compares the served listing with what each client was last shown."""
 

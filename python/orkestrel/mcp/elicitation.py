@@ -224,13 +224,20 @@ class ElicitingTerminalManager:
     cancel expires it. Whichever answers first, the page or the client, wins. Without an
     elicitation-capable client, or for a form elicitation cannot express, the form waits for the
     answering page when `page` is set and is refused with `TerminalError` (`DRIVER`) otherwise.
-    Every other method is the wrapped manager's.
+    Every other method is the wrapped manager's. `limits` names, by a `LIMIT` error's context
+    key (`cap`, `max_bytes`), the option that sets that limit, added to the error's message.
     """
 
     def __init__(
-        self, manager: TerminalManagerInterface, *, terminal: str = "user", page: bool = False
+        self,
+        manager: TerminalManagerInterface,
+        *,
+        terminal: str = "user",
+        page: bool = False,
+        limits: Mapping[str, str] | None = None,
     ) -> None:
         self._manager = manager
+        self._limits = dict(limits or {})
         self._terminal = terminal
         self._page = page
         self._waiting: dict[str, Awaitable[FormValues]] = {}
@@ -286,11 +293,22 @@ class ElicitingTerminalManager:
         """Destroys the wrapped manager."""
         self._manager.destroy()
 
+    def _park(self, from_: str, to: str, form: FormInterface) -> Awaitable[FormValues]:
+        try:
+            return self._manager.ask(from_, to, form)
+        except TerminalError as error:
+            named = [self._limits[key] for key in error.context or {} if key in self._limits]
+            if error.code != "LIMIT" or not named:
+                raise
+            raise TerminalError(
+                "LIMIT", f"{error.message}; set by {', '.join(named)}", error.context
+            ) from None
+
     def ask(self, from_: str, to: str, form: FormInterface) -> Awaitable[FormValues]:
         """Parks `form` on `to`; for the client's terminal, during a tool call, also elicits it
         from the client (see the class)."""
         if to != self._terminal or self._manager.terminal(to) is None:
-            return self._manager.ask(from_, to, form)
+            return self._park(from_, to, form)
         served = current_request()
         context = None if served is None else served.context
         session = getattr(context, "session", None)
@@ -309,7 +327,7 @@ class ElicitingTerminalManager:
                 f"cannot reach the person at {to!r}: {why}, and no answering page is served",
                 {"to": to},
             )
-        answer = self._manager.ask(from_, to, form)
+        answer = self._park(from_, to, form)
         prompt = self._manager.terminal(to)
         id = None if prompt is None else prompt.find(form)
         if requested is None or prompt is None or id is None or served is None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import json
+import re
 import socket
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import LOOPBACK_HOSTS
+from orkestrel.mcp.disconnect import handle_watched, request_id
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -47,20 +48,53 @@ def default_hosts(bind: str) -> list[str]:
     if is_loopback(bind):
         return hosts
     if bind in WILDCARD_HOSTS:
-        hosts.extend(dict.fromkeys([socket.gethostname(), socket.getfqdn()]))
+        names = dict.fromkeys([socket.gethostname(), socket.getfqdn()])
+        hosts.extend(name for name in names if parse_authority(name) is not None)
     else:
         hosts.append(f"[{bind}]" if ":" in bind else bind)
     return hosts
 
 
-def _split(authority: str) -> tuple[str, str | None]:
-    """`name` and `port` of `name:port`, `[v6]:port`, `name` or `[v6]`."""
-    if authority.startswith("["):
-        end = authority.find("]")
-        rest = authority[end + 1 :]
-        return authority[: end + 1].lower(), rest[1:] if rest.startswith(":") else None
-    name, colon, port = authority.rpartition(":")
-    return (name.lower(), port) if colon and port.isdigit() else (authority.lower(), None)
+_AUTHORITY = re.compile(
+    r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9._~-]+))(?::(?P<port>[0-9]{1,5}))?"
+)
+_ORIGIN = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://(?P<authority>[^/?#@]*)")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+Authority = tuple[str, int | None]
+"""A `Host` or origin authority as the guard compares it: the lower-cased name (an IPv6
+address in brackets, compressed) and the port, `None` when none is given."""
+
+
+def parse_authority(text: str) -> Authority | None:
+    """`(name, port)` of `name`, `name:port`, `[v6]` or `[v6]:port`, or `None` for anything
+    else: trailing text after `]`, a port that is not a number up to 65535, user info, a
+    path, or an IPv6 literal that is not one."""
+    match = _AUTHORITY.fullmatch(text)
+    if match is None:
+        return None
+    port = int(match["port"]) if match["port"] is not None else None
+    if port is not None and port > 65535:
+        return None
+    if match["v6"] is None:
+        return match["name"].lower(), port
+    try:
+        return f"[{ipaddress.IPv6Address(match['v6']).compressed}]", port
+    except ValueError:
+        return None
+
+
+def parse_origin(text: str) -> tuple[str, str, int] | None:
+    """`(scheme, name, port)` of a web origin `http[s]://authority`, the port filled in from
+    the scheme when absent, or `None` for anything else (another scheme, a path, user info,
+    `null`)."""
+    match = _ORIGIN.fullmatch(text.removesuffix("/"))
+    scheme = match["scheme"].lower() if match is not None else ""
+    authority = parse_authority(match["authority"]) if match is not None else None
+    if authority is None or scheme not in _DEFAULT_PORTS:
+        return None
+    name, port = authority
+    return scheme, name, _DEFAULT_PORTS[scheme] if port is None else port
 
 
 @dataclass(frozen=True)
@@ -99,8 +133,8 @@ class Guard:
         self.app = app
         self.token = token.encode() if token else None
         self.any_host = "*" in hosts
-        self.hosts = [_split(host) for host in hosts if host != "*"]
-        self.origins = {origin.rstrip("/").lower() for origin in origins}
+        self.hosts = [_known(host) for host in hosts if host != "*"]
+        self.origins = {_allowed_origin(origin) for origin in origins}
         self.routes = list(routes)
         self.access: Mapping[int, RouteAccess] = {
             id(route): grant for grant in access for route in grant.routes
@@ -116,7 +150,9 @@ class Guard:
             await _refuse(scope, send, 421, f"unknown Host header {host!r}")
             return
         origin = headers.get("origin")
-        if origin is not None and not self._origin_ok(origin.decode("latin-1")):
+        if origin is not None and not self._origin_ok(
+            origin.decode("latin-1"), scope.get("scheme", "http"), host
+        ):
             await _refuse(scope, send, 403, "cross-origin request refused")
             return
         refusal = self._refusal(scope, headers)
@@ -150,22 +186,48 @@ class Guard:
     def _host_ok(self, host: str) -> bool:
         if self.any_host:
             return True
-        name, port = _split(host)
+        given = parse_authority(host)
+        if given is None:
+            return False
+        name, port = given
         return any(name == known and (want is None or want == port) for known, want in self.hosts)
 
-    def _origin_ok(self, origin: str) -> bool:
-        if origin.rstrip("/").lower() in self.origins:
-            return True
-        parts = urlsplit(origin)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+    def _origin_ok(self, origin: str, scheme: str, host: str) -> bool:
+        """Whether `origin` is one of the allowed origins, or this very server as the request
+        reached it: the request's scheme, and the `Host` header's name and port (the scheme's
+        default port when the header has none)."""
+        parsed = parse_origin(origin)
+        if parsed is None:
             return False
-        return self._host_ok(parts.netloc)
+        if parsed in self.origins:
+            return True
+        reached = parse_authority(host)
+        if reached is None or scheme not in _DEFAULT_PORTS:
+            return False
+        name, port = reached
+        return parsed == (scheme, name, _DEFAULT_PORTS[scheme] if port is None else port)
 
     def _token_ok(self, header: bytes | None) -> bool:
         assert self.token is not None
         if header is None or header[:7].lower() != b"bearer ":
             return False
         return hmac.compare_digest(header[7:].strip(), self.token)
+
+
+def _known(host: str) -> Authority:
+    known = parse_authority(host)
+    if known is None:
+        raise ValueError(
+            f"an allowed host is a name or address with an optional port, got {host!r}"
+        )
+    return known
+
+
+def _allowed_origin(origin: str) -> tuple[str, str, int]:
+    allowed = parse_origin(origin)
+    if allowed is None:
+        raise ValueError(f"an allowed origin is http[s]://host[:port], got {origin!r}")
+    return allowed
 
 
 async def _refuse(
@@ -193,7 +255,8 @@ async def _refuse(
 class _Endpoint:
     """The ASGI endpoint handing every request at the MCP path to the session manager, after
     answering a POST whose body is not JSON at all (or nests past the parser) with a 400 parse
-    error, as SDK releases differ there (a 1.x server answers such a body with a 500)."""
+    error, as SDK releases differ there (a 1.x server answers such a body with a 500). A
+    session's request is cancelled when its client drops the connection before the answer."""
 
     def __init__(self, manager: Any) -> None:
         self.manager = manager
@@ -214,9 +277,15 @@ class _Endpoint:
             size += len(chunk)
             more = message.get("more_body", False)
         if not more:
-            reason = _unparseable(b"".join(chunks))
+            body = b"".join(chunks)
+            reason = _unparseable(body)
             if reason is not None:
                 await _refuse(scope, send, 400, reason, code=PARSE_ERROR)
+                return
+            id = request_id(body)
+            if id is not None and any(key == b"mcp-session-id" for key, _ in scope["headers"]):
+                replay: list[Any] = [{"type": "http.request", "body": body, "more_body": False}]
+                await handle_watched(self.manager, scope, replay, receive, send, id)
                 return
         last = {"type": "http.request", "body": chunks.pop() if chunks else b"", "more_body": more}
         await self.manager.handle_request(scope, _replay(chunks, last, receive), send)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import socket
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -16,9 +17,13 @@ from starlette.routing import BaseRoute
 
 from orkestrel import __version__
 from orkestrel.mcp import sdk
+from orkestrel.mcp.connections import LISTEN_BACKLOG, GuardedConfig
 from orkestrel.mcp.constants import (
+    DEFAULT_HEADER_TIMEOUT_SECONDS,
     DEFAULT_HOST,
+    DEFAULT_KEEPALIVE_SECONDS,
     DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_SESSIONS,
     DEFAULT_PATH,
     DEFAULT_PORT,
@@ -54,6 +59,9 @@ async def serve(
     session_idle: float | None = DEFAULT_SESSION_IDLE_SECONDS,
     max_sessions: int | None = DEFAULT_MAX_SESSIONS,
     max_answer_bytes: int | None = DEFAULT_MAX_ANSWER_BYTES,
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT_SECONDS,
+    keepalive_timeout: float = DEFAULT_KEEPALIVE_SECONDS,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
     routes: Iterable[BaseRoute] = (),
     access: Sequence[RouteAccess] = (),
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
@@ -75,11 +83,33 @@ async def serve(
     are extra Starlette routes served beside `path` (the terminal routes and answering page,
     say) behind the same checks; `access` lets a browser reach some of them without the
     bearer header (see `RouteAccess`).
+
+    A connection whose request headers take longer than `header_timeout` seconds, or that
+    sits idle between requests for `keepalive_timeout` seconds, is closed, and at most
+    `max_connections` are open at once (fewer when the open-file limit is lower): past it, a
+    new connection evicts the one that has waited longest for its headers, or is closed when
+    every open one is busy.
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ValueError(f"port must be an integer from 0 to 65535, got {port!r}")
+    for option, seconds in (
+        ("header_timeout", header_timeout),
+        ("keepalive_timeout", keepalive_timeout),
+    ):
+        if (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 0 < seconds < math.inf
+        ):
+            raise ValueError(f"{option} must be a positive number of seconds, got {seconds!r}")
+    if (
+        isinstance(max_connections, bool)
+        or not isinstance(max_connections, int)
+        or max_connections < 1
+    ):
+        raise ValueError(f"max_connections must be a positive integer, got {max_connections!r}")
     watch = ListingWatch(manager)
     server = create_server(
         manager,
@@ -118,7 +148,18 @@ async def serve(
     try:
         async with anyio.create_task_group() as group:
             group.start_soon(_poll, watch)
-            await _serve_http(app, listener, path, task_status)
+            config = GuardedConfig(
+                app,
+                header_timeout=header_timeout,
+                keepalive_timeout=keepalive_timeout,
+                max_connections=max_connections,
+                log_config=None,
+                log_level="warning",
+                access_log=False,
+                lifespan="on",
+                timeout_graceful_shutdown=int(SHUTDOWN_GRACE_SECONDS),
+            )
+            await _serve_http(config, listener, path, task_status)
             group.cancel_scope.cancel()
     except BaseExceptionGroup as failure:
         raise_alone(failure)
@@ -153,16 +194,8 @@ class _Uvicorn(uvicorn.Server):
 
 
 async def _serve_http(
-    app: Any, listener: socket.socket, path: str, task_status: TaskStatus[str]
+    config: uvicorn.Config, listener: socket.socket, path: str, task_status: TaskStatus[str]
 ) -> None:
-    config = uvicorn.Config(
-        app,
-        log_config=None,
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=int(SHUTDOWN_GRACE_SECONDS),
-    )
     web = _Uvicorn(config)
     finished = anyio.Event()
 
@@ -196,7 +229,7 @@ def _bind(host: str, port: int) -> socket.socket:
     try:
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(address)
-        listener.listen(128)
+        listener.listen(LISTEN_BACKLOG)
         listener.setblocking(False)
     except BaseException:
         listener.close()

@@ -20,10 +20,12 @@ def create_prompt(
     timeout: int = DEFAULT_PROMPT_TIMEOUT_MS,
     timer: TimerHandler = default_timer,
     cap: int | None = None,
+    max_bytes: int | None = None,
 ) -> Prompt:
     """Creates a broker whose parked forms expire after `timeout` ms through `timer`, holding
-    at most `cap` forms at once (no cap when `None`)."""
-    return Prompt(timeout=timeout, timer=timer, cap=cap)
+    at most `cap` forms at once, each a schema of at most `max_bytes` bytes of JSON (no limit
+    when `None`)."""
+    return Prompt(timeout=timeout, timer=timer, cap=cap, max_bytes=max_bytes)
 
 
 def create_terminal_manager(
@@ -31,10 +33,12 @@ def create_terminal_manager(
     timeout: int | None = None,
     timer: TimerHandler | None = None,
     cap: int | None = None,
+    max_bytes: int | None = None,
 ) -> TerminalManager:
     """Creates an empty terminal manager; `timeout`, `timer` and `cap` are the defaults of the
-    terminals it mounts, each of which `add` may override."""
-    return TerminalManager(timeout=timeout, timer=timer, cap=cap)
+    terminals it mounts, each of which `add` may override, and `max_bytes` caps every
+    terminal's forms."""
+    return TerminalManager(timeout=timeout, timer=timer, cap=cap, max_bytes=max_bytes)
 
 
 def create_prompt_client(

@@ -39,10 +39,12 @@ class TerminalManager:
         timeout: int | None = None,
         timer: TimerHandler | None = None,
         cap: int | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         self._timeout = check_timeout(DEFAULT_PROMPT_TIMEOUT_MS if timeout is None else timeout)
         self._timer = timer if timer is not None else default_timer
         self._cap = check_cap(cap)
+        self._max_bytes = check_cap(max_bytes, "max_bytes")
         self._endpoints: dict[str, _Endpoint] = {}
         self._edges: dict[str, tuple[str, str]] = {}
         self._lock = threading.RLock()
@@ -85,6 +87,7 @@ class TerminalManager:
                 timeout=self._timeout if timeout is None else timeout,
                 timer=timer if timer is not None else self._timer,
                 cap=self._cap if cap is None else cap,
+                max_bytes=self._max_bytes,
             )
             listeners: list[tuple[str, Any]] = [
                 ("pending", lambda record: self._emitter.emit("pending", record)),

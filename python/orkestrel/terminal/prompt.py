@@ -18,6 +18,7 @@ from orkestrel.terminal.errors import TerminalError
 from orkestrel.terminal.timers import default_timer
 from orkestrel.terminal.types import AnswerResult, PendingForm, TimerCancel, TimerHandler
 from orkestrel.terminal.validators import check_cap, check_timeout
+from orkestrel.terminal.wire import json_text
 
 
 @dataclass
@@ -41,12 +42,14 @@ class Prompt:
         timeout: int = DEFAULT_PROMPT_TIMEOUT_MS,
         timer: TimerHandler = default_timer,
         cap: int | None = None,
+        max_bytes: int | None = None,
     ) -> None:
         self._timeout = check_timeout(timeout)
         if not callable(timer):
             raise ValueError(f"timer must be a callable (callback, ms) -> cancel, got {timer!r}")
         self._timer = timer
         self._cap = check_cap(cap)
+        self._max_bytes = check_cap(max_bytes, "max_bytes")
         self._tickets: dict[str, _Ticket] = {}
         self._lock = threading.RLock()
         self._destroyed = False
@@ -76,8 +79,20 @@ class Prompt:
         """Parks a live form and returns its fresh id; the caller awaits `form.answer`.
 
         A destroyed broker destroys the form and raises `TerminalError` (`EXPIRE`); a broker at
-        its `cap` destroys the form and raises `LIMIT`.
+        its `cap`, or a form whose schema is longer than `max_bytes` as JSON, destroys the form
+        and raises `LIMIT`.
         """
+        schema = serialize_form(form.schema)
+        if self._max_bytes is not None:
+            size = len(json_text(schema).encode("utf-8"))
+            if size > self._max_bytes:
+                form.destroy()
+                raise TerminalError(
+                    "LIMIT",
+                    f"the form's schema is {size} bytes of JSON, over the terminal's limit of "
+                    f"{self._max_bytes} (max_bytes)",
+                    {"max_bytes": self._max_bytes, "bytes": size},
+                )
         with self._lock:
             if self._destroyed:
                 form.destroy()
@@ -85,12 +100,14 @@ class Prompt:
             if self._cap is not None and len(self._tickets) >= self._cap:
                 form.destroy()
                 raise TerminalError(
-                    "LIMIT", f"the terminal already holds {self._cap} forms", {"cap": self._cap}
+                    "LIMIT",
+                    f"the terminal already holds {self._cap} forms, its limit (cap)",
+                    {"cap": self._cap},
                 )
             id = str(uuid.uuid4())
             record: PendingForm = {
                 "id": id,
-                "schema": serialize_form(form.schema),
+                "schema": schema,
                 "status": "pending",
                 "time": int(time.time() * 1000),
             }

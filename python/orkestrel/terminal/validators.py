@@ -13,12 +13,12 @@ def check_timeout(value: object) -> int:
     return value
 
 
-def check_cap(value: object) -> int | None:
-    """Returns a valid cap on parked forms (`None` for no cap), or raises `ValueError`."""
+def check_cap(value: object, name: str = "cap") -> int | None:
+    """Returns a valid cap (`None` for no cap) for the option `name`, or raises `ValueError`."""
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"cap must be a non-negative integer or None, got {value!r}")
+        raise ValueError(f"{name} must be a non-negative integer or None, got {value!r}")
     return value
 
 

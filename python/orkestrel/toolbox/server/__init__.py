@@ -5,6 +5,7 @@ from orkestrel.toolbox.server.constants import (
     TERMINAL_BODY_LIMIT,
     TERMINAL_KEEPALIVE_MS,
     TERMINAL_ROUTES_PATH,
+    TERMINAL_STREAM_BUFFER,
 )
 from orkestrel.toolbox.server.factories import (
     create_terminal_app,
@@ -25,6 +26,7 @@ __all__ = [
     "TERMINAL_BODY_LIMIT",
     "TERMINAL_KEEPALIVE_MS",
     "TERMINAL_ROUTES_PATH",
+    "TERMINAL_STREAM_BUFFER",
     "TerminalHandler",
     "TerminalRoute",
     "TerminalRouteContext",

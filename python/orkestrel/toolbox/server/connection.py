@@ -22,6 +22,7 @@ from orkestrel.terminal import (
     serialize_pending,
     serialize_shutdown,
 )
+from orkestrel.toolbox.server.constants import TERMINAL_STREAM_BUFFER
 from orkestrel.toolbox.server.helpers import token_accepts
 from orkestrel.toolbox.server.types import TerminalToken
 
@@ -31,6 +32,10 @@ class TerminalConnection:
     forwards the terminal's `pending` and `expire` events, sends a keepalive comment every
     `keepalive` ms while the token still accepts the header presented at connect, and ends on
     the manager's `destroy` with a `shutdown` event.
+
+    The replay is read form by form as the consumer takes it, and the live frames waiting for
+    the consumer are held up to `buffer` bytes (one frame always fits): a consumer that falls
+    further behind is dropped, and a page that reconnects gets the replay afresh.
 
     `close` (also run when `signal` aborts, when a tick finds the token refused, and when a
     write finds the consumer gone) cancels the timer, unsubscribes and ends the stream; it is
@@ -47,6 +52,7 @@ class TerminalConnection:
         keepalive: int,
         timer: TimerHandler,
         signal: AbortSignal | None = None,
+        buffer: int = TERMINAL_STREAM_BUFFER,
     ) -> None:
         self._manager = manager
         self._name = name
@@ -55,6 +61,10 @@ class TerminalConnection:
         self._keepalive = keepalive
         self._timer = timer
         self._signal = signal
+        self._buffer = buffer
+        self._buffered = 0
+        self._replay: list[str] = []
+        self.dropped = False
         self._send: MemoryObjectSendStream[bytes]
         self._receive: MemoryObjectReceiveStream[bytes]
         self._send, self._receive = anyio.create_memory_object_stream[bytes](math.inf)
@@ -86,8 +96,7 @@ class TerminalConnection:
                 self.close()
                 return
             self._signal.add_listener(self._abort_listener)
-        for record in self._manager.pending(self._name):
-            self._write(encode_event(serialize_pending(record)))
+        self._replay = [record["id"] for record in self._manager.pending(self._name)]
         for event, listener in self._listeners:
             self._manager.emitter.on(event, listener)
         self._arm()
@@ -95,7 +104,13 @@ class TerminalConnection:
     async def frames(self) -> AsyncIterator[bytes]:
         """Yields the stream's bytes, frame by frame, until the connection closes."""
         try:
+            while self._replay and not self._closed:
+                prompt = self._manager.terminal(self._name)
+                record = None if prompt is None else prompt.pending(self._replay.pop(0))
+                if record is not None:
+                    yield encode_event(serialize_pending(record))
             async for frame in self._receive:
+                self._buffered -= len(frame)
                 yield frame
         finally:
             self.finish()
@@ -154,6 +169,12 @@ class TerminalConnection:
         if self._closed:
             self.close()
             return False
+        if self._buffered and self._buffered + len(frame) > self._buffer:
+            # The consumer reads too slowly: drop it rather than hold without bound.
+            self.dropped = True
+            self.close()
+            return False
+        self._buffered += len(frame)
         try:
             self._send.send_nowait(frame)
         except (anyio.BrokenResourceError, anyio.ClosedResourceError):

@@ -17,6 +17,10 @@ TERMINAL_BODY_LIMIT: Final = 1_048_576
 """Holds the default cap on an answer's POST body, `1_048_576` bytes; a longer body is refused
 with `413` before it is parsed."""
 
+TERMINAL_STREAM_BUFFER: Final = 1_048_576
+"""Holds the default cap on the bytes one SSE stream holds for a consumer that has not read
+them yet, `1_048_576`; a consumer further behind is dropped (it reconnects for a replay)."""
+
 TERMINAL_PAGE_FILES: Final[dict[str, str]] = {
     "": "text/html; charset=utf-8",
     "page.js": "text/javascript; charset=utf-8",

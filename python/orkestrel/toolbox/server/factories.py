@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -11,8 +11,15 @@ from orkestrel.toolbox.server.constants import (
     TERMINAL_KEEPALIVE_MS,
     TERMINAL_PAGE_FILES,
     TERMINAL_ROUTES_PATH,
+    TERMINAL_STREAM_BUFFER,
 )
-from orkestrel.toolbox.server.helpers import check_keepalive, resolve_body_limit, starlette_path
+from orkestrel.toolbox.server.helpers import (
+    check_buffer,
+    check_keepalive,
+    frame_headers,
+    resolve_body_limit,
+    starlette_path,
+)
 from orkestrel.toolbox.server.types import TerminalRoute, TerminalRouteContext, TerminalToken
 
 if TYPE_CHECKING:
@@ -30,30 +37,43 @@ def create_terminal_routes(
     keepalive: int = TERMINAL_KEEPALIVE_MS,
     timer: TimerHandler = default_timer,
     limit: float | None = None,
+    buffer: int = TERMINAL_STREAM_BUFFER,
 ) -> tuple[TerminalRoute, ...]:
     """Builds the GET SSE stream and POST answer routes that bridge a terminal manager onto the
     wire: exactly two records, GET then POST, sharing `path`.
 
     The handlers take a Starlette `Request` and answer a Starlette `Response`, so the routes
     need Starlette (it comes with the `mcp` extra). `limit` caps the POST body in bytes (`None`
-    or a non-finite number: `TERMINAL_BODY_LIMIT`); `keepalive` is in milliseconds.
+    or a non-finite number: `TERMINAL_BODY_LIMIT`); `keepalive` is in milliseconds; `buffer`
+    caps the bytes a stream holds for a consumer that has not read them (a slower one is
+    dropped).
     """
     from orkestrel.toolbox.server.handlers import answer_handler, stream_handler
 
     interval = check_keepalive(keepalive)
     cap = resolve_body_limit(limit)
+    held = check_buffer(buffer)
     return (
         TerminalRoute(
-            "GET", path, stream_handler(manager, token=token, keepalive=interval, timer=timer)
+            "GET",
+            path,
+            stream_handler(manager, token=token, keepalive=interval, timer=timer, buffer=held),
         ),
         TerminalRoute("POST", path, answer_handler(manager, token=token, limit=cap)),
     )
 
 
-def create_terminal_page_routes(*, path: str = TERMINAL_ROUTES_PATH) -> tuple[TerminalRoute, ...]:
+def create_terminal_page_routes(
+    *, path: str = TERMINAL_ROUTES_PATH, frame_ancestors: Sequence[str] = ()
+) -> tuple[TerminalRoute, ...]:
     """Builds the GET routes of the answering page under `<path>/`: the page itself, its
     script and its style sheet, plain files shipped in the package. The page needs no token to
-    load; it sends the token it is given with every call it makes."""
+    load; it sends the token it is given with every call it makes.
+
+    The page refuses to be framed (`X-Frame-Options: DENY`, CSP `frame-ancestors 'none'`), so
+    a page elsewhere cannot overlay it and trick a click into an answer; `frame_ancestors`
+    lists the CSP sources that may frame it instead (an MCP App's host, say)."""
+    framing = frame_headers(list(frame_ancestors))
     routes = []
     for name, media in TERMINAL_PAGE_FILES.items():
         body = (
@@ -61,15 +81,15 @@ def create_terminal_page_routes(*, path: str = TERMINAL_ROUTES_PATH) -> tuple[Te
             .joinpath("page", name or "index.html")
             .read_bytes()
         )
-        routes.append(TerminalRoute("GET", f"{path}/{name}", _static(body, media)))
+        routes.append(TerminalRoute("GET", f"{path}/{name}", _static(body, media, framing)))
     return tuple(routes)
 
 
-def _static(body: bytes, media: str) -> Any:
+def _static(body: bytes, media: str, framing: dict[str, str]) -> Any:
     async def handle(request: Request, context: TerminalRouteContext) -> Response:
         from starlette.responses import Response
 
-        headers = {"cache-control": "no-cache", "x-content-type-options": "nosniff"}
+        headers = {"cache-control": "no-cache", "x-content-type-options": "nosniff", **framing}
         return Response(body, media_type=media, headers=headers)
 
     return handle
@@ -99,14 +119,23 @@ def create_terminal_app(
     timer: TimerHandler = default_timer,
     limit: float | None = None,
     page: bool = False,
+    frame_ancestors: Sequence[str] = (),
+    buffer: int = TERMINAL_STREAM_BUFFER,
 ) -> Starlette:
     """Builds a Starlette app serving the terminal routes of `manager` (and, with `page`, the
-    answering page at `<path>/`); other paths answer `404` and other methods `405`."""
+    answering page at `<path>/`, framed only by `frame_ancestors`); other paths answer `404`
+    and other methods `405`."""
     from starlette.applications import Starlette
 
     routes = create_terminal_routes(
-        manager, path=path, token=token, keepalive=keepalive, timer=timer, limit=limit
+        manager,
+        path=path,
+        token=token,
+        keepalive=keepalive,
+        timer=timer,
+        limit=limit,
+        buffer=buffer,
     )
     if page:
-        routes += create_terminal_page_routes(path=path)
+        routes += create_terminal_page_routes(path=path, frame_ancestors=frame_ancestors)
     return Starlette(routes=starlette_routes(routes))

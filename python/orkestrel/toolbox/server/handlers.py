@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from orkestrel.form import is_form_values
+from orkestrel.form import FieldError, is_form_values
 from orkestrel.terminal import HEADER_TOKEN, TerminalManagerInterface, TimerHandler, json_text
 from orkestrel.toolbox.server.connection import TerminalConnection
 from orkestrel.toolbox.server.helpers import token_accepts
@@ -51,6 +51,27 @@ class TerminalStream(StreamingResponse):
             self.connection.finish()
 
 
+LONE_SURROGATE = (
+    "The answer holds a lone surrogate (a \\ud800-\\udfff escape without its pair), "
+    "which is not text; send valid Unicode"
+)
+
+
+def _encodable(value: object) -> bool:
+    """Whether every string in a parsed JSON value encodes to UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_encodable(key) and _encodable(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(_encodable(item) for item in value)
+    return True
+
+
 def _empty(status: int) -> Response:
     return Response(status_code=status)
 
@@ -78,9 +99,10 @@ def stream_handler(
     token: TerminalToken | None,
     keepalive: int,
     timer: TimerHandler,
+    buffer: int,
 ) -> TerminalHandler:
     """Builds the GET handler: `401` for a refused token, `404` for an unknown terminal, else
-    the terminal's event stream."""
+    the terminal's event stream, dropped when its consumer falls `buffer` bytes behind."""
 
     async def handle(request: Request, context: TerminalRouteContext) -> Response:
         presented = request.headers.get(HEADER_TOKEN)
@@ -90,7 +112,13 @@ def stream_handler(
         if name is None:
             return _empty(404)
         connection = TerminalConnection(
-            manager, name, token=token, presented=presented, keepalive=keepalive, timer=timer
+            manager,
+            name,
+            token=token,
+            presented=presented,
+            keepalive=keepalive,
+            timer=timer,
+            buffer=buffer,
         )
         return TerminalStream(connection)
 
@@ -104,7 +132,8 @@ def answer_handler(
     body is read), `413` for a body past `limit` bytes (whatever `Content-Length` claims),
     `400` for a body that is not JSON, `422` for one that is not `{id, values}`, then the
     manager's answer result as JSON: `200` accepted, `404` `target`, `422` `unknown` or
-    `rejected`."""
+    `rejected` (also for an answer holding a lone surrogate, which no JSON text can carry
+    further: the form stays open)."""
     cap = max(1, limit)
 
     async def handle(request: Request, context: TerminalRouteContext) -> Response:
@@ -136,6 +165,13 @@ def answer_handler(
         id, values = payload.get("id"), payload.get("values")
         if not isinstance(id, str) or not id or not is_form_values(values):
             return _empty(422)
+        faults: list[FieldError] = [
+            {"field": field, "message": LONE_SURROGATE}
+            for field, value in values.items()
+            if not _encodable(field) or not _encodable(value)
+        ]
+        if faults:
+            return _json(422, {"success": False, "error": {"reason": "rejected", "errors": faults}})
         result = manager.answer(name, id, values)
         if result["success"] is True:
             return _json(200, result)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hmac
 import math
+import re
+from collections.abc import Sequence
 
 from orkestrel.timeout import MAX_TIMEOUT_MS
 from orkestrel.toolbox.server.constants import TERMINAL_BODY_LIMIT
@@ -44,6 +46,28 @@ def check_keepalive(keepalive: object) -> int:
     if not 1 <= keepalive <= MAX_TIMEOUT_MS:
         raise ValueError(f"keepalive must be from 1 to {MAX_TIMEOUT_MS} ms, got {keepalive}")
     return keepalive
+
+
+def frame_headers(ancestors: Sequence[str]) -> dict[str, str]:
+    """The headers that say who may frame the answering page: nobody for no `ancestors`
+    (`X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`), else CSP `frame-ancestors`
+    listing them. Raises `ValueError` for a source that is empty or holds whitespace, `;` or
+    `,`, which would end or split the directive."""
+    for source in ancestors:
+        if not isinstance(source, str) or not source or re.search(r"[\s;,]", source):
+            raise ValueError(
+                f"a frame ancestor is one CSP source, e.g. https://app.example, got {source!r}"
+            )
+    if not ancestors:
+        return {"x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'"}
+    return {"content-security-policy": "frame-ancestors " + " ".join(ancestors)}
+
+
+def check_buffer(buffer: object) -> int:
+    """Returns a valid stream buffer cap, or raises `ValueError`: an `int` of at least 1 byte."""
+    if isinstance(buffer, bool) or not isinstance(buffer, int) or buffer < 1:
+        raise ValueError(f"buffer must be a positive integer of bytes, got {buffer!r}")
+    return buffer
 
 
 def starlette_path(path: str) -> str:

@@ -46,10 +46,11 @@ class TerminalRoute:
 
 class TerminalRoutesOptions(TypedDict, total=False):
     """Represents the options `create_terminal_routes` takes: the shared path, the token gate,
-    the keepalive interval and its timer, and the POST body limit."""
+    the keepalive interval and its timer, the POST body limit, and the stream buffer cap."""
 
     path: str
     token: TerminalToken | None
     keepalive: int
     timer: TimerHandler
     limit: float | None
+    buffer: int

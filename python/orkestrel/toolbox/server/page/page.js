@@ -17,15 +17,31 @@
   $("terminal").textContent = name;
   document.title = `orkestrel terminal ${name}`;
 
+  // A browser may block sessionStorage (it then throws on access): the token then lives only
+  // as long as the page.
+  function remember(value) {
+    try {
+      sessionStorage.setItem("orkestrel-token", value);
+    } catch {}
+  }
+
+  function recall() {
+    try {
+      return sessionStorage.getItem("orkestrel-token");
+    } catch {
+      return null;
+    }
+  }
+
   function readToken() {
     const match = /(?:^#|&)token=([^&]*)/.exec(location.hash);
     if (match) {
       const value = decodeURIComponent(match[1]);
-      sessionStorage.setItem("orkestrel-token", value);
+      remember(value);
       history.replaceState(null, "", location.pathname + location.search);
       return value;
     }
-    return sessionStorage.getItem("orkestrel-token");
+    return recall();
   }
 
   function headers(extra) {
@@ -49,7 +65,7 @@
   $("token").addEventListener("submit", (event) => {
     event.preventDefault();
     token = $("token-value").value;
-    sessionStorage.setItem("orkestrel-token", token);
+    remember(token);
     $("token").hidden = true;
     stopped = false;
     connect();
