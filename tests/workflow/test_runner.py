@@ -492,7 +492,7 @@ async def test_one_runner_serves_concurrent_runs() -> None:
         for index in range(5):
             group.start_soon(one, index)
     assert sorted(result.results[0].result["value"] for result in results) == list(range(5))
-    assert repr(runner) == "WorkflowRunner()"
+    assert repr(runner) == "WorkflowRunner(max_answer_bytes=33554432, lease_ttl=30000)"
 
 
 async def test_a_signal_aborted_from_another_thread_stops_the_run() -> None:

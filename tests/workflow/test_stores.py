@@ -112,15 +112,25 @@ async def test_a_run_persists_through_the_table_store_on_each_engine(
         assert again is None
 
 
-async def test_a_malformed_stored_blob_is_restore(make_driver: MakeDriver) -> None:
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [{"id": '["broken","head"]', "entry": '{"id":"broken","status":"done","phases":0}'}],
+        [{"id": '["broken","head"]', "entry": "{not json"}],
+        [{"id": '["broken","head"]', "entry": '{"id":"broken","phases":1}'}],
+    ],
+    ids=["not-a-snapshot", "not-json", "a-missing-phase"],
+)
+async def test_malformed_stored_entries_are_restore(
+    make_driver: MakeDriver, rows: list[dict[str, str]]
+) -> None:
     database = create_database(tables={WORKFLOWS_TABLE: WORKFLOWS_COLUMNS}, driver=make_driver())
-    table = database.table(WORKFLOWS_TABLE)
-    store = DatabaseWorkflowStore(table, database)
-    await table.set({"id": "broken", "snapshot": {"id": "broken", "status": "done"}})
+    store = DatabaseWorkflowStore(database)
+    await database.table(WORKFLOWS_TABLE).set(rows)
     with pytest.raises(WorkflowError) as caught:
         await store.get("broken")
     assert caught.value.code == "RESTORE"
-    assert repr(store) == "<DatabaseWorkflowStore table='workflows'>"
+    assert repr(store) == "<DatabaseWorkflowStore table='workflow_entries'>"
     await store.close()
 
 

@@ -54,7 +54,7 @@ def open_workflow_store(data: Path, shared: SharedState | None = None) -> Databa
     touches the disk before its first use, and `data` must exist by then."""
     driver = shared.driver() if shared is not None else create_sqlite_driver(data / WORKFLOWS_FILE)
     engine = create_database(tables={WORKFLOWS_TABLE: WORKFLOWS_COLUMNS}, driver=driver)
-    return DatabaseWorkflowStore(engine.table(WORKFLOWS_TABLE), engine)
+    return DatabaseWorkflowStore(engine)
 
 
 def delegation(
