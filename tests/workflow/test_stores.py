@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,7 +16,6 @@ from orkestrel.workflow import (
     WorkflowError,
     WorkflowStoreInterface,
     create_database_workflow_store,
-    create_memory_workflow_store,
     create_restored_workflow,
     create_workflow_runner,
 )
@@ -30,16 +29,6 @@ MakeDriver = Callable[[], DriverInterface]
 async def snapshot_of(id: str, *tasks: str) -> Any:
     definition = workflow(phase("p", *(task(name) for name in tasks)), id=id)
     return (await create_workflow_runner().execute(definition)).workflow.snapshot()
-
-
-@pytest.fixture(params=["memory", "database"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[WorkflowStoreInterface]:
-    if request.param == "memory":
-        yield create_memory_workflow_store()
-        return
-    database = create_database_workflow_store()
-    yield database
-    await database.close()
 
 
 async def test_a_missing_id_reads_as_none_and_deletes_quietly(
