@@ -47,15 +47,6 @@ def derive_workflow_status(phases: Iterable[tuple[LifecycleStatus, bool]]) -> Wo
     return "skipped"
 
 
-def message_of(error: BaseException) -> str:
-    """An error's one-line text: `str(error)`, or its class name when that is empty or fails."""
-    try:
-        text = str(error)
-    except Exception:
-        text = ""
-    return text if isinstance(text, str) and text else type(error).__name__
-
-
 def faults_of(contract: Contract, value: Any) -> list[Any]:
     """The first ten faults a contract finds in a value, or none when it cannot explain it."""
     try:

@@ -13,13 +13,13 @@ import anyio
 import anyio.to_thread
 
 from orkestrel import _core
+from orkestrel._errors import message_of
 from orkestrel.abort import AbortController, AbortSignal
 from orkestrel.abort.loop import loop_caller
 from orkestrel.contract import ContractError, clone_json_value
 from orkestrel.timeout import create_timeout
 from orkestrel.workflow.checkpoints import Checkpoints
 from orkestrel.workflow.controller import TaskController
-from orkestrel.workflow.helpers import message_of
 from orkestrel.workflow.results import TaskResult, WorkflowResult
 from orkestrel.workflow.types import (
     TaskFailed,

@@ -10,13 +10,13 @@ from typing import Any
 
 import anyio
 
-from orkestrel._errors import raise_alone
+from orkestrel._errors import message_of, raise_alone
 from orkestrel.abort import AbortSignal, is_abort_signal
 from orkestrel.contract import ContractError, clone_json_record, clone_json_value, create_contract
 from orkestrel.timeout import is_timeout_duration
 from orkestrel.workflow.constants import LEASE_TTL_MS, MAX_ANSWER_BYTES, MAX_TIMER_MS
 from orkestrel.workflow.errors import WorkflowError
-from orkestrel.workflow.helpers import faults_of, message_of
+from orkestrel.workflow.helpers import faults_of
 from orkestrel.workflow.results import WorkflowResult
 from orkestrel.workflow.run import Behavior, Run, unrun
 from orkestrel.workflow.shapes import workflow_shape

@@ -6,6 +6,7 @@ import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from orkestrel._errors import message_of
 from orkestrel.contract.helpers import preview
 from orkestrel.database.dialect import postgres_dialect
 from orkestrel.database.drivers.base import ThreadedDriver
@@ -179,4 +180,4 @@ class PostgresDriver(ThreadedDriver):
             return DatabaseError("DRIVER", f"the database is read-only: {error}", context)
         if state in _RETRYABLE or type(error).__name__ == "OperationalError":
             context["retryable"] = True
-        return DatabaseError("DRIVER", f"postgres failed: {error}", context)
+        return DatabaseError("DRIVER", f"postgres failed: {message_of(error)}", context)
