@@ -454,6 +454,16 @@ async def test_malformed_definitions_carry_their_faults() -> None:
     assert caught.value.context["faults"][0]["path"] == ["phases", "0", "tasks", "0", "id"]
 
 
+async def test_a_definition_over_the_node_budget_names_the_budget() -> None:
+    with pytest.raises(WorkflowError) as caught:
+        await run(workflow(phase("p", task("a", input={"rows": [0] * 300_000}))))
+    assert (caught.value.code, str(caught.value)) == (
+        "SCHEDULE",
+        "malformed workflow definition: it holds more than 262144 JSON values "
+        "(the node budget, CLONE_NODE_LIMIT)",
+    )
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from orkestrel.contract import Contract
+from orkestrel.contract import CLONE_NODE_LIMIT, Contract, ContractError
 from orkestrel.workflow.constants import TERMINAL_STATUSES
 from orkestrel.workflow.types import LifecycleStatus, PhaseStatus, WorkflowStatus
 
@@ -45,6 +45,16 @@ def derive_workflow_status(phases: Iterable[tuple[LifecycleStatus, bool]]) -> Wo
     if "completed" in seen or "failed" in seen:
         return "completed"
     return "skipped"
+
+
+def clone_reason(error: ContractError) -> str:
+    """Why a value could not be copied as JSON, naming the node budget when that was it."""
+    text = str(error).split(": ", 1)[-1]
+    if "node limit" in text:
+        return (
+            f"it holds more than {CLONE_NODE_LIMIT} JSON values (the node budget, CLONE_NODE_LIMIT)"
+        )
+    return text
 
 
 def faults_of(contract: Contract, value: Any) -> list[Any]:

@@ -16,7 +16,7 @@ from orkestrel.contract import ContractError, clone_json_record, clone_json_valu
 from orkestrel.timeout import is_timeout_duration
 from orkestrel.workflow.constants import LEASE_TTL_MS, MAX_ANSWER_BYTES, MAX_TIMER_MS
 from orkestrel.workflow.errors import WorkflowError
-from orkestrel.workflow.helpers import faults_of
+from orkestrel.workflow.helpers import clone_reason, faults_of
 from orkestrel.workflow.results import WorkflowResult
 from orkestrel.workflow.run import Behavior, Run, unrun
 from orkestrel.workflow.shapes import workflow_shape
@@ -44,7 +44,8 @@ def own_definition(definition: Any) -> dict[str, Any]:
     try:
         owned: dict[str, Any] = clone_json_value(definition)
     except ContractError as error:
-        raise _schedule("malformed workflow definition", {"reason": str(error)}) from None
+        reason = clone_reason(error)
+        raise _schedule(f"malformed workflow definition: {reason}", {"reason": reason}) from None
     phases: set[str] = set()
     tasks: set[str] = set()
     for phase in owned["phases"]:
