@@ -23,6 +23,7 @@ from orkestrel.toolbox import (
     tag_workflow,
 )
 from orkestrel.workflow import (
+    MAX_ANSWER_BYTES,
     WORKFLOWS_COLUMNS,
     WORKFLOWS_TABLE,
     DatabaseWorkflowStore,
@@ -91,9 +92,15 @@ def served_functions(
     }
 
 
-def workflow(context: ToolboxContext, *, delegate: str | None = None) -> ToolInterface:
+def workflow(
+    context: ToolboxContext,
+    *,
+    delegate: str | None = None,
+    max_answer_bytes: int = MAX_ANSWER_BYTES,
+) -> ToolInterface:
     """Builds the workflow tool over the toolbox's other tools, read when each call runs, with
-    its snapshots in `--data`; under `--readonly` nothing is stored.
+    its snapshots in `--data`; under `--readonly` nothing is stored. The step answers of one run
+    may add up to `max_answer_bytes` of JSON (`--workflow-answer-bytes`).
 
     `delegate` names the served agent tool: a step that calls it runs its sub-agent under the
     step's lineage, and a call that the sub-agent makes back to this tool continues it.
@@ -101,7 +108,7 @@ def workflow(context: ToolboxContext, *, delegate: str | None = None) -> ToolInt
     store = None if context.readonly else open_workflow_store(context.data, context.shared)
     if store is not None:
         context.stack.push_async_callback(store.close)
-    runner = create_workflow_runner()
+    runner = create_workflow_runner(max_answer_bytes=max_answer_bytes)
     manager, data = context.manager, context.data
     advertised = create_workflow_tool(SERVED_WORKFLOW, runner)
 
