@@ -78,6 +78,14 @@ def _failure(origin: Any, message: str) -> TaskFailed:
     return {"success": False, "error": {"origin": origin, "message": message}}
 
 
+def _value(outcome: Any) -> Any:
+    return outcome["value"]
+
+
+def _limited(outcome: Any) -> bool:
+    return not outcome["success"] and outcome["error"]["origin"] == "limit"
+
+
 def answer_size(value: Any) -> int:
     """The length of an answer's JSON text, as `json.dumps` writes it."""
     size = _core.json_size(value)
@@ -147,7 +155,7 @@ class Run:
         self._limit = limit
         self._fault: WorkflowFault | None = None
         self._answers = sum(
-            answer_size(task.outcome["value"])
+            answer_size(_value(task.outcome))
             for phase in phases_of(tree)
             for task in phase.tasks
             if task.outcome is not None and task.outcome["success"]
@@ -217,7 +225,7 @@ class Run:
         failure that stops the run and is its fault."""
         if not outcome["success"]:
             return outcome
-        size = answer_size(outcome["value"])
+        size = answer_size(_value(outcome))
         total = self._answers + size
         if total <= self._limit:
             self._answers = total
@@ -303,7 +311,7 @@ class Run:
                 if outcome is None:
                     break
                 outcome = self._bound(node, outcome, attempt)
-                if outcome["success"] or index == last or outcome["error"]["origin"] == "limit":
+                if outcome["success"] or index == last or _limited(outcome):
                     at = now()
                     node.settle(outcome, at)
                     touch(tree, at)

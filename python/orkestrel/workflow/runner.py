@@ -247,10 +247,12 @@ class WorkflowRunner:
             run = Run(tree, behaviors, store, self._max_answer_bytes)
             if leased is None:
                 return await run.go(signal, timeout)
+            result = None
             async with anyio.create_task_group() as group:
                 group.start_soon(_renew, leased, tree.id, owner, ttl, run)
                 result = await run.go(signal, timeout)
                 group.cancel_scope.cancel()
+            assert result is not None
             return result
         except BaseExceptionGroup as group:
             raise_alone(group)
