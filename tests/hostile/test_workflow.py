@@ -5,15 +5,22 @@ how long another call waited meanwhile, and what the model is told at the answer
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 
-from hostile.conftest import Serve
-from support.mcp_client import Session, text
+from hostile.conftest import ADDRESS_SPACE, Serve
+from support.mcp_client import Session, connect, text
 
 pytestmark = pytest.mark.anyio
 
@@ -131,3 +138,80 @@ async def test_a_call_over_the_node_budget_names_the_budget(serve: Serve) -> Non
         "malformed workflow definition: it holds more than 262144 JSON values "
         "(the node budget, CLONE_NODE_LIMIT)"
     )
+
+
+@contextmanager
+def http_server(tmp_path: Path) -> Iterator[str]:
+    """`orkestrel serve --transport http --workflow` under the address-space cap; its URL."""
+    log = tmp_path / "server.log"
+    command = [shutil.which("prlimit") or "prlimit", f"--as={ADDRESS_SPACE}", "--"]
+    command += [sys.executable, "-m", "orkestrel", "serve", "--transport", "http", "--port", "0"]
+    command += ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
+    command += ["--tools", "workspace,describe", "--workflow"]
+    with log.open("w") as sink:
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=sink,
+            env={**os.environ, "MALLOC_ARENA_MAX": "2"},
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            lines = [line for line in log.read_text().splitlines() if "listening on " in line]
+            if lines:
+                yield lines[0].split("listening on ", 1)[1].strip()
+                break
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the server did not start: {log.read_text()}")
+            time.sleep(0.05)
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(15)
+
+
+async def test_another_clients_health_and_describe_answer_while_a_big_run_checkpoints(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "big.txt").write_text("x" * KIB_64)
+    health: list[float] = []
+    described: list[float] = []
+    with http_server(tmp_path) as url:
+        base = url.removesuffix("/mcp")
+        async with connect(url) as runner, connect(url) as other:
+            done = anyio.Event()
+
+            async def poll() -> None:
+                async with httpx.AsyncClient(timeout=60) as client:
+                    while not done.is_set():
+                        start = time.perf_counter()
+                        assert (await client.get(f"{base}/healthz")).status_code == 200
+                        health.append(time.perf_counter() - start)
+                        start = time.perf_counter()
+                        result = await other.call_tool("describe", {"name": "workspace"})
+                        described.append(time.perf_counter() - start)
+                        assert not result.get("isError"), text(result)
+                        await anyio.sleep(0.05)
+
+            await answer(runner, reads(1, "big.txt"))
+            before = server_written(tmp_path)
+            async with anyio.create_task_group() as group:
+                group.start_soon(poll)
+                summary = await answer(runner, reads(100, "big.txt"))
+                done.set()
+            spent = server_written(tmp_path) - before
+    assert summary == {"status": "completed", "count": 100, "durable": True}
+    print(
+        f"over HTTP: /healthz waited at most {max(health) * 1000:.0f} ms, describe "
+        f"{max(described) * 1000:.0f} ms, over {len(health)} rounds; {spent / 1e6:.1f} MB written"
+    )
+    assert spent < 3 * 100 * KIB_64 + 8_000_000
+    # Generous bounds: the point is that the run does not hold the loop for seconds.
+    assert max(health) < 5.0
+    assert max(described) < 5.0
