@@ -5,9 +5,7 @@ how long another call waited meanwhile, and what the model is told at the answer
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -21,6 +19,7 @@ import pytest
 
 from hostile.conftest import ADDRESS_SPACE, Serve
 from support.mcp_client import Session, connect, text
+from support.servers import spawn_process
 
 pytestmark = pytest.mark.anyio
 
@@ -143,36 +142,12 @@ async def test_a_call_over_the_node_budget_names_the_budget(serve: Serve) -> Non
 @contextmanager
 def http_server(tmp_path: Path) -> Iterator[str]:
     """`orkestrel serve --transport http --workflow` under the address-space cap; its URL."""
-    log = tmp_path / "server.log"
     command = [shutil.which("prlimit") or "prlimit", f"--as={ADDRESS_SPACE}", "--"]
     command += [sys.executable, "-m", "orkestrel", "serve", "--transport", "http", "--port", "0"]
     command += ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
     command += ["--tools", "workspace,describe", "--workflow"]
-    with log.open("w") as sink:
-        process = subprocess.Popen(
-            command,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=sink,
-            env={**os.environ, "MALLOC_ARENA_MAX": "2"},
-        )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            lines = [line for line in log.read_text().splitlines() if "listening on " in line]
-            if lines:
-                yield lines[0].split("listening on ", 1)[1].strip()
-                break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the server did not start: {log.read_text()}")
-            time.sleep(0.05)
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(15)
+    with spawn_process(command, tmp_path / "server.log", {"MALLOC_ARENA_MAX": "2"}) as url:
+        yield url
 
 
 async def test_another_clients_health_and_describe_answer_while_a_big_run_checkpoints(
