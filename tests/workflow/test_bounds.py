@@ -3,7 +3,9 @@ a big run checkpoints, and the bound on the bytes a run's answers add up to."""
 
 from __future__ import annotations
 
+import gc
 import time
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +87,28 @@ async def test_two_stores_writing_one_run_in_turn_leave_the_last_snapshot_exactl
     assert await first.get("w") is None
     await first.close()
     await second.close()
+
+
+async def test_a_finished_run_leaves_none_of_its_answers_in_the_store(tmp_path: Path) -> None:
+    async def read(controller: Any) -> str:
+        return controller.task.id * 1_000_000
+
+    store = create_database_workflow_store(create_sqlite_driver(tmp_path / "runs.sqlite3"))
+    gc.collect()
+    tracemalloc.start()
+    try:
+        result = await create_workflow_runner().execute(
+            steps(8), functions={"read": read}, store=store
+        )
+        assert result.status == "completed"
+        del result
+        gc.collect()
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    await store.close()
+    # 16 MB of answers ran through; a store that remembered them would hold them all.
+    assert kept < 4_000_000, f"{kept} bytes still held"
 
 
 async def test_the_event_loop_keeps_answering_while_a_big_run_checkpoints(

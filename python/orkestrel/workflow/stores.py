@@ -8,7 +8,7 @@ from typing import Any
 
 from orkestrel.contract import ContractError, clone_json_value
 from orkestrel.database import Column, DatabaseInterface, Transaction
-from orkestrel.workflow.constants import WORKFLOWS_TABLE
+from orkestrel.workflow.constants import TERMINAL_STATUSES, WORKFLOWS_TABLE
 from orkestrel.workflow.entries import (
     Written,
     check_lease,
@@ -134,6 +134,9 @@ class DatabaseWorkflowStore:
             return write_entries(view, snapshot, written, writer)
 
         done = await self._database.transaction(write)
+        # A finished run is not written again: remembering it would keep its answers alive.
+        if snapshot.get("status") in TERMINAL_STATUSES:
+            return
         self._written[id] = done
         while len(self._written) > WRITTEN_CACHE:
             self._written.popitem(last=False)
