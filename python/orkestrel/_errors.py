@@ -37,6 +37,16 @@ class CodedError(Exception, Generic[CodeT]):
         return (type(self), (self.code, self.message, self.context))
 
 
+def message_of(error: BaseException) -> str:
+    """An error's one-line text: `str(error)`, or its class name when that is empty or fails
+    (a `MemoryError` has no text), so no report ever ends in an empty message."""
+    try:
+        text = str(error)
+    except Exception:
+        text = ""
+    return text if isinstance(text, str) and text.strip() else type(error).__name__
+
+
 def raise_alone(group: BaseExceptionGroup[BaseException]) -> NoReturn:
     """Re-raises the one exception a chain of single-member exception groups wraps, keeping its
     own cause, or the group itself when it holds several."""

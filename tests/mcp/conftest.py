@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import importlib.util
-import os
-import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from support.servers import spawn_process
 
 HERE = Path(__file__).resolve().parent
 APP = HERE / "app.py"
@@ -64,37 +63,11 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@contextmanager
-def _spawn_http(command: list[str], log: Path, env: dict[str, str] | None = None) -> Iterator[str]:
-    environment = None if env is None else {**os.environ, **env}
-    with log.open("w") as sink:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=sink, env=environment)
-    try:
-        deadline = time.monotonic() + 60
-        url = None
-        while url is None:
-            for line in log.read_text().splitlines():
-                if line.startswith("listening on "):
-                    url = line.removeprefix("listening on ").strip()
-            if url is None:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start:\n{log.read_text()}")
-                time.sleep(0.05)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(15)
-
-
 @pytest.fixture(scope="session")
 def spawn_http() -> Spawn:
     """Starts a server process that prints `listening on <url>` to stderr, as a context manager
     that yields the URL and stops the process on exit."""
-    return _spawn_http
+    return spawn_process
 
 
 @pytest.fixture(scope="module")

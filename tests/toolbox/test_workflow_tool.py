@@ -360,8 +360,22 @@ async def test_hostile_arguments_are_contained_before_the_runner(args: Any) -> N
     tool = create_workflow_tool(RELEASE, runner, functions={"work": print}, store=store)
     with pytest.raises(ToolboxError) as caught:
         await tool.execute(args)
-    assert (caught.value.code, str(caught.value)) == ("TOOL", "malformed workflow definition")
+    assert caught.value.code == "TOOL"
+    assert str(caught.value).startswith("malformed workflow definition: ")
     assert (runner.calls, store.writes) == ([], [])
+
+
+async def test_arguments_over_the_node_budget_name_the_budget() -> None:
+    runner = SpyRunner()
+    tool = create_workflow_tool(RELEASE, runner, functions={"work": print})
+    steps = [{"name": "work", "input": {"rows": [0] * 1000}} for _ in range(300)]
+    with pytest.raises(ToolboxError) as caught:
+        await tool.execute({"steps": steps})
+    assert str(caught.value) == (
+        "malformed workflow definition: it holds more than 262144 JSON values "
+        "(the node budget, CLONE_NODE_LIMIT)"
+    )
+    assert runner.calls == []
 
 
 async def test_a_lying_dict_is_read_through_its_real_storage_never_its_methods() -> None:

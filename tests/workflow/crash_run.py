@@ -19,6 +19,7 @@ import anyio
 from orkestrel.database import create_sqlite_driver
 from orkestrel.workflow import (
     TaskControllerInterface,
+    WorkflowError,
     create_database_workflow_store,
     create_workflow_runner,
 )
@@ -49,6 +50,9 @@ DEFINITION: dict[str, Any] = {
 }
 
 
+LEASE_TTL = 400
+
+
 async def main(database: Path, counter: Path, mode: str) -> None:
     def finish(controller: TaskControllerInterface) -> dict[str, Any]:
         with counter.open("a") as sink:
@@ -65,9 +69,22 @@ async def main(database: Path, counter: Path, mode: str) -> None:
         return finish(controller)
 
     store = create_database_workflow_store(create_sqlite_driver(database))
-    result = await create_workflow_runner().execute(
-        DEFINITION, functions={"work": work, "hang": hang}, store=store, resume=mode == "resume"
-    )
+    # The killed run's lease outlives it by at most its time: the resume takes it over then.
+    runner = create_workflow_runner(lease_ttl=LEASE_TTL)
+    with anyio.fail_after(30):
+        while True:
+            try:
+                result = await runner.execute(
+                    DEFINITION,
+                    functions={"work": work, "hang": hang},
+                    store=store,
+                    resume=mode == "resume",
+                )
+                break
+            except WorkflowError as error:
+                if error.code != "LEASE":
+                    raise
+                await anyio.sleep(LEASE_TTL / 4000)
     await store.close()
     answer = {
         "status": result.status,

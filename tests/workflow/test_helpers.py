@@ -56,7 +56,7 @@ def test_constants_and_the_error_guard() -> None:
     assert LIFECYCLE_STATUSES[0] == "pending"
     assert {"completed", "failed", "skipped", "stopped"} == TERMINAL_STATUSES
     assert WORKFLOW_CHECKPOINTS == ("initial", "attempt", "settlement", "final")
-    assert {"SCHEDULE", "TRANSITION", "RESTORE", "RESUME"} == WORKFLOW_ERROR_CODES
+    assert {"SCHEDULE", "TRANSITION", "RESTORE", "RESUME", "LEASE"} == WORKFLOW_ERROR_CODES
     error = WorkflowError("SCHEDULE", "nope", {"a": 1})
     assert (is_workflow_error(error), str(error), error.context) == (True, "nope", {"a": 1})
     assert not is_workflow_error(WorkflowError("OTHER", "x"))  # type: ignore[arg-type]

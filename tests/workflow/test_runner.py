@@ -454,6 +454,16 @@ async def test_malformed_definitions_carry_their_faults() -> None:
     assert caught.value.context["faults"][0]["path"] == ["phases", "0", "tasks", "0", "id"]
 
 
+async def test_a_definition_over_the_node_budget_names_the_budget() -> None:
+    with pytest.raises(WorkflowError) as caught:
+        await run(workflow(phase("p", task("a", input={"rows": [0] * 300_000}))))
+    assert (caught.value.code, str(caught.value)) == (
+        "SCHEDULE",
+        "malformed workflow definition: it holds more than 262144 JSON values "
+        "(the node budget, CLONE_NODE_LIMIT)",
+    )
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -492,7 +502,7 @@ async def test_one_runner_serves_concurrent_runs() -> None:
         for index in range(5):
             group.start_soon(one, index)
     assert sorted(result.results[0].result["value"] for result in results) == list(range(5))
-    assert repr(runner) == "WorkflowRunner()"
+    assert repr(runner) == "WorkflowRunner(max_answer_bytes=33554432, lease_ttl=30000)"
 
 
 async def test_a_signal_aborted_from_another_thread_stops_the_run() -> None:

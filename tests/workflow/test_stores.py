@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,7 +16,6 @@ from orkestrel.workflow import (
     WorkflowError,
     WorkflowStoreInterface,
     create_database_workflow_store,
-    create_memory_workflow_store,
     create_restored_workflow,
     create_workflow_runner,
 )
@@ -30,16 +29,6 @@ MakeDriver = Callable[[], DriverInterface]
 async def snapshot_of(id: str, *tasks: str) -> Any:
     definition = workflow(phase("p", *(task(name) for name in tasks)), id=id)
     return (await create_workflow_runner().execute(definition)).workflow.snapshot()
-
-
-@pytest.fixture(params=["memory", "database"])
-async def store(request: pytest.FixtureRequest) -> AsyncIterator[WorkflowStoreInterface]:
-    if request.param == "memory":
-        yield create_memory_workflow_store()
-        return
-    database = create_database_workflow_store()
-    yield database
-    await database.close()
 
 
 async def test_a_missing_id_reads_as_none_and_deletes_quietly(
@@ -112,15 +101,25 @@ async def test_a_run_persists_through_the_table_store_on_each_engine(
         assert again is None
 
 
-async def test_a_malformed_stored_blob_is_restore(make_driver: MakeDriver) -> None:
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [{"id": '["broken","head"]', "entry": '{"id":"broken","status":"done","phases":0}'}],
+        [{"id": '["broken","head"]', "entry": "{not json"}],
+        [{"id": '["broken","head"]', "entry": '{"id":"broken","phases":1}'}],
+    ],
+    ids=["not-a-snapshot", "not-json", "a-missing-phase"],
+)
+async def test_malformed_stored_entries_are_restore(
+    make_driver: MakeDriver, rows: list[dict[str, str]]
+) -> None:
     database = create_database(tables={WORKFLOWS_TABLE: WORKFLOWS_COLUMNS}, driver=make_driver())
-    table = database.table(WORKFLOWS_TABLE)
-    store = DatabaseWorkflowStore(table, database)
-    await table.set({"id": "broken", "snapshot": {"id": "broken", "status": "done"}})
+    store = DatabaseWorkflowStore(database)
+    await database.table(WORKFLOWS_TABLE).set(rows)
     with pytest.raises(WorkflowError) as caught:
         await store.get("broken")
     assert caught.value.code == "RESTORE"
-    assert repr(store) == "<DatabaseWorkflowStore table='workflows'>"
+    assert repr(store) == "<DatabaseWorkflowStore table='workflow_entries'>"
     await store.close()
 
 

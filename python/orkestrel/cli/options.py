@@ -22,6 +22,7 @@ from orkestrel.cli.workflow import workflow as served_workflow
 from orkestrel.database.constants import POSTGRES_POOL_SIZE, POSTGRES_POOL_TIMEOUT
 from orkestrel.tool import ToolManager
 from orkestrel.toolbox import AGENT_TOOL_NAME
+from orkestrel.workflow import MAX_ANSWER_BYTES
 
 DEFAULT_DATA = Path(".orkestrel")
 """Where the toolbox keeps its state (databases and their definitions) unless `--data` says."""
@@ -29,7 +30,8 @@ DEFAULT_DATA = Path(".orkestrel")
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds `--root`, `--data`, `--database`, `--pool-size`, `--pool-timeout`, `--readonly`,
-    `--relations`, `--workflow` and `--tools` to a toolbox command's parser."""
+    `--relations`, `--workflow`, `--workflow-answer-bytes` and `--tools` to a toolbox command's
+    parser."""
     parser.add_argument(
         "--root",
         type=Path,
@@ -83,6 +85,14 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         "--workflow",
         action="store_true",
         help="add the workflow tool, whose steps call the other tools (runs kept under --data)",
+    )
+    parser.add_argument(
+        "--workflow-answer-bytes",
+        type=positive_int,
+        default=MAX_ANSWER_BYTES,
+        metavar="BYTES",
+        help="most bytes of JSON the step answers of one workflow run may add up to; the step "
+        f"that passes it fails and stops the run (default: {MAX_ANSWER_BYTES})",
     )
     parser.add_argument(
         "--tools",
@@ -148,6 +158,12 @@ async def toolbox_of(
     if workflow and select is not None and "workflow" not in select:
         select = [*select, "workflow"]
     spec = getattr(options, "agent", None)
+    if workflow:
+        builtins["workflow"] = functools.partial(
+            served_workflow,
+            delegate=None if spec is None else AGENT_TOOL_NAME,
+            max_answer_bytes=getattr(options, "workflow_answer_bytes", MAX_ANSWER_BYTES),
+        )
     if spec is not None:
         builtins[AGENT_TOOL_NAME] = agent_factory(
             spec,
@@ -155,8 +171,6 @@ async def toolbox_of(
             max_agents=getattr(options, "agent_max_agents", AGENT_MAX_AGENTS),
             max_requests=getattr(options, "agent_max_requests", AGENT_MAX_REQUESTS),
         )
-        if workflow:
-            builtins["workflow"] = functools.partial(served_workflow, delegate=AGENT_TOOL_NAME)
         if select is not None and AGENT_TOOL_NAME not in select:
             select = [*select, AGENT_TOOL_NAME]
     async with AsyncExitStack() as stack:

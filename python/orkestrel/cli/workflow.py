@@ -23,6 +23,7 @@ from orkestrel.toolbox import (
     tag_workflow,
 )
 from orkestrel.workflow import (
+    MAX_ANSWER_BYTES,
     WORKFLOWS_COLUMNS,
     WORKFLOWS_TABLE,
     DatabaseWorkflowStore,
@@ -54,7 +55,7 @@ def open_workflow_store(data: Path, shared: SharedState | None = None) -> Databa
     touches the disk before its first use, and `data` must exist by then."""
     driver = shared.driver() if shared is not None else create_sqlite_driver(data / WORKFLOWS_FILE)
     engine = create_database(tables={WORKFLOWS_TABLE: WORKFLOWS_COLUMNS}, driver=driver)
-    return DatabaseWorkflowStore(engine.table(WORKFLOWS_TABLE), engine)
+    return DatabaseWorkflowStore(engine)
 
 
 def delegation(
@@ -102,9 +103,15 @@ def served_functions(
     }
 
 
-def workflow(context: ToolboxContext, *, delegate: str | None = None) -> ToolInterface:
+def workflow(
+    context: ToolboxContext,
+    *,
+    delegate: str | None = None,
+    max_answer_bytes: int = MAX_ANSWER_BYTES,
+) -> ToolInterface:
     """Builds the workflow tool over the toolbox's other tools, read when each call runs, with
-    its snapshots in `--data`; under `--readonly` nothing is stored.
+    its snapshots in `--data`; under `--readonly` nothing is stored. The step answers of one run
+    may add up to `max_answer_bytes` of JSON (`--workflow-answer-bytes`).
 
     `delegate` names the served agent tool: a step that calls it runs its sub-agent under the
     step's lineage, and a call that the sub-agent makes back to this tool continues it.
@@ -112,7 +119,7 @@ def workflow(context: ToolboxContext, *, delegate: str | None = None) -> ToolInt
     store = None if context.readonly else open_workflow_store(context.data, context.shared)
     if store is not None:
         context.stack.push_async_callback(store.close)
-    runner = create_workflow_runner()
+    runner = create_workflow_runner(max_answer_bytes=max_answer_bytes)
     manager, data = context.manager, context.data
     advertised = create_workflow_tool(SERVED_WORKFLOW, runner)
 

@@ -13,7 +13,9 @@ run.
 """
 
 from orkestrel.workflow.constants import (
+    LEASE_TTL_MS,
     LIFECYCLE_STATUSES,
+    MAX_ANSWER_BYTES,
     MAX_TASK_RETRIES,
     MAX_TIMER_MS,
     TERMINAL_STATUSES,
@@ -68,6 +70,7 @@ from orkestrel.workflow.types import (
     WorkflowFault,
     WorkflowFunction,
     WorkflowFunctions,
+    WorkflowLeaseInterface,
     WorkflowRunnerInterface,
     WorkflowSnapshot,
     WorkflowStatus,
@@ -76,7 +79,9 @@ from orkestrel.workflow.types import (
 from orkestrel.workflow.workflow import Workflow
 
 __all__ = [
+    "LEASE_TTL_MS",
     "LIFECYCLE_STATUSES",
+    "MAX_ANSWER_BYTES",
     "MAX_TASK_RETRIES",
     "MAX_TIMER_MS",
     "TERMINAL_STATUSES",
@@ -111,6 +116,7 @@ __all__ = [
     "WorkflowFault",
     "WorkflowFunction",
     "WorkflowFunctions",
+    "WorkflowLeaseInterface",
     "WorkflowResult",
     "WorkflowRunner",
     "WorkflowRunnerInterface",

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import anyio
 
-from orkestrel.workflow.helpers import message_of
+from orkestrel._errors import message_of
 from orkestrel.workflow.types import (
     WorkflowCheckpoint,
     WorkflowFault,

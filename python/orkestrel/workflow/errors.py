@@ -6,7 +6,7 @@ from typing import Literal, TypeGuard, get_args
 
 from orkestrel._errors import CodedError
 
-WorkflowErrorCode = Literal["SCHEDULE", "TRANSITION", "RESTORE", "RESUME"]
+WorkflowErrorCode = Literal["SCHEDULE", "TRANSITION", "RESTORE", "RESUME", "LEASE"]
 """Represents the machine-readable code a raised `WorkflowError` carries."""
 
 WORKFLOW_ERROR_CODES: frozenset[str] = frozenset(get_args(WorkflowErrorCode))
@@ -21,8 +21,9 @@ class WorkflowError(CodedError[WorkflowErrorCode]):
     `TRANSITION`: a task names a behavior the run's functions do not register, or a status move
     that the lifecycle forbids. `RESTORE`: a snapshot that is not an exact, consistent
     `WorkflowSnapshot`. `RESUME`: a stored snapshot that cannot be resumed (unreadable, or its
-    tree differs from the definition). A task's own failure is never raised: it is data in the
-    result.
+    tree differs from the definition). `LEASE`: another runner holds the lease on the
+    workflow id (it is running it now, or died less than its lease's time ago). A task's own
+    failure is never raised: it is data in the result.
     """
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from orkestrel.contract import Contract
+from orkestrel.contract import CLONE_NODE_LIMIT, Contract, ContractError
 from orkestrel.workflow.constants import TERMINAL_STATUSES
 from orkestrel.workflow.types import LifecycleStatus, PhaseStatus, WorkflowStatus
 
@@ -47,13 +47,14 @@ def derive_workflow_status(phases: Iterable[tuple[LifecycleStatus, bool]]) -> Wo
     return "skipped"
 
 
-def message_of(error: BaseException) -> str:
-    """An error's one-line text: `str(error)`, or its class name when that is empty or fails."""
-    try:
-        text = str(error)
-    except Exception:
-        text = ""
-    return text if isinstance(text, str) and text else type(error).__name__
+def clone_reason(error: ContractError) -> str:
+    """Why a value could not be copied as JSON, naming the node budget when that was it."""
+    text = str(error).split(": ", 1)[-1]
+    if "node limit" in text:
+        return (
+            f"it holds more than {CLONE_NODE_LIMIT} JSON values (the node budget, CLONE_NODE_LIMIT)"
+        )
+    return text
 
 
 def faults_of(contract: Contract, value: Any) -> list[Any]:

@@ -5,21 +5,28 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from collections.abc import Callable
 from typing import Any
 
 import anyio
 import anyio.to_thread
 
+from orkestrel import _core
+from orkestrel._errors import message_of
 from orkestrel.abort import AbortController, AbortSignal
 from orkestrel.abort.loop import loop_caller
 from orkestrel.contract import ContractError, clone_json_value
 from orkestrel.timeout import create_timeout
 from orkestrel.workflow.checkpoints import Checkpoints
 from orkestrel.workflow.controller import TaskController
-from orkestrel.workflow.helpers import message_of
 from orkestrel.workflow.results import TaskResult, WorkflowResult
-from orkestrel.workflow.types import TaskFailed, TaskOutcome, WorkflowStoreInterface
+from orkestrel.workflow.types import (
+    TaskFailed,
+    TaskOutcome,
+    WorkflowFault,
+    WorkflowStoreInterface,
+)
 from orkestrel.workflow.workflow import (
     PhaseNode,
     TaskNode,
@@ -71,6 +78,20 @@ def _failure(origin: Any, message: str) -> TaskFailed:
     return {"success": False, "error": {"origin": origin, "message": message}}
 
 
+def _value(outcome: Any) -> Any:
+    return outcome["value"]
+
+
+def _limited(outcome: Any) -> bool:
+    return not outcome["success"] and outcome["error"]["origin"] == "limit"
+
+
+def answer_size(value: Any) -> int:
+    """The length of an answer's JSON text, as `json.dumps` writes it."""
+    size = _core.json_size(value)
+    return len(json.dumps(value)) if size is None else size
+
+
 Stop = Callable[[str], None]
 
 
@@ -96,18 +117,49 @@ class _Phase:
             stop(_HALTED)
 
 
+def unrun(tree: Workflow, message: str) -> WorkflowResult:
+    """The result of a run that could not take its lease because the store failed: nothing
+    ran or was written, every task is skipped, and the failure is the fault at `initial`."""
+    for phase in phases_of(tree):
+        for task in phase.tasks:
+            if task.status == "pending" or task.status == "running":
+                task.move("skipped")
+    mark(tree, stopped=True, finished=True)
+    fault: WorkflowFault = {"origin": "persistence", "checkpoint": "initial", "message": message}
+    return WorkflowResult(tree, tree.status, tree.results(), False, fault)
+
+
 class Run:
     """Drives one built tree to its `WorkflowResult`."""
 
-    __slots__ = ("_behaviors", "_checkpoints", "_current", "_settled", "_stop", "_tree")
+    __slots__ = (
+        "_answers",
+        "_behaviors",
+        "_checkpoints",
+        "_current",
+        "_fault",
+        "_limit",
+        "_settled",
+        "_stop",
+        "_tree",
+    )
 
     def __init__(
         self,
         tree: Workflow,
         behaviors: dict[str, Behavior],
         store: WorkflowStoreInterface | None,
+        limit: int,
     ) -> None:
         self._tree = tree
+        self._limit = limit
+        self._fault: WorkflowFault | None = None
+        self._answers = sum(
+            answer_size(_value(task.outcome))
+            for phase in phases_of(tree)
+            for task in phase.tasks
+            if task.outcome is not None and task.outcome["success"]
+        )
         self._behaviors = behaviors
         self._stop = AbortController()
         self._current: _Phase | None = None
@@ -149,7 +201,9 @@ class Run:
             if deadline is not None:
                 deadline.clear()
         durable = None if self._checkpoints is None else await self._checkpoint("final")
-        fault = None if self._checkpoints is None else self._checkpoints.fault
+        fault = self._fault
+        if fault is None and self._checkpoints is not None:
+            fault = self._checkpoints.fault
         return WorkflowResult(tree, tree.status, tree.results(), durable, fault)
 
     async def _checkpoint(
@@ -161,6 +215,35 @@ class Run:
         if not ok and name != "final":
             self._halt()
         return ok
+
+    def halt(self) -> None:
+        """Stops the run from outside (a lost lease); on the loop's thread."""
+        self._halt()
+
+    def _bound(self, node: TaskNode, outcome: TaskOutcome, attempt: int) -> TaskOutcome:
+        """The outcome itself while the run's answers stay within the limit, else a `limit`
+        failure that stops the run and is its fault."""
+        if not outcome["success"]:
+            return outcome
+        size = answer_size(_value(outcome))
+        total = self._answers + size
+        if total <= self._limit:
+            self._answers = total
+            return outcome
+        message = (
+            f"task '{node.id}' answered {size} bytes of JSON, which would bring the run's "
+            f"answers to {total} bytes, over max_answer_bytes ({self._limit} bytes)"
+        )
+        if self._fault is None:
+            self._fault = {
+                "origin": "limit",
+                "checkpoint": "settlement",
+                "message": message,
+                "task": node.id,
+                "attempt": attempt,
+            }
+        self._halt()
+        return _failure("limit", message)
 
     def _halt(self) -> None:
         """Stops the run: the phase running now starts nothing more and cancels its attempts."""
@@ -227,7 +310,8 @@ class Run:
                     outcome = await self._attempt(phase, node, function, attempt)
                 if outcome is None:
                     break
-                if outcome["success"] or index == last:
+                outcome = self._bound(node, outcome, attempt)
+                if outcome["success"] or index == last or _limited(outcome):
                     at = now()
                     node.settle(outcome, at)
                     touch(tree, at)

@@ -3,20 +3,29 @@ from a stored snapshot when asked, and runs the tree."""
 
 from __future__ import annotations
 
+import contextlib
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from orkestrel._errors import raise_alone
+import anyio
+
+from orkestrel._errors import message_of, raise_alone
 from orkestrel.abort import AbortSignal, is_abort_signal
 from orkestrel.contract import ContractError, clone_json_record, clone_json_value, create_contract
 from orkestrel.timeout import is_timeout_duration
+from orkestrel.workflow.constants import LEASE_TTL_MS, MAX_ANSWER_BYTES, MAX_TIMER_MS
 from orkestrel.workflow.errors import WorkflowError
-from orkestrel.workflow.helpers import faults_of
+from orkestrel.workflow.helpers import clone_reason, faults_of
 from orkestrel.workflow.results import WorkflowResult
-from orkestrel.workflow.run import Behavior, Run
+from orkestrel.workflow.run import Behavior, Run, unrun
 from orkestrel.workflow.shapes import workflow_shape
 from orkestrel.workflow.snapshot import create_restored_workflow
-from orkestrel.workflow.types import WorkflowFunctions, WorkflowStoreInterface
+from orkestrel.workflow.types import (
+    WorkflowFunctions,
+    WorkflowLeaseInterface,
+    WorkflowStoreInterface,
+)
 from orkestrel.workflow.workflow import Workflow, build_tree, now, phases_of, place, signature
 
 _CONTRACT = create_contract(workflow_shape)
@@ -35,7 +44,8 @@ def own_definition(definition: Any) -> dict[str, Any]:
     try:
         owned: dict[str, Any] = clone_json_value(definition)
     except ContractError as error:
-        raise _schedule("malformed workflow definition", {"reason": str(error)}) from None
+        reason = clone_reason(error)
+        raise _schedule(f"malformed workflow definition: {reason}", {"reason": reason}) from None
     phases: set[str] = set()
     tasks: set[str] = set()
     for phase in owned["phases"]:
@@ -108,6 +118,21 @@ def _check_options(functions: Any, store: Any, signal: Any, timeout: Any, resume
         raise _schedule("resume needs the store the interrupted run wrote to")
 
 
+async def _read(tree: Workflow, store: WorkflowStoreInterface) -> None:
+    try:
+        stored = await store.get(tree.id)
+    except WorkflowError:
+        raise
+    except Exception as error:
+        raise WorkflowError(
+            "RESUME",
+            f"cannot read the stored snapshot of workflow '{tree.id}': {message_of(error)}",
+            {"workflow": tree.id},
+        ) from error
+    if stored is not None:
+        _resume(tree, stored)
+
+
 def _resume(tree: Workflow, stored: Any) -> None:
     restored = create_restored_workflow(stored)
     if signature(restored) != signature(tree):
@@ -126,15 +151,55 @@ def _resume(tree: Workflow, stored: Any) -> None:
     place(tree, restored.created, now())
 
 
+def _positive(name: str, value: Any, top: int) -> int:
+    if type(value) is not int or not 1 <= value <= top:
+        raise _schedule(f"{name} must be a whole number from 1 to {top}, not {value!r}")
+    return value
+
+
+async def _take(store: WorkflowLeaseInterface, id: str, owner: str, ttl: int) -> str | None:
+    """Takes the lease; `LEASE` when another runner holds it, else the store's failure."""
+    try:
+        await store.acquire(id, owner, ttl)
+    except WorkflowError as error:
+        if error.code == "LEASE":
+            raise
+        return message_of(error)
+    except Exception as error:
+        return message_of(error)
+    return None
+
+
+async def _renew(store: WorkflowLeaseInterface, id: str, owner: str, ttl: int, run: Run) -> None:
+    """Renews the run's lease every third of its time; a lease it cannot renew stops the run
+    (its next write then fails on the lease, which is the run's fault)."""
+    while True:
+        await anyio.sleep(ttl / 3000)
+        try:
+            await store.acquire(id, owner, ttl)
+        except Exception:
+            run.halt()
+            return
+
+
 class WorkflowRunner:
     """Implements `WorkflowRunnerInterface`: runs a definition's phases in order and each
     phase's tasks concurrently, with retries, deadlines, bail, run-level cancel and, with a
     store, the four checkpoint writes.
 
-    The runner holds no state: one runner serves any number of runs at once.
+    `max_answer_bytes` bounds the JSON the answers of one run's tasks add up to; `lease_ttl`
+    (milliseconds) is how long a run's lease on its workflow id lasts unrenewed, with a store
+    that leases (`WorkflowLeaseInterface`). The runner holds no other state: one runner serves
+    any number of runs at once.
     """
 
-    __slots__ = ()
+    __slots__ = ("_lease_ttl", "_max_answer_bytes")
+
+    def __init__(
+        self, *, max_answer_bytes: int = MAX_ANSWER_BYTES, lease_ttl: int = LEASE_TTL_MS
+    ) -> None:
+        self._max_answer_bytes = _positive("max_answer_bytes", max_answer_bytes, 1 << 62)
+        self._lease_ttl = _positive("lease_ttl", lease_ttl, MAX_TIMER_MS)
 
     async def execute(
         self,
@@ -168,24 +233,37 @@ class WorkflowRunner:
                     source = task.definition.get("input")
                     source = {} if source is None else clone_json_value(source)
                 task.metadata = source
-        if resume:
-            assert store is not None
-            try:
-                stored = await store.get(tree.id)
-            except WorkflowError:
-                raise
-            except Exception as error:
-                raise WorkflowError(
-                    "RESUME",
-                    f"cannot read the stored snapshot of workflow '{tree.id}': {error}",
-                    {"workflow": tree.id},
-                ) from error
-            if stored is not None:
-                _resume(tree, stored)
+        leased = store if isinstance(store, WorkflowLeaseInterface) else None
+        owner = uuid.uuid4().hex
+        ttl = self._lease_ttl
+        if leased is not None:
+            failure = await _take(leased, tree.id, owner, ttl)
+            if failure is not None:
+                return unrun(tree, failure)
         try:
-            return await Run(tree, behaviors, store).go(signal, timeout)
+            if resume:
+                assert store is not None
+                await _read(tree, store)
+            run = Run(tree, behaviors, store, self._max_answer_bytes)
+            if leased is None:
+                return await run.go(signal, timeout)
+            result = None
+            async with anyio.create_task_group() as group:
+                group.start_soon(_renew, leased, tree.id, owner, ttl, run)
+                result = await run.go(signal, timeout)
+                group.cancel_scope.cancel()
+            assert result is not None
+            return result
         except BaseExceptionGroup as group:
             raise_alone(group)
+        finally:
+            if leased is not None:
+                # An unreleased lease expires by itself.
+                with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                    await leased.release(tree.id, owner)
 
     def __repr__(self) -> str:
-        return "WorkflowRunner()"
+        return (
+            f"WorkflowRunner(max_answer_bytes={self._max_answer_bytes}, "
+            f"lease_ttl={self._lease_ttl})"
+        )

@@ -118,7 +118,10 @@ _outcome = union_shape(
         {
             "success": literal_shape([False]),
             "error": object_shape(
-                {"origin": literal_shape(["handler", "timeout"]), "message": string_shape()}
+                {
+                    "origin": literal_shape(["handler", "timeout", "limit"]),
+                    "message": string_shape(),
+                }
             ),
         }
     ),

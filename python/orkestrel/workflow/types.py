@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    runtime_checkable,
+)
 
 from orkestrel.abort import AbortSignal
 
@@ -65,10 +73,11 @@ class WorkflowDefinition(TypedDict):
 
 
 class TaskFailure(TypedDict):
-    """Represents why a task failed: its function raised (`handler`) or its attempt ran out of
-    time (`timeout`), with a one-line message."""
+    """Represents why a task failed: its function raised (`handler`), its attempt ran out of
+    time (`timeout`) or its answer would have taken the run's answers over `max_answer_bytes`
+    (`limit`), with a one-line message."""
 
-    origin: Literal["handler", "timeout"]
+    origin: Literal["handler", "timeout", "limit"]
     message: str
 
 
@@ -92,10 +101,11 @@ TaskOutcome = TaskSucceeded | TaskFailed
 
 
 class WorkflowFault(TypedDict):
-    """Represents the first checkpoint write that failed: which checkpoint, the store's message,
-    and the task and attempt it was written for, when there was one."""
+    """Represents what first stopped a run from outside its tasks: a checkpoint write that
+    failed (`persistence`: which checkpoint, the store's message) or an answer over
+    `max_answer_bytes` (`limit`), and the task and attempt it was for, when there was one."""
 
-    origin: Literal["persistence"]
+    origin: Literal["persistence", "limit"]
     checkpoint: WorkflowCheckpoint
     message: str
     task: NotRequired[str]
@@ -186,6 +196,22 @@ class WorkflowStoreInterface(Protocol):
 
     async def delete(self, id: str) -> None:
         """Drops the snapshot stored under `id`."""
+        ...
+
+
+@runtime_checkable
+class WorkflowLeaseInterface(Protocol):
+    """Represents a store that leases runs, so that one runner at a time runs a workflow id,
+    across processes when the store is shared: the runner takes the lease before it reads or
+    writes anything and gives it back after its final write."""
+
+    async def acquire(self, id: str, owner: str, ttl: int) -> None:
+        """Takes or renews the lease on `id` for `owner` for `ttl` milliseconds; raises
+        `WorkflowError("LEASE")` while another owner holds an unexpired lease."""
+        ...
+
+    async def release(self, id: str, owner: str) -> None:
+        """Gives back the lease on `id` when `owner` holds it; a no-op otherwise."""
         ...
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from orkestrel import _core
+from orkestrel._errors import message_of
 from orkestrel.database.constants import INLINE_BUDGET
 from orkestrel.database.dialect import sqlite_dialect
 from orkestrel.database.drivers.base import ThreadedDriver
@@ -273,4 +274,4 @@ class SQLiteDriver(ThreadedDriver):
         if name.startswith("SQLITE_READONLY") or "readonly" in str(error):
             context["readonly"] = True
             return DatabaseError("DRIVER", f"the database is read-only: {error}", context)
-        return DatabaseError("DRIVER", f"sqlite failed: {error}", context)
+        return DatabaseError("DRIVER", f"sqlite failed: {message_of(error)}", context)

@@ -48,13 +48,19 @@ from orkestrel.workflow import (
     WorkflowStoreInterface,
     create_workflow_contract,
 )
+from orkestrel.workflow.helpers import clone_reason
 
 _MALFORMED = "malformed workflow definition"
 _PREFIX = "parse: the value does not satisfy the contract: "
 
 
-def _malformed(workflow: Any, faults: list[Any] | None = None) -> ToolboxError:
+def _malformed(
+    workflow: Any, faults: list[Any] | None = None, reason: str | None = None
+) -> ToolboxError:
     context: dict[str, Any] = {"workflow": workflow}
+    if reason is not None:
+        context["reason"] = reason
+        return ToolboxError("TOOL", f"{_MALFORMED}: {reason}", context)
     if not faults:
         return ToolboxError("TOOL", _MALFORMED, context)
     context["faults"] = faults[:10]
@@ -96,8 +102,8 @@ def create_workflow_tool(
     strict = create_workflow_contract()
     try:
         wrapped: dict[str, Any] = clone_json_value(definition)
-    except ContractError:
-        raise _malformed(None) from None
+    except ContractError as error:
+        raise _malformed(None, reason=clone_reason(error)) from None
     if not strict.is_valid(wrapped):
         id = wrapped.get("id") if isinstance(wrapped, dict) else None
         raise _malformed(id, strict.explain(wrapped))
@@ -122,8 +128,8 @@ def create_workflow_tool(
     async def execute(args: Mapping[str, Any]) -> WorkflowToolResult:
         try:
             owned = clone_json_record(args)
-        except ContractError:
-            raise _malformed(identity) from None
+        except ContractError as error:
+            raise _malformed(identity, reason=clone_reason(error)) from None
         target = author(owned)
         if not strict.is_valid(target):
             raise _malformed(identity, strict.explain(target))
