@@ -67,14 +67,14 @@ fn raw_schemas_are_checked_and_cloned_verbatim() {
 #[test]
 fn schema_to_shape_follows_the_precedence_rules() {
     let cases = [
-        (json!({"enum": [null]}), json!({})),
+        (json!({"enum": [null]}), json!({"type": "null"})),
         (
             json!({"enum": [], "type": "boolean"}),
             json!({"type": "boolean"}),
         ),
         (
             json!({"oneOf": [1, {"type": "null"}], "anyOf": [{"type": "string"}]}),
-            json!({"oneOf": [{"type": "null"}]}),
+            json!({"anyOf": [{"anyOf": [{"type": "string"}]}, {"anyOf": [{"type": "string"}]}]}),
         ),
         (
             json!({"anyOf": [{"type": "string"}, {"type": "null"}], "type": "number"}),
@@ -90,7 +90,11 @@ fn schema_to_shape_follows_the_precedence_rules() {
         ),
         (
             json!({"properties": {"a": true}, "required": ["a", "b", 3]}),
-            json!({"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": true}),
+            json!({"anyOf": [
+                {"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": true},
+                {"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"},
+                {"type": "array", "items": {}},
+            ]}),
         ),
         (
             json!({"type": "object", "additionalProperties": {"type": "string"}}),
