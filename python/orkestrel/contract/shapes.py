@@ -60,7 +60,7 @@ def string_shape(
     pattern: str | re.Pattern[str] | None = None,
     description: str | None = None,
 ) -> StringShape:
-    """Declares a string, with UTF-16 length bounds and an ECMAScript pattern (searched)."""
+    """Declares a string, with code-point length bounds and an ECMAScript pattern (searched)."""
     shape = _build(
         "string_shape",
         type="string",
