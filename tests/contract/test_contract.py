@@ -356,3 +356,32 @@ def test_keys_and_literal_members_match_by_text_whatever_the_object() -> None:
     assert limit.is_valid(json.loads('{"limit": 1}'))
     assert not limit.is_valid({"limit": 1, "limits": 2})
     assert not limit.is_valid({"limits": 1})
+
+
+def test_raw_shape_keeps_annotation_keywords_verbatim() -> None:
+    schema = {
+        "type": "object",
+        "title": "Pet",
+        "default": {"kind": "cat", "tags": [1, None]},
+        "examples": [{"kind": "dog"}],
+        "deprecated": False,
+        "$comment": "c",
+        "x-order": [2, 1],
+        "properties": {"kind": {"type": "string", "title": "Kind", "x-ui": {"w": 3}}},
+    }
+    contract = create_contract(raw_shape(schema))
+    assert contract.schema == schema
+    assert contract.is_valid("anything")
+
+
+def test_raw_shape_refuses_assertions_and_non_json_annotations() -> None:
+    for schema in ({"const": 1}, {"$ref": "#/$defs/a"}, {"multipleOf": 2}):
+        with pytest.raises(ContractError, match="unsupported keyword"):
+            raw_shape(schema)
+    with pytest.raises(ContractError, match="annotations must be JSON data"):
+        raw_shape({"default": math.inf})
+    deep: list[Any] = []
+    for _ in range(600):
+        deep = [deep]
+    with pytest.raises(ContractError, match="annotations must be JSON data"):
+        raw_shape({"examples": deep})
