@@ -9,7 +9,7 @@ use super::fields::{field, fields_of, literal_of};
 use super::raw::items_of;
 use super::render::{lit_json, num_json};
 use super::Lit;
-use crate::constants::{INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT};
+use crate::constants::{COMPILE_NODE_LIMIT, INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT};
 use crate::json::{Json, JsonRef, Num, ObjectBuilder};
 use crate::text::keys::js_order;
 use crate::text::number::is_safe_integer;
@@ -33,8 +33,10 @@ struct Converter {
     budget: usize,
 }
 
-/// The most schema records one conversion reads before the rest widens to raw shapes.
-const CONVERT_BUDGET: usize = 1 << 16;
+/// The most schema records one conversion reads before the rest widens to raw shapes: each
+/// read adds a node to the expanded shape, so a conversion past the compilation node limit
+/// could never compile anyway.
+const CONVERT_BUDGET: usize = COMPILE_NODE_LIMIT as usize;
 
 fn raw(description: Option<JsonRef>) -> JsonRef {
     let mut schema = ObjectBuilder::new();

@@ -39,10 +39,10 @@ fn clones_copy_and_count() {
 
 #[test]
 fn raw_schemas_are_checked_and_cloned_verbatim() {
-    let shape = json!({"type": "raw", "schema": {"type": "object", "properties": {"a": {"enum": [1, "x"]}}, "required": ["a"], "title": null}});
+    let shape = json!({"type": "raw", "schema": {"type": "object", "properties": {"a": {"enum": [1, "x"]}}, "required": ["a"], "const": null}});
     let error = validate(&&shape, false)
         .map(|_| ())
-        .expect_err("title is refused");
+        .expect_err("const is refused");
     assert_eq!(error.code, Code::Structure);
     let schema = json!({"anyOf": [{"type": "string", "pattern": "^(?=a)"}, {"maxLength": 3}], "description": "d"});
     let compiled = contract(&json!({"type": "raw", "schema": schema}));

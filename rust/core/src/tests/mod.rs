@@ -119,7 +119,7 @@ fn the_gate_reports_codes_in_precedence() {
             Code::Structure,
         ),
         (
-            json!({"type":"raw","schema":{"title":"x"}}),
+            json!({"type":"raw","schema":{"const":"x"}}),
             Code::Structure,
         ),
         (json!({"type":"string","pattern":"(?=a)"}), Code::Pattern),
