@@ -3,6 +3,7 @@ suite schema accepts is refused by `create_contract(schema_to_shape(schema))`.""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,13 @@ def test_prefix_items_leave_their_positions_to_themselves() -> None:
 def test_enum_with_containers_accepts_them() -> None:
     assert accepts({"enum": [[], {"foo": 12}, 1]}, {"foo": 12})
     assert accepts({"enum": [[], {"foo": 12}, 1]}, [])
+
+
+def test_nested_unions_with_siblings_convert_within_the_node_limit() -> None:
+    schema: dict[str, object] = {"type": "string"}
+    for _ in range(30):
+        schema = {"type": "object", "oneOf": [schema, schema]}
+    started = time.perf_counter()
+    shape = schema_to_shape(schema)
+    assert time.perf_counter() - started < 5
+    assert shape["type"] == "union"
