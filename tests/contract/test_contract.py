@@ -13,6 +13,7 @@ import pytest
 
 from orkestrel.contract import (
     Contract,
+    ContractError,
     ParseError,
     array_shape,
     boolean_shape,
@@ -285,11 +286,21 @@ def test_nested_paths_use_decimal_indices() -> None:
     ]
 
 
-def test_string_lengths_count_utf16_units() -> None:
-    contract = create_contract(string_shape(max=1))
-    assert contract.is_valid("é")
-    assert not contract.is_valid("😀")
-    assert contract.explain("😀")[0]["constraint"] == "max"
+def test_string_lengths_count_code_points_as_the_advertised_max_length_does() -> None:
+    contract = create_contract(string_shape(max=2))
+    assert contract.schema == {"type": "string", "maxLength": 2}
+    assert contract.is_valid("😀😀")
+    assert contract.parse("😀😀") == "😀😀"
+    assert contract.explain("😀😀😀")[0]["constraint"] == "max"
+    assert not create_contract(string_shape(min=2)).is_valid("😀")
+
+
+def test_unicode_property_classes_match_as_json_schema_reads_them() -> None:
+    letters = create_contract(string_shape(pattern=r"^\p{Letter}+$"))
+    assert letters.is_valid("héllo")
+    assert not letters.is_valid("p{Letter}")
+    with pytest.raises(ContractError, match=r"Unicode property class \\p\{Nope\} is not supported"):
+        string_shape(pattern=r"\p{Nope}")
 
 
 def test_patterns_are_searched_in_the_javascript_dialect() -> None:
@@ -345,3 +356,32 @@ def test_keys_and_literal_members_match_by_text_whatever_the_object() -> None:
     assert limit.is_valid(json.loads('{"limit": 1}'))
     assert not limit.is_valid({"limit": 1, "limits": 2})
     assert not limit.is_valid({"limits": 1})
+
+
+def test_raw_shape_keeps_annotation_keywords_verbatim() -> None:
+    schema = {
+        "type": "object",
+        "title": "Pet",
+        "default": {"kind": "cat", "tags": [1, None]},
+        "examples": [{"kind": "dog"}],
+        "deprecated": False,
+        "$comment": "c",
+        "x-order": [2, 1],
+        "properties": {"kind": {"type": "string", "title": "Kind", "x-ui": {"w": 3}}},
+    }
+    contract = create_contract(raw_shape(schema))
+    assert contract.schema == schema
+    assert contract.is_valid("anything")
+
+
+def test_raw_shape_refuses_assertions_and_non_json_annotations() -> None:
+    for schema in ({"const": 1}, {"$ref": "#/$defs/a"}, {"multipleOf": 2}):
+        with pytest.raises(ContractError, match="unsupported keyword"):
+            raw_shape(schema)
+    with pytest.raises(ContractError, match="annotations must be JSON data"):
+        raw_shape({"default": math.inf})
+    deep: list[Any] = []
+    for _ in range(600):
+        deep = [deep]
+    with pytest.raises(ContractError, match="annotations must be JSON data"):
+        raw_shape({"examples": deep})

@@ -215,11 +215,13 @@ def _schema_leaves() -> st.SearchStrategy[dict[str, Any]]:
         ),
         st.sampled_from([{"type": "boolean"}, {"type": "null"}, {}, {"pattern": "^a"}]),
         st.lists(
-            BMP_TEXT | SMALL | st.booleans(),
+            BMP_TEXT | SMALL | st.booleans() | st.none(),
             min_size=1,
             max_size=3,
             unique_by=lambda v: (type(v) is bool, v),
         ).map(lambda values: {"enum": values}),
+        st.sampled_from([{"enum": [[], {"a": 1}, 1]}, {"const": 1}, {"const": "a"}]),
+        st.lists(KEYS, min_size=1, max_size=2, unique=True).map(lambda r: {"required": r}),
     )
 
 
@@ -252,6 +254,27 @@ def _schema_containers(children: st.SearchStrategy[dict[str, Any]]) -> st.Search
             st.none() | st.booleans() | children,
         ),
         st.lists(children, min_size=1, max_size=3).map(lambda v: {"anyOf": v}),
+        st.lists(children, min_size=1, max_size=3).map(lambda v: {"oneOf": v}),
+        st.builds(
+            lambda kind, variants: {"type": kind, "oneOf": variants},
+            st.sampled_from(["object", "integer", "string"]),
+            st.lists(children, min_size=1, max_size=3),
+        ),
+        st.builds(lambda props: {"properties": props}, st.dictionaries(KEYS, children, max_size=2)),
+        st.builds(
+            lambda pattern, extra: {
+                "type": "object",
+                "patternProperties": {"^a": pattern},
+                "additionalProperties": extra,
+            },
+            children,
+            st.booleans() | children,
+        ),
+        st.builds(
+            lambda prefix, items: {"type": "array", "prefixItems": prefix, "items": items},
+            st.lists(children, min_size=1, max_size=2),
+            children,
+        ),
     )
 
 
@@ -270,3 +293,4 @@ def test_schema_to_shape_never_narrows(schema: dict[str, Any], values: list[Any]
     for value in values:
         if reference.is_valid(value):
             assert contract.is_valid(value), value
+            contract.parse(value)

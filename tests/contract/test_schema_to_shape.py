@@ -26,12 +26,12 @@ def test_string_bounds_kept_and_format_ignored() -> None:
     assert rows[1][1] is ParseError
 
 
-def test_enum_drops_null_and_trims() -> None:
-    schema, rows = run({"enum": ["a", 1, None]}, ["a", None, " a"])
-    assert schema == {"enum": ["a", 1]}
-    assert rows[1][0] is False
-    assert rows[1][1] is ParseError
+def test_enum_keeps_null_and_trims() -> None:
+    schema, rows = run({"enum": ["a", 1, None]}, ["a", None, " a", "b"])
+    assert schema == {"anyOf": [{"enum": ["a", 1]}, {"type": "null"}]}
+    assert rows[1] == (True, None, [])
     assert rows[2] == (False, "a", [])
+    assert rows[3][1] is ParseError
 
 
 def test_integer_bounds_and_empty_ranges() -> None:
@@ -57,11 +57,11 @@ def test_unknown_and_type_arrays_become_raw() -> None:
     assert run(True, [])[0] == {}
 
 
-def test_one_of_beats_any_of_and_unions_drop_descriptions() -> None:
+def test_one_of_is_read_first_carries_any_of_and_unions_drop_descriptions() -> None:
     schema, _ = run(
         {"oneOf": [{"type": "string"}], "anyOf": [{"type": "null"}], "description": "d"}, []
     )
-    assert schema == {"oneOf": [{"type": "string"}]}
+    assert schema == {"oneOf": [{"anyOf": [{"type": "null"}]}]}
 
 
 def test_depth_budget_is_32() -> None:

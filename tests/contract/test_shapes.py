@@ -245,7 +245,7 @@ def test_a_compiled_pattern_without_flags_is_stored_by_source() -> None:
             {"path": ["schema"]},
         ),
         (
-            lambda: raw_shape({"title": "x"}),
+            lambda: raw_shape({"const": "x"}),
             "structure",
             "validate_shape: raw schema contains an unsupported keyword",
             {"path": ["schema"]},

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import typing
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -16,6 +17,7 @@ from pydantic import BaseModel
 from typing_extensions import TypedDict
 
 from orkestrel.mcp import create_server
+from orkestrel.mcp.helpers import tool_wire
 from orkestrel.tool import Context, ToolContext, ToolManager, create_tool, tool
 from support.mcp_client import MODES, connect, stdio, text, until
 
@@ -174,3 +176,19 @@ async def test_a_served_process_announces_changes_made_outside_any_call(
     assert "grown" not in names
     assert grown == [*names, "grown"]
     assert client.notifications[0]["method"] == "notifications/tools/list_changed"
+
+
+class PlainRow(typing.TypedDict):
+    id: int
+
+
+@tool
+def lookup(id: int) -> PlainRow:
+    return {"id": id}
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="typing.TypedDict is described from 3.12")
+def test_a_typing_typeddict_return_warns_that_no_output_schema_is_listed() -> None:
+    with pytest.warns(UserWarning, match=r"'.*lookup'.*'PlainRow'.*typing_extensions\.TypedDict"):
+        entry = tool_wire(lookup)
+    assert "outputSchema" not in entry

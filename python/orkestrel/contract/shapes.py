@@ -60,7 +60,7 @@ def string_shape(
     pattern: str | re.Pattern[str] | None = None,
     description: str | None = None,
 ) -> StringShape:
-    """Declares a string, with UTF-16 length bounds and an ECMAScript pattern (searched)."""
+    """Declares a string, with code-point length bounds and an ECMAScript pattern (searched)."""
     shape = _build(
         "string_shape",
         type="string",
@@ -197,7 +197,8 @@ def validate_shape(shape: Any) -> ContractShape:
 def schema_to_shape(schema: Any) -> ContractShape:
     """Widens a JSON Schema into a shape that accepts at least what the schema accepts.
 
-    Keywords a shape cannot assert (`format`, `pattern`, `$ref`, type arrays, …) are ignored;
-    unknown nodes become raw shapes. Depth is limited to 32 and breadth to 256.
+    Keywords a shape cannot assert (`format`, `pattern`, `$ref`, `const`, type arrays, …) are
+    ignored; unknown nodes become raw shapes. A `oneOf` stays exclusive only when its converted
+    variants cannot overlap, else it becomes `anyOf`. Depth is limited to 32 and breadth to 256.
     """
     return cast(ContractShape, _schema_to_shape(schema))

@@ -20,7 +20,7 @@ FaultKind = Literal[
 
 
 class StringShape(TypedDict):
-    """Shape data declaring a string, with optional UTF-16 length bounds and an ECMAScript
+    """Shape data declaring a string, with optional code-point length bounds and an ECMAScript
     pattern.
     """
 

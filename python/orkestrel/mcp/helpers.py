@@ -10,6 +10,7 @@ import copy
 import dataclasses
 import json
 import typing
+import warnings
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -97,7 +98,21 @@ def return_type(tool: ToolInterface) -> Any:
         or is_typeddict(returned)
         or dataclasses.is_dataclass(returned)
     )
-    return returned if structured and _schema(returned) is not None else None
+    if not structured or returned is None:
+        return None
+    if _schema(returned) is None:
+        if is_typeddict(returned):
+            # One warning per function and type: the warnings registry keys on the text.
+            warnings.warn(
+                f"tool function {getattr(function, '__qualname__', tool.name)!r} returns the "
+                f"TypedDict {returned.__qualname__!r}, which pydantic cannot describe (on Python "
+                "before 3.12 a TypedDict must come from typing_extensions), so the tool lists "
+                "no outputSchema; declare it with typing_extensions.TypedDict",
+                UserWarning,
+                stacklevel=2,
+            )
+        return None
+    return returned
 
 
 @lru_cache(maxsize=256)

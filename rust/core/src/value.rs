@@ -109,10 +109,10 @@ pub trait Node: Sized + Clone {
     /// A stable identity for cycle detection (an address).
     fn identity(&self) -> usize;
 
-    /// The JavaScript `length` of a string value (UTF-16 units).
-    fn utf16_len(&self) -> usize {
+    /// The length of a string value in code points.
+    fn char_len(&self) -> usize {
         match self.view() {
-            View::Str(text) => crate::text::utf16_len(&text),
+            View::Str(text) => crate::text::char_len(&text),
             _ => 0,
         }
     }

@@ -327,21 +327,17 @@ unsafe fn kind_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Kind {
     }
 }
 
-/// The JavaScript length of a live `str`; 0 for other objects.
+/// The length of a live `str` in code points (Python's own `len`); 0 for other objects.
 ///
 /// # Safety
 /// `ptr` is a live object.
-unsafe fn utf16_len_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> usize {
-    // SAFETY: `ptr` is a str when the core asks; compact kinds 1 and 2 hold no astral
-    // characters, so their code point count is their UTF-16 length.
+unsafe fn char_len_of(ptr: *mut ffi::PyObject) -> usize {
+    // SAFETY: `ptr` is a live object; its length is read only when it is a str.
     unsafe {
         if ffi::PyUnicode_Check(ptr) == 0 {
             return 0;
         }
-        if ffi::PyUnicode_KIND(ptr) != ffi::PyUnicode_4BYTE_KIND {
-            return usize::try_from(ffi::PyUnicode_GET_LENGTH(ptr)).unwrap_or(0);
-        }
-        orkestrel_core::text::utf16_len(&ptr_bytes(py, ptr))
+        usize::try_from(ffi::PyUnicode_GET_LENGTH(ptr)).unwrap_or(0)
     }
 }
 
@@ -443,9 +439,9 @@ impl<'py> Node for PyNode<'py> {
         self.0.as_ptr() as usize
     }
 
-    fn utf16_len(&self) -> usize {
+    fn char_len(&self) -> usize {
         // SAFETY: a live object.
-        unsafe { utf16_len_of(self.0.py(), self.0.as_ptr()) }
+        unsafe { char_len_of(self.0.as_ptr()) }
     }
 
     fn len(&self) -> Result<usize, Unreadable> {
@@ -546,9 +542,9 @@ impl<'a> Node for PyView<'a> {
         self.ptr as usize
     }
 
-    fn utf16_len(&self) -> usize {
+    fn char_len(&self) -> usize {
         // SAFETY: a live object.
-        unsafe { utf16_len_of(self.py, self.ptr) }
+        unsafe { char_len_of(self.ptr) }
     }
 
     fn len(&self) -> Result<usize, Unreadable> {

@@ -14,7 +14,7 @@ use crate::stack::deeper;
 use crate::text::keys::array_index;
 use crate::text::number::{is_integer, number_to_string};
 use crate::text::preview::{preview_string, preview_view};
-use crate::text::{trim, utf16_len};
+use crate::text::{char_len, trim};
 use crate::value::{Node, View};
 
 /// An undeclared key of a record: its array index (for ordering), key and value.
@@ -108,8 +108,8 @@ impl<'c> Report<'c> {
                 let received = || preview_string(&text);
                 let units = match (min, max, &view) {
                     (None, None, _) => 0,
-                    (_, _, View::Str(_)) => value.utf16_len(),
-                    _ => utf16_len(&text),
+                    (_, _, View::Str(_)) => value.char_len(),
+                    _ => char_len(&text),
                 };
                 self.length_faults(out, kind, (units as u64, *min, *max), received);
                 if let Some(pattern) = pattern.as_ref().filter(|p| !p.is_match(&text)) {

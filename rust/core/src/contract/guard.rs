@@ -28,7 +28,7 @@ impl Contract {
                 if value.kind() != Kind::Str {
                     return Some(false);
                 }
-                if (min.is_some() || max.is_some()) && !length_fits(value.utf16_len(), *min, *max) {
+                if (min.is_some() || max.is_some()) && !length_fits(value.char_len(), *min, *max) {
                     return Some(false);
                 }
                 match pattern {

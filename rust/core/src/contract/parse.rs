@@ -15,7 +15,7 @@ use crate::shape::Id;
 use crate::stack::deeper;
 use crate::text::keys::array_index;
 use crate::text::number::{number_to_string, parse_number};
-use crate::text::{trim, utf16_len};
+use crate::text::{char_len, trim};
 use crate::value::{EntriesError, Kind, Node, View};
 
 /// Builds parse output for a node type `N`.
@@ -190,7 +190,7 @@ impl Contract {
                 }
                 let view = view();
                 coerce_string(&view).and_then(|text| {
-                    string_fits(*min, *max, pattern.as_ref(), utf16_len(&text), &text)
+                    string_fits(*min, *max, pattern.as_ref(), char_len(&text), &text)
                         .then(|| sink.string(&text))
                 })
             }

@@ -92,6 +92,9 @@ impl Translator {
                 class.to_owned()
             }));
         }
+        if let Some(property) = self.property()? {
+            return Ok(ClassAtom::Set(property));
+        }
         if next == u32::from(b'b') {
             self.at += 2;
             return Ok(ClassAtom::Unit(0x08));
@@ -104,6 +107,45 @@ impl Translator {
             return Ok(ClassAtom::Unit(self.legacy_octal_or_digit()));
         }
         Ok(ClassAtom::Unit(self.character_escape()?))
+    }
+}
+
+impl Translator {
+    /// A Unicode property class at `\`, `\p{Name}` or `\P{Name}`, read as JSON Schema reads
+    /// patterns (ECMAScript's unicode mode); `None` when the escape is not one. A property the
+    /// engine does not know is refused, naming it.
+    pub(super) fn property(&mut self) -> Result<Option<String>, PatternError> {
+        let negated = match self.peek(1).and_then(char::from_u32) {
+            Some('p') => false,
+            Some('P') => true,
+            _ => return Ok(None),
+        };
+        if !self.is(2, '{') {
+            return Ok(None);
+        }
+        let mut name = String::new();
+        let mut end = self.at + 3;
+        while let Some(c) = self.chars.get(end).copied().and_then(char::from_u32) {
+            if c == '}' {
+                break;
+            }
+            if !(c.is_ascii_alphanumeric() || c == '_' || c == '=') {
+                return Ok(None);
+            }
+            name.push(c);
+            end += 1;
+        }
+        if end >= self.chars.len() || name.is_empty() {
+            return Ok(None);
+        }
+        let text = format!("\\{}{{{name}}}", if negated { 'P' } else { 'p' });
+        if regex_syntax::Parser::new().parse(&text).is_err() {
+            return Err(PatternError::Unsupported(format!(
+                "the Unicode property class {text} is not supported"
+            )));
+        }
+        self.at = end + 1;
+        Ok(Some(text))
     }
 }
 

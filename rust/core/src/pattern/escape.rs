@@ -17,6 +17,10 @@ impl Translator {
             self.out.push(']');
             return Ok(true);
         }
+        if let Some(property) = self.property()? {
+            self.out.push_str(&property);
+            return Ok(true);
+        }
         match char::from_u32(c).unwrap_or('\u{FFFD}') {
             'b' | 'B' => {
                 self.at += 2;

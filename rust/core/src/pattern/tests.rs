@@ -87,3 +87,23 @@ fn whole_string_class_patterns_take_the_table_path() {
         .expect("compiles")
         .is_match("ébc".as_bytes()));
 }
+
+#[test]
+fn unicode_property_classes_read_as_json_schema_reads_them() {
+    assert!(matches(r"^\p{Letter}+$", "héllo"));
+    assert!(!matches(r"^\p{Letter}+$", "p{Letter}"));
+    assert!(matches(r"^\p{L}$", "ж"));
+    assert!(matches(r"^\P{L}$", "7"));
+    assert!(matches(r"^[\p{Lu}\d]+$", "AÉ9"));
+    assert!(!matches(r"^[^\p{Lu}]$", "É"));
+    assert!(matches(r"^\p{Script=Greek}$", "α"));
+    assert!(matches(r"^\p{General_Category=Decimal_Number}$", "٣"));
+    assert!(matches(r"^\p$", "p"));
+    match Pattern::compile(br"\p{NoSuchProperty}") {
+        Err(PatternError::Unsupported(reason)) => assert_eq!(
+            reason,
+            r"the Unicode property class \p{NoSuchProperty} is not supported"
+        ),
+        other => panic!("{other:?}"),
+    }
+}

@@ -9,7 +9,7 @@ use super::fields::{field, fields_of, literal_of};
 use super::raw::items_of;
 use super::render::{lit_json, num_json};
 use super::Lit;
-use crate::constants::{INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT};
+use crate::constants::{COMPILE_NODE_LIMIT, INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT};
 use crate::json::{Json, JsonRef, Num, ObjectBuilder};
 use crate::text::keys::js_order;
 use crate::text::number::is_safe_integer;
@@ -20,6 +20,7 @@ pub fn schema_to_shape<N: Node>(schema: &N) -> JsonRef {
     let mut converter = Converter {
         memo: HashMap::new(),
         ancestors: HashSet::new(),
+        budget: CONVERT_BUDGET,
     };
     converter.convert(Some(schema), INFER_DEPTH_LIMIT)
 }
@@ -27,7 +28,15 @@ pub fn schema_to_shape<N: Node>(schema: &N) -> JsonRef {
 struct Converter {
     memo: HashMap<(usize, usize), JsonRef>,
     ancestors: HashSet<usize>,
+    /// Records left to convert: sibling keywords distributed into union variants are not
+    /// memoized, so nested unions could otherwise multiply the work.
+    budget: usize,
 }
+
+/// The most schema records one conversion reads before the rest widens to raw shapes: each
+/// read adds a node to the expanded shape, so a conversion past the compilation node limit
+/// could never compile anyway.
+const CONVERT_BUDGET: usize = COMPILE_NODE_LIMIT as usize;
 
 fn raw(description: Option<JsonRef>) -> JsonRef {
     let mut schema = ObjectBuilder::new();
@@ -91,51 +100,24 @@ impl Converter {
             Some(View::Str(text)) => Some(Json::text(&*text)),
             _ => None,
         };
-        if let Some(values) = field(fields, "enum").and_then(items_of) {
-            let mut kept: Vec<Lit> = Vec::new();
-            for value in &values {
-                let Some(lit) = literal_of(value) else {
-                    continue;
-                };
-                if matches!(lit, Lit::Num(n) if !n.value().is_finite())
-                    || kept.iter().any(|k| k.same(&lit))
-                {
-                    continue;
-                }
-                kept.push(lit);
-            }
-            if !kept.is_empty() {
-                let mut out = ObjectBuilder::new();
-                out.set("type", Json::text("literal"))
-                    .set(
-                        "values",
-                        Arc::new(Json::Array(kept.iter().map(lit_json).collect())),
-                    )
-                    .maybe("description", description);
-                return out.build();
-            }
+        if self.budget == 0 {
+            return raw(description);
+        }
+        self.budget -= 1;
+        if let Some(values) = field(fields, "enum")
+            .and_then(items_of)
+            .filter(|v| !v.is_empty())
+        {
+            return enum_shape(&values, description);
         }
         for (keyword, one_of) in [("oneOf", true), ("anyOf", false)] {
             let Some(entries) = field(fields, keyword).and_then(items_of) else {
                 continue;
             };
-            let records: Vec<&N> = entries.iter().filter(|e| fields_of(*e).is_some()).collect();
-            if records.len() > INFER_BREADTH_LIMIT {
+            if entries.len() > INFER_BREADTH_LIMIT || depth <= 1 {
                 return raw(description);
             }
-            if !records.is_empty() {
-                let variants = records
-                    .into_iter()
-                    .map(|r| self.convert(Some(r), depth - 1))
-                    .collect();
-                let mut out = ObjectBuilder::new();
-                out.set("type", Json::text("union"))
-                    .set("variants", Arc::new(Json::Array(variants)));
-                if one_of {
-                    out.set("mode", Json::text("oneOf"));
-                }
-                return out.build();
-            }
+            return self.union(fields, keyword, &entries, one_of, depth);
         }
         let kind = match field(fields, "type").map(Node::view) {
             Some(View::Str(text)) => Some(text.into_owned()),
@@ -173,7 +155,8 @@ impl Converter {
                 out.set("type", Json::text(kind));
             }
             Some(b"array") => {
-                let items = field(fields, "items").filter(|i| fields_of(*i).is_some());
+                let items = field(fields, "items")
+                    .filter(|i| fields_of(*i).is_some() && field(fields, "prefixItems").is_none());
                 let items = match items {
                     Some(items) => self.convert(Some(items), depth - 1),
                     None => raw(None),
@@ -188,6 +171,8 @@ impl Converter {
             Some(b"object") => self.object(fields, depth, &mut out),
             None if field(fields, "properties").and_then(fields_of).is_some() => {
                 self.object(fields, depth, &mut out);
+                out.maybe("description", description);
+                return or_any_other_kind(out.build());
             }
             _ => return raw(description),
         }
@@ -235,6 +220,12 @@ impl Converter {
         }
         let additional = match field(fields, "additionalProperties") {
             _ if properties.len() > INFER_BREADTH_LIMIT => Arc::new(Json::Bool(true)),
+            _ if field(fields, "patternProperties")
+                .and_then(fields_of)
+                .is_some_and(|patterns| !patterns.is_empty()) =>
+            {
+                Arc::new(Json::Bool(true))
+            }
             Some(extra) if matches!(extra.view(), View::Bool(false)) => Arc::new(Json::Bool(false)),
             Some(extra) if fields_of(extra).is_some() => self.convert(Some(extra), depth - 1),
             _ => Arc::new(Json::Bool(true)),
@@ -243,4 +234,230 @@ impl Converter {
             .set("properties", map.build())
             .set("additionalProperties", additional);
     }
+}
+
+/// Keywords whose meanings depend on one another: a union variant that sets one of a group
+/// takes the whole group from itself, never mixing in its siblings' part of it.
+const GROUPS: [&[&str]; 3] = [
+    &["properties", "patternProperties", "additionalProperties"],
+    &["prefixItems", "items", "additionalItems"],
+    &["enum", "const"],
+];
+
+fn group_of(key: &[u8]) -> Option<&'static [&'static str]> {
+    GROUPS
+        .into_iter()
+        .find(|group| group.iter().any(|k| k.as_bytes() == key))
+}
+
+/// A variant's own fields, plus each of its siblings' keywords (the union keyword aside)
+/// that the variant does not set, group by group (annotations stay with their own node). The result asserts no more than the
+/// sibling keywords and the variant together, so converting it can only widen.
+fn distribute<N: Node>(
+    siblings: &[(Box<[u8]>, N)],
+    keyword: &str,
+    variant: &[(Box<[u8]>, N)],
+) -> Vec<(Box<[u8]>, N)> {
+    let mut merged: Vec<(Box<[u8]>, N)> = variant.to_vec();
+    for (key, value) in siblings {
+        if &**key == keyword.as_bytes() || &**key == b"description" {
+            continue;
+        }
+        let taken = match group_of(key) {
+            Some(group) => variant
+                .iter()
+                .any(|(k, _)| group.iter().any(|g| g.as_bytes() == &**k)),
+            None => variant.iter().any(|(k, _)| k == key),
+        };
+        if !taken {
+            merged.push((key.clone(), value.clone()));
+        }
+    }
+    merged
+}
+
+impl Converter {
+    /// `oneOf` / `anyOf` with the sibling keywords distributed into every variant. A `false`
+    /// variant accepts nothing and is left out; any other non-record variant accepts
+    /// anything. `oneOf` keeps its exclusivity only where the converted variants provably
+    /// never overlap: otherwise a value matching one schema variant could match two
+    /// converted ones, and the conversion would refuse it.
+    fn union<N: Node>(
+        &mut self,
+        fields: &[(Box<[u8]>, N)],
+        keyword: &str,
+        entries: &[N],
+        one_of: bool,
+        depth: usize,
+    ) -> JsonRef {
+        let description = match field(fields, "description").map(Node::view) {
+            Some(View::Str(text)) => Some(Json::text(&*text)),
+            _ => None,
+        };
+        let mut variants = Vec::with_capacity(entries.len());
+        for entry in entries {
+            if matches!(entry.view(), View::Bool(false)) {
+                continue;
+            }
+            let own = fields_of(entry).unwrap_or_default();
+            let identity = entry.identity();
+            if self.ancestors.contains(&identity) {
+                return raw(description);
+            }
+            self.ancestors.insert(identity);
+            let merged = distribute(fields, keyword, &own);
+            variants.push(self.rules(&merged, depth - 1));
+            self.ancestors.remove(&identity);
+        }
+        if variants.is_empty() {
+            return raw(description);
+        }
+        let mut out = ObjectBuilder::new();
+        out.set("type", Json::text("union"));
+        if one_of && exclusive(&variants) {
+            out.set("mode", Json::text("oneOf"));
+        }
+        out.set("variants", Arc::new(Json::Array(variants)));
+        out.build()
+    }
+}
+
+const STRING: u8 = 1;
+const NUMBER: u8 = 2;
+const BOOLEAN: u8 = 4;
+const NULL: u8 = 8;
+const ARRAY: u8 = 16;
+const OBJECT: u8 = 32;
+
+/// What a converted shape can accept: its JSON kinds, and its members when a literal.
+/// `None` when it cannot be told cheaply (raw, json and union shapes).
+fn reach(shape: &Json) -> Option<(u8, Option<&[JsonRef]>)> {
+    let Some(Json::String(kind)) = shape.get("type").map(|k| &**k) else {
+        return None;
+    };
+    let kinds = match &**kind {
+        b"string" => STRING,
+        b"number" => NUMBER,
+        b"boolean" => BOOLEAN,
+        b"null" => NULL,
+        b"array" => ARRAY,
+        b"object" => OBJECT,
+        b"nullable" => {
+            let (inner, _) = reach(shape.get("inner")?)?;
+            return Some((inner | NULL, None));
+        }
+        b"literal" => {
+            let Some(Json::Array(values)) = shape.get("values").map(|v| &**v) else {
+                return None;
+            };
+            let kinds = values.iter().fold(0, |kinds, value| {
+                kinds
+                    | match &**value {
+                        Json::String(_) => STRING,
+                        Json::Number(_) => NUMBER,
+                        Json::Bool(_) => BOOLEAN,
+                        _ => NULL,
+                    }
+            });
+            return Some((kinds, Some(values)));
+        }
+        _ => return None,
+    };
+    Some((kinds, None))
+}
+
+fn same_member(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Number(x), Json::Number(y)) => x.value() == y.value(),
+        _ => a == b,
+    }
+}
+
+/// Whether no value can fit two of the converted variants.
+fn exclusive(variants: &[JsonRef]) -> bool {
+    if variants.len() < 2 {
+        return true;
+    }
+    let reached: Option<Vec<_>> = variants.iter().map(|v| reach(v)).collect();
+    let Some(reached) = reached else {
+        return false;
+    };
+    reached.iter().enumerate().all(|(i, (kinds, members))| {
+        reached[i + 1..].iter().all(|(other, other_members)| {
+            if kinds & other == 0 {
+                return true;
+            }
+            match (members, other_members) {
+                (Some(a), Some(b)) => !a.iter().any(|x| b.iter().any(|y| same_member(x, y))),
+                _ => false,
+            }
+        })
+    })
+}
+
+/// An `enum`: a literal of its strings, numbers and booleans, nullable when it
+/// lists `null`; any array or object member makes it a raw shape, which accepts it.
+fn enum_shape<N: Node>(values: &[N], description: Option<JsonRef>) -> JsonRef {
+    let mut kept: Vec<Lit> = Vec::new();
+    let mut null = false;
+    for value in values {
+        match value.view() {
+            View::Null => null = true,
+            View::Array | View::Object | View::Other(_) => return raw(description),
+            _ => {}
+        }
+        let Some(lit) = literal_of(value) else {
+            continue;
+        };
+        if matches!(lit, Lit::Num(n) if !n.value().is_finite()) || kept.iter().any(|k| k.same(&lit))
+        {
+            continue;
+        }
+        kept.push(lit);
+    }
+    let mut out = ObjectBuilder::new();
+    if kept.is_empty() {
+        out.set("type", Json::text("null"))
+            .maybe("description", description);
+        return out.build();
+    }
+    out.set("type", Json::text("literal")).set(
+        "values",
+        Arc::new(Json::Array(kept.iter().map(lit_json).collect())),
+    );
+    if !null {
+        out.maybe("description", description);
+        return out.build();
+    }
+    let mut nullable = ObjectBuilder::new();
+    nullable
+        .set("type", Json::text("nullable"))
+        .set("inner", out.build());
+    nullable.build()
+}
+
+/// An object shape for a schema without `type`: its object keywords bind objects only, so
+/// every other kind of value is accepted beside it.
+fn or_any_other_kind(object: JsonRef) -> JsonRef {
+    let kind = |name: &str| {
+        let mut out = ObjectBuilder::new();
+        out.set("type", Json::text(name));
+        out.build()
+    };
+    let mut array = ObjectBuilder::new();
+    array
+        .set("type", Json::text("array"))
+        .set("items", raw(None));
+    let variants = vec![
+        object,
+        kind("string"),
+        kind("number"),
+        kind("boolean"),
+        kind("null"),
+        array.build(),
+    ];
+    let mut out = ObjectBuilder::new();
+    out.set("type", Json::text("union"))
+        .set("variants", Arc::new(Json::Array(variants)));
+    out.build()
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::fields::{field, fields_of, literal_of};
 use super::Lit;
-use crate::constants::COMPILE_DEPTH_LIMIT;
+use crate::constants::{CLONE_NODE_LIMIT, COMPILE_DEPTH_LIMIT};
 use crate::json::{Json, JsonRef, Num};
 use crate::pattern::PatternError;
 use crate::text::number::is_safe_integer;
@@ -30,6 +30,60 @@ const KEYWORDS: [&str; 17] = [
     "anyOf",
     "oneOf",
 ];
+
+/// Annotation keywords: kept verbatim (any JSON value), asserting nothing. So are `x-` keys.
+const ANNOTATIONS: [&str; 11] = [
+    "title",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$comment",
+    "$schema",
+    "$id",
+    "$anchor",
+    "contentMediaType",
+];
+
+fn is_annotation(key: &[u8]) -> bool {
+    key.starts_with(b"x-") || ANNOTATIONS.iter().any(|k| k.as_bytes() == key)
+}
+
+/// An annotation's value as an owned JSON tree; `None` when it is not JSON data, nests deeper
+/// than the compilation depth limit, or has more than `CLONE_NODE_LIMIT` nodes (shared
+/// children count each time they appear).
+fn annotation_json<N: Node>(value: &N) -> Option<JsonRef> {
+    fn walk<N: Node>(value: &N, depth: usize, budget: &mut usize) -> Option<JsonRef> {
+        *budget = budget.checked_sub(1)?;
+        if depth > COMPILE_DEPTH_LIMIT {
+            return None;
+        }
+        crate::stack::grow(|| step(value, depth, budget))
+    }
+    fn step<N: Node>(value: &N, depth: usize, budget: &mut usize) -> Option<JsonRef> {
+        Some(match value.view() {
+            View::Null => Arc::new(Json::Null),
+            View::Float(f) if !f.is_finite() => return None,
+            View::Bool(_) | View::Int(_) | View::Float(_) | View::Str(_) => scalar_json(value),
+            View::Array => Arc::new(Json::Array(
+                items_of(value)?
+                    .iter()
+                    .map(|item| walk(item, depth + 1, budget))
+                    .collect::<Option<_>>()?,
+            )),
+            View::Object => Arc::new(Json::Object(
+                fields_of(value)?
+                    .into_iter()
+                    .map(|(key, item)| Some((key, walk(&item, depth + 1, budget)?)))
+                    .collect::<Option<_>>()?,
+            )),
+            View::Other(_) => return None,
+        })
+    }
+    let mut budget = CLONE_NODE_LIMIT;
+    walk(value, 0, &mut budget)
+}
 
 /// A JSON scalar as an owned node; containers and other values become `null`.
 pub fn scalar_json<N: Node>(value: &N) -> JsonRef {
@@ -146,6 +200,9 @@ impl RawInspector {
                         list.iter().map(|v| nested(v, &mut height)).collect(),
                     ))
                 }
+                key if is_annotation(key) => {
+                    annotation_json(value).unwrap_or_else(|| Arc::new(Json::Null))
+                }
                 b"enum" | b"required" => {
                     let list = items_of(value).unwrap_or_default();
                     Arc::new(Json::Array(list.iter().map(scalar_json).collect()))
@@ -174,11 +231,16 @@ fn is_string<N: Node>(value: Option<&N>) -> bool {
 /// Checks one record's keywords; returns its nested schemas in slot order.
 fn check_record<N: Node>(fields: &Fields<N>) -> Result<Vec<N>, String> {
     let refuse = |message: &str| Err(message.to_owned());
-    if fields
-        .iter()
-        .any(|(key, _)| !KEYWORDS.iter().any(|k| k.as_bytes() == &**key))
-    {
-        return refuse("raw schema contains an unsupported keyword");
+    for (key, value) in fields {
+        if is_annotation(key) {
+            if annotation_json(value).is_none() {
+                return refuse(
+                    "raw schema annotations must be JSON data within the compilation depth and clone node limits",
+                );
+            }
+        } else if !KEYWORDS.iter().any(|k| k.as_bytes() == &**key) {
+            return refuse("raw schema contains an unsupported keyword");
+        }
     }
     if let Some(kind) = field(fields, "type") {
         let known = match kind.view() {

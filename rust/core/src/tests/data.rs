@@ -39,10 +39,10 @@ fn clones_copy_and_count() {
 
 #[test]
 fn raw_schemas_are_checked_and_cloned_verbatim() {
-    let shape = json!({"type": "raw", "schema": {"type": "object", "properties": {"a": {"enum": [1, "x"]}}, "required": ["a"], "title": null}});
+    let shape = json!({"type": "raw", "schema": {"type": "object", "properties": {"a": {"enum": [1, "x"]}}, "required": ["a"], "const": null}});
     let error = validate(&&shape, false)
         .map(|_| ())
-        .expect_err("title is refused");
+        .expect_err("const is refused");
     assert_eq!(error.code, Code::Structure);
     let schema = json!({"anyOf": [{"type": "string", "pattern": "^(?=a)"}, {"maxLength": 3}], "description": "d"});
     let compiled = contract(&json!({"type": "raw", "schema": schema}));
@@ -67,14 +67,14 @@ fn raw_schemas_are_checked_and_cloned_verbatim() {
 #[test]
 fn schema_to_shape_follows_the_precedence_rules() {
     let cases = [
-        (json!({"enum": [null]}), json!({})),
+        (json!({"enum": [null]}), json!({"type": "null"})),
         (
             json!({"enum": [], "type": "boolean"}),
             json!({"type": "boolean"}),
         ),
         (
             json!({"oneOf": [1, {"type": "null"}], "anyOf": [{"type": "string"}]}),
-            json!({"oneOf": [{"type": "null"}]}),
+            json!({"anyOf": [{"anyOf": [{"type": "string"}]}, {"anyOf": [{"type": "string"}]}]}),
         ),
         (
             json!({"anyOf": [{"type": "string"}, {"type": "null"}], "type": "number"}),
@@ -90,7 +90,11 @@ fn schema_to_shape_follows_the_precedence_rules() {
         ),
         (
             json!({"properties": {"a": true}, "required": ["a", "b", 3]}),
-            json!({"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": true}),
+            json!({"anyOf": [
+                {"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": true},
+                {"type": "string"}, {"type": "number"}, {"type": "boolean"}, {"type": "null"},
+                {"type": "array", "items": {}},
+            ]}),
         ),
         (
             json!({"type": "object", "additionalProperties": {"type": "string"}}),

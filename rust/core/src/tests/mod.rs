@@ -119,7 +119,7 @@ fn the_gate_reports_codes_in_precedence() {
             Code::Structure,
         ),
         (
-            json!({"type":"raw","schema":{"title":"x"}}),
+            json!({"type":"raw","schema":{"const":"x"}}),
             Code::Structure,
         ),
         (json!({"type":"string","pattern":"(?=a)"}), Code::Pattern),
@@ -169,8 +169,12 @@ fn depth_and_expansion_are_limited() {
 fn schema_to_shape_widens() {
     let shape = to_value(&schema_to_shape(&&json!({"enum":["a",1,null]})));
     let compiled = contract(&shape);
-    assert_eq!(to_value(compiled.schema()), json!({"enum":["a",1]}));
+    assert_eq!(
+        to_value(compiled.schema()),
+        json!({"anyOf":[{"enum":["a",1]},{"type":"null"}]})
+    );
     assert_eq!(parse(&compiled, &json!(" a")), Some(json!("a")));
+    assert_eq!(parse(&compiled, &json!(null)), Some(json!(null)));
     let shape = to_value(&schema_to_shape(
         &&json!({"type":"object","properties":{"id":{"type":"integer"}},"required":["id"]}),
     ));

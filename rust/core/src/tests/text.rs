@@ -1,7 +1,7 @@
 //! JavaScript string semantics: trimming, UTF-16 lengths and key order.
 
 use crate::text::keys::{array_index, js_order};
-use crate::text::{trim, utf16_len};
+use crate::text::{char_len, trim, utf16_len};
 
 #[test]
 fn trim_uses_the_javascript_whitespace_set() {
@@ -28,6 +28,13 @@ fn lengths_are_utf16_units() {
     assert_eq!(utf16_len("é".as_bytes()), 1);
     assert_eq!(utf16_len("😀".as_bytes()), 2);
     assert_eq!(utf16_len(&[0xED, 0xA0, 0x80]), 1);
+}
+
+#[test]
+fn string_lengths_count_code_points() {
+    assert_eq!(char_len("é".as_bytes()), 1);
+    assert_eq!(char_len("😀😀".as_bytes()), 2);
+    assert_eq!(char_len(&[0xED, 0xA0, 0x80]), 1);
 }
 
 #[test]

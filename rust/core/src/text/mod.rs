@@ -50,6 +50,12 @@ impl Iterator for CodePoints<'_> {
     }
 }
 
+/// The length of a string in code points, as JSON Schema counts `minLength`/`maxLength` (a
+/// lone surrogate, three WTF-8 bytes, is one).
+pub fn char_len(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
+}
+
 /// The JavaScript `length` of a string: its count of UTF-16 code units.
 pub fn utf16_len(bytes: &[u8]) -> usize {
     bytes
