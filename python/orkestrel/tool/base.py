@@ -65,10 +65,10 @@ class Tool:
 
     __slots__ = (
         "_arity",
-        "_requires",
         "_async",
         "_handler",
         "_name",
+        "_requires",
         "annotations",
         "description",
         "parameters",

@@ -9,7 +9,7 @@ from orkestrel.tool.types import ToolCall
 
 def is_tool_call(value: Any) -> TypeGuard[ToolCall]:
     """Determines whether an unknown value is structurally a `ToolCall`, staying total for
-    malformed and adversarial input.
+    malformed and adversarial input; `arguments` must be a `dict` whose keys are all strings.
 
     It checks the envelope only: a `dict` with a `str` `id` and `name` and a `dict` `arguments`
     whose keys are all strings (an object, as JSON has them).
