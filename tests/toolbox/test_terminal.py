@@ -459,3 +459,22 @@ def test_names_texts_and_the_flat_advertised_schema() -> None:
     }
     assert answer.annotations is not None
     assert answer.annotations["openWorldHint"] is False
+
+
+async def test_answering_on_an_unmounted_terminal_is_answer_with_reason_target() -> None:
+    manager = create_terminal_manager()
+    answer = create_answer_tool(manager=manager, to="nobody")
+    with pytest.raises(ToolboxError) as caught:
+        await answer.execute({"operation": "answer", "id": "f1", "values": {}})
+    assert caught.value.code == "ANSWER"
+    assert caught.value.context == {"id": "f1", "reason": "target"}
+    assert str(caught.value) == "failed to answer form 'f1': target"
+
+
+async def test_malformed_values_with_an_unknown_id_are_tool() -> None:
+    _, tools = setup()
+    with pytest.raises(ToolboxError) as caught:
+        await tools.tool("answer").execute(  # type: ignore[union-attr]
+            {"operation": "answer", "id": "nope", "values": {"approved": None}}
+        )
+    assert (caught.value.code, str(caught.value)) == ("TOOL", "malformed form values")
