@@ -158,12 +158,11 @@ async def test_malformed_ask_calls_are_tool(arguments: Any) -> None:
 
 async def test_the_fixed_from_survives_a_spoofing_attempt() -> None:
     manager, tools = setup()
+    spoofed = await call(tools, "ask", to="reviewer", schema=SCHEMA, **{"from": "reviewer"})
+    assert spoofed["error"] == 'malformed ask call: unknown argument "from" (known: to, schema)'
+    assert manager.pending("reviewer") == []
     async with anyio.create_task_group() as group:
-        group.start_soon(
-            functools.partial(
-                call, tools, "ask", to="reviewer", schema=SCHEMA, **{"from": "reviewer"}
-            )
-        )
+        group.start_soon(functools.partial(call, tools, "ask", to="reviewer", schema=SCHEMA))
         await until(lambda: manager.pending("reviewer"))
         [record] = manager.pending("reviewer")
         assert record["from"] == "agent"

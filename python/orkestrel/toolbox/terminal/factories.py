@@ -26,6 +26,7 @@ from orkestrel.toolbox.terminal.constants import (
 )
 from orkestrel.toolbox.terminal.helpers import infer_terminal_code
 from orkestrel.toolbox.terminal.shapes import answer_tool_shape, prompt_tool_shape
+from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
 
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
 
@@ -40,6 +41,7 @@ def _summary(text: str, default: str, name: str) -> str:
 
 
 def _parse(contract: Contract, args: Any, what: str) -> Any:
+    refuse_unknown_keys(contract.schema, args, f"malformed {what} call")
     try:
         return contract.parse(args)
     except (ParseError, ContractError) as error:
