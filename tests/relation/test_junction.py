@@ -212,3 +212,31 @@ async def test_integer_keys_link_through_their_own_type(make_driver: Any) -> Non
         assert await database.table("grants").count() == 1
     finally:
         await database.close()
+
+
+async def test_links_and_load_come_back_in_link_order_so_a_limit_cuts_the_tail(
+    make_driver: Any,
+) -> None:
+    tables = {
+        "people": {"id": "string"},
+        "groups": {"id": "string"},
+        "members": {"person": "string", "group": "string"},
+    }
+    database = create_database(tables=tables, driver=make_driver())
+    manager = create_relation_manager(
+        database=database,
+        relations={"people": {"groups": has_through("members", "person", "group", "groups")}},
+    )
+    order = [f"g{n}" for n in (7, 2, 9, 0, 5, 3, 8, 1, 6, 4, 11, 10)]
+    try:
+        await database.table("people").add({"id": "p"})
+        await database.table("groups").add([{"id": group} for group in order])
+        people = manager.model("people")
+        for group in order:
+            assert await people.link("p", "groups", group) is True
+        assert await people.links("p", "groups") == order
+        assert await people.links("p", "groups", limit=4) == order[:4]
+        loaded = await people.load("p", {"groups": True})
+        assert [group["id"] for group in loaded["groups"]] == order
+    finally:
+        await database.close()

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from orkestrel.tool import Tool
+from orkestrel.tool import Tool, ToolManager
 
 pytestmark = pytest.mark.anyio
 
@@ -134,3 +134,24 @@ async def test_handlers_take_zero_one_or_two_parameters() -> None:
 def test_execute_must_be_callable() -> None:
     with pytest.raises(TypeError, match="must be callable"):
         Tool(name="bad", execute="not a function")  # type: ignore[arg-type]
+
+
+async def test_handler_declaring_caller_sees_none_when_a_call_carries_no_caller() -> None:
+    seen: list[Any] = []
+
+    async def reads_caller(args: dict[str, Any], caller: Any) -> str:
+        seen.append(caller)
+        return "ok"
+
+    def sync_reads_caller(args: dict[str, Any], caller: Any) -> str:
+        seen.append(caller)
+        return "ok"
+
+    tools = ToolManager()
+    tools.add([Tool(name="a", execute=reads_caller), Tool(name="s", execute=sync_reads_caller)])
+    results = await tools.execute(
+        [{"id": "1", "name": "a", "arguments": {}}, {"id": "2", "name": "s", "arguments": {}}]
+    )
+    assert [result["success"] for result in results] == [True, True]
+    assert seen == [None, None]
+    assert await Tool(name="plain", execute=reads_caller).execute({}) == "ok"

@@ -65,3 +65,9 @@ def test_hostile_str_subclass_ids_still_pass_the_structural_check() -> None:
         __hash__ = str.__hash__
 
     assert is_tool_call({"id": Weird("1"), "name": "x", "arguments": {}})
+
+
+def test_is_tool_call_refuses_arguments_with_non_string_keys() -> None:
+    assert not is_tool_call({"id": "1", "name": "add", "arguments": {1: "x"}})
+    assert not is_tool_call({"id": "1", "name": "add", "arguments": {"a": 1, (2,): 2}})
+    assert is_tool_call({"id": "1", "name": "add", "arguments": {"a": 1}})

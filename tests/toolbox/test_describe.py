@@ -84,12 +84,18 @@ async def test_malformed_calls_are_typed_errors_and_flattened_results(arguments:
     }
 
 
-async def test_a_number_name_is_coerced_and_an_unknown_key_dropped() -> None:
+async def test_a_number_name_is_coerced_and_an_unknown_key_refused() -> None:
     tools = registry()
     tools.add(Tool(name="7", description="Seven.", execute=lambda args: None))
     tool = tools.tool("describe")
     assert tool is not None
-    assert await tool.execute({"name": 7, "verbose": True}) == "Seven."
+    assert await tool.execute({"name": 7}) == "Seven."
+    with pytest.raises(ToolboxError) as caught:
+        await tool.execute({"name": 7, "nmae": "x"})
+    assert (caught.value.code, str(caught.value)) == (
+        "TOOL",
+        'malformed describe call: unknown argument "nmae" (did you mean name?)',
+    )
 
 
 def test_parameters_come_from_the_contract() -> None:

@@ -98,8 +98,13 @@ async def test_scalars_are_wrapped_and_options_apply() -> None:
     assert rows["required"] == ["a"]
 
 
-async def test_an_unknown_argument_is_dropped() -> None:
-    assert await run({"samples": [{"id": 1, "name": "Ada"}], "verbose": True}) == ID_NAME
+async def test_an_unknown_argument_is_refused_with_the_nearest_name() -> None:
+    with pytest.raises(ToolboxError) as caught:
+        await create_infer_tool().execute({"samples": [{"id": 1, "name": "Ada"}], "formt": True})
+    assert (caught.value.code, str(caught.value)) == (
+        "TOOL",
+        'malformed infer arguments: unknown argument "formt" (did you mean format?)',
+    )
 
 
 @pytest.mark.parametrize(

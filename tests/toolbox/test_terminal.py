@@ -158,12 +158,11 @@ async def test_malformed_ask_calls_are_tool(arguments: Any) -> None:
 
 async def test_the_fixed_from_survives_a_spoofing_attempt() -> None:
     manager, tools = setup()
+    spoofed = await call(tools, "ask", to="reviewer", schema=SCHEMA, **{"from": "reviewer"})
+    assert spoofed["error"] == 'malformed ask call: unknown argument "from" (known: to, schema)'
+    assert manager.pending("reviewer") == []
     async with anyio.create_task_group() as group:
-        group.start_soon(
-            functools.partial(
-                call, tools, "ask", to="reviewer", schema=SCHEMA, **{"from": "reviewer"}
-            )
-        )
+        group.start_soon(functools.partial(call, tools, "ask", to="reviewer", schema=SCHEMA))
         await until(lambda: manager.pending("reviewer"))
         [record] = manager.pending("reviewer")
         assert record["from"] == "agent"
@@ -459,3 +458,22 @@ def test_names_texts_and_the_flat_advertised_schema() -> None:
     }
     assert answer.annotations is not None
     assert answer.annotations["openWorldHint"] is False
+
+
+async def test_answering_on_an_unmounted_terminal_is_answer_with_reason_target() -> None:
+    manager = create_terminal_manager()
+    answer = create_answer_tool(manager=manager, to="nobody")
+    with pytest.raises(ToolboxError) as caught:
+        await answer.execute({"operation": "answer", "id": "f1", "values": {}})
+    assert caught.value.code == "ANSWER"
+    assert caught.value.context == {"id": "f1", "reason": "target"}
+    assert str(caught.value) == "failed to answer form 'f1': target"
+
+
+async def test_malformed_values_with_an_unknown_id_are_tool() -> None:
+    _, tools = setup()
+    with pytest.raises(ToolboxError) as caught:
+        await tools.tool("answer").execute(  # type: ignore[union-attr]
+            {"operation": "answer", "id": "nope", "values": {"approved": None}}
+        )
+    assert (caught.value.code, str(caught.value)) == ("TOOL", "malformed form values")

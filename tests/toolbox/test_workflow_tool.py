@@ -242,28 +242,10 @@ AUTHORED = [
             ],
         },
     ),
-    (
-        {"name": "both", "steps": [{"name": "work"}], "phases": [{"tasks": []}]},
-        {
-            "id": "both",
-            "name": "both",
-            "phases": [
-                {
-                    "id": "phase-0",
-                    "name": "phase-0",
-                    "tasks": [
-                        {"id": "phase-0-task-0", "name": "phase-0-task-0", "behavior": "work"}
-                    ],
-                }
-            ],
-        },
-    ),
 ]
 
 
-@pytest.mark.parametrize(
-    ("args", "target"), AUTHORED, ids=["empty", "flat", "draft", "strict", "both"]
-)
+@pytest.mark.parametrize(("args", "target"), AUTHORED, ids=["empty", "flat", "draft", "strict"])
 async def test_every_authoring_path_converges_on_the_strict_gate(
     args: dict[str, Any], target: dict[str, Any]
 ) -> None:
@@ -294,6 +276,7 @@ MALFORMED = [
     {"phases": [{"tasks": [{"retries": -1}]}]},
     {"phases": [], "bail": "true"},
     {"unknown": 1},
+    {"name": "both", "steps": [{"name": "work"}], "phases": [{"tasks": []}]},
 ]
 
 
@@ -628,3 +611,20 @@ def test_the_guide_pins_the_seed_pattern_of_authoring_through_a_real_manager() -
     assert '"value": {"status": "completed", "count": 2}' in body
     namespace = run(body, "toolbox.md#workflow-pattern")
     assert namespace["result"]["value"] == {"status": "completed", "count": 2}
+
+
+async def test_misspelled_workflow_keys_are_refused_with_their_path_and_nearest_name() -> None:
+    tool = create_workflow_tool(RELEASE, create_workflow_runner(), functions={"a": lambda _: None})
+    with pytest.raises(ToolboxError) as flat:
+        await tool.execute({"name": "x", "steps": [{"name": "a", "inptu": {}}]})
+    with pytest.raises(ToolboxError) as nested:
+        await tool.execute({"phases": [{"tasks": [{"behavoir": "a"}]}]})
+    assert str(flat.value) == (
+        'malformed workflow definition: unknown argument "inptu" in steps[0] (did you mean input?)'
+    )
+    assert str(nested.value) == (
+        'malformed workflow definition: unknown argument "behavoir" in phases[0].tasks[0] '
+        "(did you mean behavior?)"
+    )
+    ran = await tool.execute({"name": "x", "steps": [{"name": "a", "input": {"free": 1}}]})
+    assert ran["status"] == "completed"

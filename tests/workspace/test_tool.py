@@ -297,7 +297,12 @@ async def test_a_dict_subclass_is_read_from_its_storage_never_through_its_method
     assert await tool.execute(RaisingCall(operation="read", path="a.txt")) == plain
     with pytest.raises(ToolboxError, match=r"^malformed workspace call: read: path"):
         await tool.execute(RaisingCall(operation="read"))
-    assert await tool.execute(LyingCall(operation="read", path="a.txt", content="gone")) == plain
+    # Read from storage, the call is a read, which takes no content (a write would).
+    with pytest.raises(
+        ToolboxError, match=r'^malformed workspace call: read: unknown argument "content"'
+    ):
+        await tool.execute(LyingCall(operation="read", path="a.txt", content="gone"))
+    assert await tool.execute(LyingCall(operation="read", path="a.txt")) == plain
     assert await tool.execute({"operation": "read", "path": "a.txt"}) == plain
 
 
@@ -310,7 +315,11 @@ async def test_deeply_nested_and_huge_arguments_fail_or_succeed_without_harm() -
         "malformed workspace call: write: "
     )
     big = "é" * 5_000_000
-    assert await session.value(operation="write", path="big.txt", content=big, extra={"dropped": 1})
+    refused = await session.error(operation="write", path="big.txt", content=big, more={"x": 1})
+    assert refused == (
+        'malformed workspace call: write: unknown argument "more" (known: operation, path, content)'
+    )
+    assert await session.value(operation="write", path="big.txt", content=big)
     assert await session.value(operation="has", path="big.txt") is True
 
 

@@ -9,6 +9,8 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import TextIO
 
+import anyio
+
 from orkestrel.cli.agent import (
     AGENT_MAX_AGENTS,
     AGENT_MAX_REQUESTS,
@@ -24,8 +26,14 @@ from orkestrel.tool import ToolManager
 from orkestrel.toolbox import AGENT_TOOL_NAME
 from orkestrel.workflow import MAX_ANSWER_BYTES
 
-DEFAULT_DATA = Path(".orkestrel")
-"""Where the toolbox keeps its state (databases and their definitions) unless `--data` says."""
+DATA_FOLDER = ".orkestrel"
+"""The folder under `--root` where the toolbox keeps its state unless `--data` says."""
+
+
+def data_of(options: argparse.Namespace) -> Path:
+    """The data folder a command line names: `--data`, or `.orkestrel` under `--root`."""
+    data: Path | None = options.data
+    return data if data is not None else options.root / DATA_FOLDER
 
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,9 +50,9 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data",
         type=Path,
-        default=DEFAULT_DATA,
+        default=None,
         metavar="DIR",
-        help="directory for databases and their definitions (default: ./.orkestrel)",
+        help="directory for databases and their definitions (default: .orkestrel under --root)",
     )
     parser.add_argument(
         "--database",
@@ -128,8 +136,12 @@ async def shared_of(options: argparse.Namespace) -> AsyncIterator[SharedState | 
     if dsn is None:
         yield None
         return
-    from orkestrel.cli.shared import PostgresSettings, open_shared_state
+    from orkestrel.cli.shared import PostgresSettings, open_shared_state, unreachable
 
+    # A server that starts on a DSN it cannot reach only logs connection errors from then on.
+    reason = await anyio.to_thread.run_sync(unreachable, dsn)
+    if reason is not None:
+        raise ToolboxSetupError(f"--database: {reason}", usage=True)
     async with open_shared_state(
         PostgresSettings(dsn, options.pool_size, options.pool_timeout)
     ) as shared:
@@ -178,7 +190,7 @@ async def toolbox_of(
             shared = await stack.enter_async_context(shared_of(options))
         toolbox = open_toolbox(
             root=options.root,
-            data=options.data,
+            data=data_of(options),
             readonly=options.readonly,
             select=select,
             builtins=builtins,

@@ -46,6 +46,9 @@ DEFAULT_HEADER_TIMEOUT_SECONDS = 10.0
 DEFAULT_KEEPALIVE_SECONDS = 5.0
 DEFAULT_MAX_CONNECTIONS = 1000
 
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
 
 def register(commands: Any) -> argparse.ArgumentParser:
     """Adds the `serve` command and its options to the `orkestrel` parser."""
@@ -65,10 +68,13 @@ def register(commands: Any) -> argparse.ArgumentParser:
         help="stdio for a client that starts this command, http to listen (default: stdio)",
     )
     parser.add_argument(
-        "--host", default="127.0.0.1", help="HTTP interface to bind (default: 127.0.0.1)"
+        "--host", default=None, help=f"HTTP interface to bind (default: {DEFAULT_HOST})"
     )
     parser.add_argument(
-        "--port", type=int, default=8000, help="HTTP port, 0 for a free one (default: 8000)"
+        "--port",
+        type=int,
+        default=None,
+        help=f"HTTP port, 0 for a free one (default: {DEFAULT_PORT})",
     )
     add_serve_arguments(parser)
     parser.set_defaults(run=run)
@@ -228,6 +234,12 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
     if getattr(options, "base_url", None) is not None and getattr(options, "agent", None) is None:
         print("orkestrel serve: --base-url needs --agent", file=err)
         return USAGE
+    stray = _http_only(options)
+    if stray:
+        print(f"orkestrel serve: {', '.join(stray)} needs --transport http", file=err)
+        return USAGE
+    options.host = DEFAULT_HOST if options.host is None else options.host
+    options.port = DEFAULT_PORT if options.port is None else options.port
     interactive = options.transport == "stdio" and sys.stdin.isatty()
     try:
         import orkestrel.mcp  # noqa: F401
@@ -278,6 +290,20 @@ def _database_threads(options: argparse.Namespace) -> Iterator[None]:
         yield
     finally:
         fair.limiter.total_tokens, fair.per_caller, fair.caller = before
+
+
+def _http_only(options: argparse.Namespace) -> list[str]:
+    """The HTTP options a stdio command line gives, which stdio would ignore."""
+    if options.transport == "http":
+        return []
+    given = {
+        "--host": options.host is not None,
+        "--port": options.port is not None,
+        "--token": options.token is not None,
+        "--allow-host": bool(options.allow_host),
+        "--allow-origin": bool(options.allow_origin),
+    }
+    return [flag for flag, present in given.items() if present]
 
 
 def _loopback(host: str) -> bool:

@@ -107,6 +107,23 @@ async def open_shared_state(settings: PostgresSettings) -> AsyncIterator[SharedS
             await anyio.to_thread.run_sync(pool.close)
 
 
+def unreachable(dsn: str, seconds: int = 10) -> str | None:
+    """Why one connection to `dsn` cannot be opened within `seconds`, on one line (without the
+    DSN, which may hold a password); `None` when it opens."""
+    try:
+        import psycopg
+    except ImportError:
+        return "PostgreSQL needs psycopg: pip install 'orkestrel[postgres]'"
+    try:
+        psycopg.connect(dsn, connect_timeout=seconds, autocommit=True).close()
+    except psycopg.OperationalError as error:
+        lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+        return f"cannot reach the PostgreSQL server: {lines[0] if lines else 'no reason given'}"
+    except psycopg.Error:
+        return "not a PostgreSQL connection string (postgresql://user@host:port/name)"
+    return None
+
+
 def _try_lock(connection: Any, name: str) -> bool:
     row = connection.execute("SELECT pg_try_advisory_lock(hashtext(%s))", [name]).fetchone()
     return bool(row[0])

@@ -75,6 +75,9 @@ def _describe(fault: Mapping[str, Any]) -> str:
     reason = fault.get("reason")
     if reason == "missing":
         return f"{where}: missing {fault.get('expected')}"
+    if reason == "type" and fault.get("expected") == "object" == fault.get("received"):
+        # The core names every non-JSON Python value "object"; a dict would have matched.
+        return f"{where}: expected object (a dict), received a value that is not a dict"
     if reason == "type":
         return f"{where}: expected {fault.get('expected')}, received {fault.get('received')}"
     if reason == "constraint":

@@ -61,6 +61,15 @@ def wire(value: Any) -> dict[str, Any]:
     return dumped
 
 
+INVALID_PARAMS = -32602
+
+UNKNOWN_CURSOR = (
+    "invalid params: this server never issued that cursor (it lists every tool on one page)"
+)
+"""The error a `tools/list` with a cursor gets: the listing has one page, so no cursor is one
+this server gave out."""
+
+
 def build_server(
     name: str,
     version: str,
@@ -97,6 +106,10 @@ def _server_v2(
         return Request(ctx.request_id, ctx.session, context=ctx, params=params)
 
     async def on_list(ctx: Any, params: Any) -> Any:
+        if getattr(params, "cursor", None) is not None:
+            from mcp.shared.exceptions import MCPError
+
+            raise MCPError(INVALID_PARAMS, UNKNOWN_CURSOR)
         return model("ListToolsResult", await list_tools(request(ctx)))
 
     async def on_call(ctx: Any, params: Any) -> Any:
@@ -164,6 +177,9 @@ def _server_v1(
         return Request(ctx.request_id, ctx.session, token, context=ctx, params=params)
 
     async def on_list(req: Any) -> Any:
+        if getattr(req.params, "cursor", None) is not None:
+            error = types.ErrorData(code=INVALID_PARAMS, message=UNKNOWN_CURSOR)
+            raise exceptions.McpError(error)
         return types.ServerResult(model("ListToolsResult", await list_tools(request())))
 
     async def on_call(req: Any) -> Any:

@@ -5,7 +5,8 @@ The SDK's reader validates each line and silently discards one it cannot use (a 
 surrogate, `params` that is not an object, a wrong or missing `jsonrpc`, nesting deeper than
 its parser allows), so the client waits for an answer that never comes. Our reader checks
 each line the way the SDK will, and answers a line that carries a request id with a JSON-RPC
-error instead of passing it on.
+error instead of passing it on; a line that is not JSON, or whose id is unusable, is answered
+with id null, as JSON-RPC says.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ class FilteredLines:
 
     async def _refuse(self, text: str, code: int, reason: str) -> None:
         ident = request_id(text)
-        if ident is None:
+        if ident is None and code != PARSE_ERROR and not _names_an_id(text):
             logger.warning("dropped a message without a request id: %s", reason)
             return
         answer = {"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": reason}}
@@ -175,6 +176,17 @@ def request_id(text: str) -> str | int | None:
     if isinstance(ident, bool) or not isinstance(ident, str | int):
         return None
     return ident
+
+
+def _names_an_id(text: str) -> bool:
+    """Whether a line that parses is a request whose id cannot be used (not a string or an
+    integer): JSON-RPC answers it with id null, where a line without an id is a notification
+    and gets no answer."""
+    try:
+        keys = _top_level(text)
+    except (ValueError, IndexError):
+        return False
+    return "id" in keys and ("method" in keys or not ("result" in keys or "error" in keys))
 
 
 def _top_level(text: str) -> dict[str, Any]:

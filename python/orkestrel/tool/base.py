@@ -29,6 +29,21 @@ def _arity(handler: ToolHandler) -> int:
     return min(positional, 2)
 
 
+def _requires_caller(handler: ToolHandler) -> bool:
+    """Whether the handler declares a second positional parameter without a default, which a
+    call without a caller must still fill (with `None`, the seed's `undefined`)."""
+    try:
+        parameters = list(inspect.signature(handler).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    positional = [
+        parameter
+        for parameter in parameters
+        if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    return len(positional) >= 2 and positional[1].default is inspect.Parameter.empty
+
+
 def _is_async(handler: ToolHandler) -> bool:
     if inspect.iscoroutinefunction(handler):
         return True
@@ -53,6 +68,7 @@ class Tool:
         "_async",
         "_handler",
         "_name",
+        "_requires",
         "annotations",
         "description",
         "parameters",
@@ -86,6 +102,7 @@ class Tool:
         self._handler = execute
         self._async = _is_async(execute)
         self._arity = _arity(execute)
+        self._requires = _requires_caller(execute)
 
     @property
     def name(self) -> str:
@@ -97,12 +114,15 @@ class Tool:
         caller context.
 
         `caller` reaches the handler only when given and when the handler takes a second
-        positional parameter; a handler that takes no parameter is called with none. A sync
+        positional parameter; a handler that requires one gets `None` when no caller is given,
+        and a handler that takes no parameter is called with none. A sync
         handler runs in a worker thread so it cannot stall the event loop; when the call is
         cancelled (a timeout included) the thread is abandoned and its late result dropped. An
         awaitable it returns is awaited.
         """
         handler, arity = self._handler, self._arity
+        if caller is _ABSENT and self._requires:
+            caller = None
         if self._async:
             if arity == 0:
                 result = handler()

@@ -6,7 +6,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, NotRequired, Protocol, TypedDict, overload
 
 ToolHandler = Callable[..., Any]
-"""A sync or async callable taking the arguments record and, optionally, the caller context."""
+"""A sync or async callable taking the arguments record and, optionally, the caller context;
+a handler that declares the caller parameter without a default gets `None` from a call that
+carries none (the seed's `undefined`)."""
 
 
 class ToolDefinition(TypedDict):

@@ -6,6 +6,7 @@ from typing import Any
 
 from orkestrel.contract import Contract, ContractError, ParseError, schema_to_parameters
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
 
 
 def contract_parameters(contract: Contract) -> dict[str, Any] | None:
@@ -16,10 +17,11 @@ def contract_parameters(contract: Contract) -> dict[str, Any] | None:
 def parse_arguments(contract: Contract, args: Any, message: str) -> dict[str, Any]:
     """Parses a model's arguments through a tool's contract, or raises a `TOOL` `ToolboxError`.
 
-    The parse normalizes: scalars are coerced where the contract allows it and keys a closed
-    object does not declare are dropped. The error's context carries the raw `args` and the
-    contract's faults.
+    The parse normalizes: scalars are coerced where the contract allows it; a key a closed
+    object does not declare, at any depth, is refused first, naming it and the nearest name.
+    The error's context carries the raw `args` and the contract's faults.
     """
+    refuse_unknown_keys(contract.schema, args, message)
     try:
         parsed = contract.parse(args)
     except ParseError as error:

@@ -17,6 +17,7 @@ from orkestrel.contract import (
 from orkestrel.tool.flatten import flatten_parameters
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import stored_argument
+from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
 
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
 _FAULTS_KEPT = 10
@@ -71,7 +72,12 @@ class OperationContract:
 
     def parse(self, args: Any) -> dict[str, Any]:
         """Parses a model's arguments, or raises a `TOOL` `ToolboxError` that names the
-        operation's own faults (or the operations there are, when none is named)."""
+        operation's own faults (or the operations there are, when none is named), or the
+        first key its operation does not declare, at any depth."""
+        operation = _operation(args)
+        arm = self._arms.get(operation) if isinstance(operation, str) else None
+        if arm is not None:
+            refuse_unknown_keys(arm.schema, args, f"malformed {self._label} call: {operation}")
         try:
             call = self._contract.parse(args)
         except (ParseError, ContractError) as error:

@@ -26,6 +26,7 @@ from orkestrel.toolbox.terminal.constants import (
 )
 from orkestrel.toolbox.terminal.helpers import infer_terminal_code
 from orkestrel.toolbox.terminal.shapes import answer_tool_shape, prompt_tool_shape
+from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
 
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
 
@@ -40,6 +41,7 @@ def _summary(text: str, default: str, name: str) -> str:
 
 
 def _parse(contract: Contract, args: Any, what: str) -> Any:
+    refuse_unknown_keys(contract.schema, args, f"malformed {what} call")
     try:
         return contract.parse(args)
     except (ParseError, ContractError) as error:
@@ -165,9 +167,10 @@ def create_answer_tool(
     forms addressed to `to`, or answers one of them by id.
 
     `pending` answers `[{id, from, schema}]`; `answer` narrows `values` with `is_form_values`
-    (else `TOOL`) and answers `{"answered": id}`. An id not waiting on `to`, or an answer the
-    form refuses, raises `ToolboxError` (`ANSWER`) with `context["reason"]` and, for a refusal,
-    the per-field `context["errors"]`; the refused form stays waiting.
+    (else `TOOL`, whatever the id) and answers `{"answered": id}`. An id not waiting on `to`
+    (`unknown`), a `to` that is not mounted (`target`), or an answer the form refuses raises
+    `ToolboxError` (`ANSWER`) with `context["reason"]` and, for a refusal, the per-field
+    `context["errors"]`; the refused form stays waiting.
     """
     tool_name = ANSWER_TOOL_NAME if name is None else name
     contract = OperationContract(answer_tool_shape, label=tool_name)
@@ -197,8 +200,8 @@ def _listing(record: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _answer(manager: TerminalManagerInterface, to: str, id: str, values: Any) -> dict[str, Any]:
-    if not any(record["id"] == id for record in manager.pending(to)):
-        raise ToolboxError("ANSWER", f"unknown form {id!r}", {"id": id, "reason": "unknown"})
+    # The values are checked first and the manager is asked next, so a malformed call is
+    # `TOOL` whatever its id, and an unmounted terminal is `target` rather than `unknown`.
     answers = copy_values(values)
     if answers is None:
         raise ToolboxError("TOOL", "malformed form values", {"values": values})
@@ -207,6 +210,8 @@ def _answer(manager: TerminalManagerInterface, to: str, id: str, values: Any) ->
         return {"answered": id}
     failure = result["error"]
     context: dict[str, Any] = {"id": id, "reason": failure["reason"]}
+    if failure["reason"] == "unknown":
+        raise ToolboxError("ANSWER", f"unknown form {id!r}", context)
     message = f"failed to answer form {id!r}: {failure['reason']}"
     if failure["reason"] == "rejected":
         context["errors"] = failure["errors"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Final
+
+from orkestrel.toolbox.readonly import read_only
 
 WORKFLOW_TOOL_NAME: Final = "workflow"
 """Holds the name `create_workflow_tool` advertises, `'workflow'`: the key a model calls, and
@@ -20,29 +21,13 @@ MAX_WORKFLOW_TASKS: Final = 1000
 the tool run or checkpoint an unbounded tree."""
 
 
-def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return MappingProxyType({key: _freeze(item) for key, item in value.items()})
-    if isinstance(value, list):
-        return tuple(_freeze(item) for item in value)
-    return value
-
-
-def _thaw(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {key: _thaw(item) for key, item in value.items()}
-    if isinstance(value, tuple):
-        return [_thaw(item) for item in value]
-    return value
-
-
-WORKFLOW_TOOL_FLAT_EXAMPLE: Final[Mapping[str, Any]] = _freeze(
+WORKFLOW_TOOL_FLAT_EXAMPLE: Final[dict[str, Any]] = read_only(
     {"name": "release", "steps": [{"name": "compile"}, {"name": "publish"}]}
 )
 """Holds a complete flat authoring example, `{name, steps: [{name}]}`: the way a small model
 authors a workflow through `create_workflow_tool`."""
 
-WORKFLOW_TOOL_NESTED_EXAMPLE: Final[Mapping[str, Any]] = _freeze(
+WORKFLOW_TOOL_NESTED_EXAMPLE: Final[dict[str, Any]] = read_only(
     {
         "id": "release",
         "name": "Release",
@@ -68,7 +53,7 @@ pointing at `describe('workflow')`."""
 
 
 def _json(value: Mapping[str, Any]) -> str:
-    return json.dumps(_thaw(value), separators=(",", ":"))
+    return json.dumps(value, separators=(",", ":"))
 
 
 WORKFLOW_TOOL_DESCRIPTION: Final = f"""Author a workflow and run it in one call.

@@ -18,6 +18,7 @@ from orkestrel.contract import (
 from orkestrel.tool import ToolInterface, create_tool
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import RUNS
+from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
 from orkestrel.toolbox.workflow.constants import (
     MAX_WORKFLOW_CHAIN,
     MAX_WORKFLOW_TASKS,
@@ -118,8 +119,11 @@ def create_workflow_tool(
     def author(owned: dict[str, Any]) -> Any:
         if not owned:
             return wrapped
+        flat = isinstance(owned.get("steps"), list)
+        schema = (steps if flat else drafts).schema
+        refuse_unknown_keys(schema, owned, _MALFORMED, {"workflow": identity})
         try:
-            if isinstance(owned.get("steps"), list):
+            if flat:
                 return expand_steps(steps.parse(owned))
             return complete_draft(drafts.parse(owned))
         except ParseError as error:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from types import MappingProxyType
+
+from orkestrel.toolbox.readonly import read_only
 
 WORKSPACE_TOOL_NAME = "workspace"
 """Holds the name `create_workspace_tool` advertises by default, `'workspace'`."""
 
-WORKSPACE_TOOL_EXAMPLE: Mapping[str, str] = MappingProxyType(
+WORKSPACE_TOOL_EXAMPLE: dict[str, str] = read_only(
     {"operation": "write", "path": "notes.txt", "content": "hello"}
 )
 """Holds a valid workspace operation, the example embedded verbatim in the description."""
@@ -38,7 +38,7 @@ WORKSPACE_TOOL_SUMMARY = (
 )
 """Holds the one-sentence summary the workspace tool advertises in place of its description."""
 
-_EXAMPLE = json.dumps(dict(WORKSPACE_TOOL_EXAMPLE), separators=(",", ":"))
+_EXAMPLE = json.dumps(WORKSPACE_TOOL_EXAMPLE, separators=(",", ":"))
 
 WORKSPACE_TOOL_DESCRIPTION = f"""Work on the files of the active workspace. Each call is one JSON \
 object: its "operation" field names the action, the other fields belong to that action.
