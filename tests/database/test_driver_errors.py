@@ -25,5 +25,5 @@ async def test_an_engine_failure_without_text_is_reported_with_its_type_name(
     with pytest.raises(DatabaseError) as caught:
         await driver.run(work, write=True)
     await driver.close()
-    kind = "postgres" if engine in ("postgres", "pooled") else "sqlite"
+    kind = "PostgreSQL" if engine in ("postgres", "pooled") else "sqlite"
     assert str(caught.value) == f"{kind} failed: {type(error).__name__}"

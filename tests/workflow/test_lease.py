@@ -3,6 +3,7 @@ on one SQLite file or one PostgreSQL schema, and a dead runner's lease is taken 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import subprocess
@@ -87,7 +88,7 @@ async def test_a_write_after_the_lease_was_taken_over_is_a_fault(tmp_path: Path)
     async def stalled(controller: Any) -> str:
         # The runner stalls past its lease, and another process takes the run over meanwhile.
         time.sleep(0.3)  # noqa: ASYNC251 - a stalled loop cannot renew the lease
-        with sqlite3.connect(path) as other:
+        with contextlib.closing(sqlite3.connect(path)) as other, other:
             other.execute(
                 "UPDATE workflow_entries SET entry = ? WHERE id = ?",
                 [json.dumps({"owner": "another process", "expires": 1 << 60}), '["job","lease"]'],

@@ -54,7 +54,13 @@ def translate_postgres(error: Exception) -> DatabaseError:
     if state in _RETRYABLE or state.startswith("08") or operational:
         context["retryable"] = True
     if not state:
-        what = "cannot reach PostgreSQL" if operational else "PostgreSQL failed"
+        # Without a SQLSTATE the failure is ours or the client library's: its type says what
+        # failed, and its text, which may quote the server, stays in the context.
+        what = (
+            "cannot reach PostgreSQL"
+            if operational
+            else f"PostgreSQL failed: {type(error).__name__}"
+        )
         return DatabaseError("DRIVER", what, context)
     what = _CLASSES.get(state[:2], "PostgreSQL failed")
     return DatabaseError("DRIVER", f"{what} (SQLSTATE {state})", context)
