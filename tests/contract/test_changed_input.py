@@ -37,8 +37,11 @@ complete, so its finalizer never runs while the copy's table is being read.
 from __future__ import annotations
 
 import gc
+import itertools
+import random
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -88,8 +91,10 @@ def collects_inside_native_code() -> bool:
     gc.callbacks.append(hook)
     gc.set_threshold(1)
     try:
-        list(zip(range(64), range(64), strict=True))  # one C call: 64 new tracked tuples
-        inside = bool(seen)
+        # One C call: 64 new tracked tuples, then a look at `seen` still inside the call (a
+        # collection deferred to the next bytecode would land only after it returns).
+        pairs = zip(range(64), range(64), strict=True)
+        inside = "start" in tuple(itertools.chain(pairs, iter(seen)))
     finally:
         gc.set_threshold(*threshold)
         gc.callbacks.remove(hook)
@@ -356,8 +361,17 @@ def test_a_dict_another_thread_changes_during_parse_gives_one_state_or_a_contrac
     sys.setswitchinterval(1e-6)
     worker = threading.Thread(target=churn)
     worker.start()
+    # At least 3,000 parses, and on until two states were seen (10 s at most): a parse that
+    # always meets the churn at the same point of its cycle proves nothing. Random pauses keep
+    # the two threads from falling into step.
+    pauses = random.Random(3)
+    deadline = time.monotonic() + 10
     try:
-        for _ in range(3000):
+        while len(seen) < 3000 or (
+            len({repr(state) for state in seen}) < 2 and time.monotonic() < deadline
+        ):
+            for _ in range(pauses.randrange(64)):
+                pass
             seen.append(outcome(record))
     finally:
         stop.set()
