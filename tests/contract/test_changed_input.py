@@ -183,8 +183,11 @@ def test_a_dict_changed_during_parse_gives_one_state_or_a_contract_error(
     for out, record in parsed:
         assert out == unchanged or out == contract.parse(record)
         assert list(out) == list(unchanged) or list(out) == list(contract.parse(record))
-    # Both kinds of point are reached: inside the walk (refused) and after it, at the copy.
-    assert refused
+    # Up to 3.11 both kinds of point are reached: inside the walk (refused, seen by the dict's
+    # version tag) and after it, at the copy. From 3.12 the tag is gone and the walk sees only
+    # a change of size, so a collection may land only where the record is still read whole.
+    if sys.version_info < (3, 12):
+        assert refused
     assert all("could not be read" in message for message in refused)
     assert parsed
     assert all(out == unchanged for out, _ in parsed)
