@@ -12,7 +12,7 @@ from orkestrel.cli.guards import changes_state
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
 from orkestrel.cli.workflow import workflow as served_workflow
-from orkestrel.cli.workspace import open_workspace_tool
+from orkestrel.cli.workspace import open_shared_workspace_tool, open_workspace_tool
 from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
 from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import (
@@ -67,8 +67,6 @@ def workspace(context: ToolboxContext) -> ToolInterface:
     """Builds the workspace tool over the files of `--root` (with `--database`, over the
     workspace that PostgreSQL keeps under the root folder's name)."""
     if context.shared is not None:
-        from orkestrel.cli.workspace import open_shared_workspace_tool
-
         return open_shared_workspace_tool(context.root, context.readonly, context.shared)
     return open_workspace_tool(context.root, context.readonly, context.data)
 

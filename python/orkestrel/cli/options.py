@@ -16,7 +16,7 @@ from orkestrel.cli.agent import (
 )
 from orkestrel.cli.arguments import positive_int
 from orkestrel.cli.builtins import builtin_factories
-from orkestrel.cli.shared import SharedState
+from orkestrel.cli.shared import PostgresSettings, SharedState, open_shared_state
 from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
 from orkestrel.cli.workflow import workflow as served_workflow
 from orkestrel.database.constants import POSTGRES_POOL_SIZE, POSTGRES_POOL_TIMEOUT
@@ -128,8 +128,6 @@ async def shared_of(options: argparse.Namespace) -> AsyncIterator[SharedState | 
     if dsn is None:
         yield None
         return
-    from orkestrel.cli.shared import PostgresSettings, open_shared_state
-
     async with open_shared_state(
         PostgresSettings(dsn, options.pool_size, options.pool_timeout)
     ) as shared:
