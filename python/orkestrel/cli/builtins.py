@@ -135,6 +135,7 @@ def database(context: ToolboxContext) -> list[ToolInterface]:
         create_database_tool(resolver=resolver, readonly=context.readonly)
     ]
     if context.relations is not None:
+        # Deferred for start-up time: relations load only with `--relations`.
         from orkestrel.cli.relations import read_relations
 
         tools.append(relation(resolver, read_relations(context.relations), context.readonly))
@@ -155,6 +156,7 @@ def _on_disk(tool: ToolInterface, data: Path, readonly: bool) -> ToolInterface:
 def relation(resolver: DatabaseResolver, maps: Any, readonly: bool) -> ToolInterface:
     """Builds the relation tool over the databases `resolver` opens, one relation manager per
     database id of the relations file; read-only, it refuses `link` and `unlink` up front."""
+    # Deferred for start-up time: relations load only with `--relations`.
     from orkestrel.cli.relations import served_managers
 
     tool = create_relation_tool(managers=served_managers(maps, resolver))
