@@ -85,6 +85,16 @@ def test_an_import_deferred_into_a_function_is_counted(tmp_path: Path) -> None:
     assert "line 2 -> pkg.b: from ..b import thing" in result.stdout
 
 
+def test_an_import_of_a_name_inside_a_module_counts_as_that_module(tmp_path: Path) -> None:
+    package = write_package(
+        tmp_path,
+        {"a.py": "import pkg.b.thing\n", "b.py": "import pkg.a\nthing = 1\n"},
+    )
+    result = run(package)
+    assert result.returncode == 1
+    assert "line 1 -> pkg.b: import pkg.b.thing" in result.stdout
+
+
 def test_an_init_reexporting_its_children_is_no_circle(tmp_path: Path) -> None:
     package = write_package(
         tmp_path,
