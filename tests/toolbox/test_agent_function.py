@@ -182,6 +182,15 @@ def test_malformed_construction_is_tool(agent: Any, options: dict[str, Any], mes
     assert (caught.value.code, str(caught.value)) == ("TOOL", message)
 
 
+def test_a_direct_adapter_with_a_runner_but_no_tool_factory_is_tool() -> None:
+    with pytest.raises(ToolboxError) as caught:
+        AgentFunction(scripted_agent("a"), runner=create_workflow_runner())
+    assert (caught.value.code, str(caught.value)) == (
+        "TOOL",
+        "agent function with a runner needs the workflow tool factory as tool",
+    )
+
+
 async def test_an_already_aborted_signal_starts_no_provider_call() -> None:
     agent = scripted_agent("a", "never")
     aborted = AbortController()

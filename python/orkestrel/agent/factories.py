@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from orkestrel.abort import AbortSignal
+from orkestrel.agent.agent import Agent
 from orkestrel.agent.constants import (
     AGENT_MAX_CALLS,
     AGENT_MAX_CONTEXT,
@@ -20,6 +21,15 @@ from orkestrel.agent.constants import (
     PROVIDER_RETRY_WAIT,
     PROVIDER_TIMEOUT,
 )
+from orkestrel.agent.conversation import Conversation
+from orkestrel.agent.manager import ConversationManager
+from orkestrel.agent.registry import AgentRegistry
+from orkestrel.agent.stores.database import (
+    CONVERSATIONS_COLUMNS,
+    CONVERSATIONS_TABLE,
+    DatabaseConversationStore,
+)
+from orkestrel.agent.stores.memory import MemoryConversationStore
 from orkestrel.agent.types import (
     AgentBudgetInterface,
     AgentContextInterface,
@@ -29,6 +39,7 @@ from orkestrel.agent.types import (
     ConversationStoreInterface,
     ProviderInterface,
 )
+from orkestrel.database import DriverInterface, create_database
 from orkestrel.tool import ToolInterface, ToolManagerInterface
 
 if TYPE_CHECKING:
@@ -36,9 +47,6 @@ if TYPE_CHECKING:
 
     from orkestrel.agent.providers.anthropic import AnthropicProvider
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
-    from orkestrel.agent.registry import AgentRegistry
-    from orkestrel.agent.stores.database import DatabaseConversationStore
-    from orkestrel.database import DriverInterface
 
 
 def create_agent(
@@ -62,8 +70,6 @@ def create_agent(
     request, the tool calls one turn may run (`max_calls`) and the characters the conversation
     may hold (`max_context`).
     """
-    from orkestrel.agent.agent import Agent
-
     return Agent(
         provider,
         id=id,
@@ -89,15 +95,11 @@ def create_agent_registry(
     """Creates a registry that builds a fresh agent per job from named providers and tools,
     backing every built agent's conversations with `store` when one is given.
     """
-    from orkestrel.agent.registry import AgentRegistry
-
     return AgentRegistry(providers=providers, tools=tools, store=store)
 
 
 def create_conversation(id: str | None = None) -> ConversationInterface:
     """Creates an empty conversation, its id a random hex UUID unless given."""
-    from orkestrel.agent.conversation import Conversation
-
     return Conversation(id)
 
 
@@ -105,15 +107,11 @@ def create_conversation_manager(
     store: ConversationStoreInterface | None = None,
 ) -> ConversationManagerInterface:
     """Creates an empty conversation registry, durable through `store` when one is given."""
-    from orkestrel.agent.manager import ConversationManager
-
     return ConversationManager(store)
 
 
 def create_memory_conversation_store() -> ConversationStoreInterface:
     """Creates a conversation snapshot store that lives as long as the process."""
-    from orkestrel.agent.stores.memory import MemoryConversationStore
-
     return MemoryConversationStore()
 
 
@@ -123,13 +121,6 @@ def create_database_conversation_store(
     """Creates a conversation snapshot store over one table of the database layer, in memory
     unless a driver (a SQLite file, PostgreSQL) is given.
     """
-    from orkestrel.agent.stores.database import (
-        CONVERSATIONS_COLUMNS,
-        CONVERSATIONS_TABLE,
-        DatabaseConversationStore,
-    )
-    from orkestrel.database import create_database
-
     database = create_database(tables={CONVERSATIONS_TABLE: CONVERSATIONS_COLUMNS}, driver=driver)
     return DatabaseConversationStore(database.table(CONVERSATIONS_TABLE), database)
 
@@ -156,6 +147,7 @@ def create_openai_provider(
     Ollama, LM Studio); it needs `httpx` (the `openai` extra). `timeout` is the read timeout and
     `deadline` the total time one request may take, in seconds.
     """
+    # Deferred: httpx is an optional dependency (the `openai` extra).
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
 
     return OpenAICompatibleProvider(
@@ -201,6 +193,7 @@ def create_anthropic_provider(
     extra). `timeout` is the read timeout and `deadline` the total time one request may take,
     in seconds.
     """
+    # Deferred: httpx is an optional dependency (the `anthropic` extra).
     from orkestrel.agent.providers.anthropic import AnthropicProvider
 
     return AnthropicProvider(

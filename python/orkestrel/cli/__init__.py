@@ -24,6 +24,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     With `only`, the other commands are listed by name and summary without importing their
     modules, so a command never pays for the code of the others (`serve` pulls in the MCP SDK).
     """
+    # Deferred for start-up time: a command imports only its own modules.
     import importlib
 
     from orkestrel.cli.parser import Parser
@@ -53,6 +54,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     args: argparse.Namespace | SimpleNamespace | None = None
     if words[:1] == ["infer"]:
+        # Deferred for start-up time: `infer`'s quick path skips the parser.
         from orkestrel.cli.infer import quick_arguments
 
         args = quick_arguments(words[1:])

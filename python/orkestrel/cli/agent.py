@@ -137,6 +137,7 @@ class ServedAgents:
         budget: AgentBudgetInterface | None = None,
     ) -> AgentInterface:
         """Builds one agent for a job; a job without `tools` gets every other served tool."""
+        # Deferred for start-up time: the agent layer loads only for `--agent`.
         from orkestrel.agent import AgentRegistry
 
         tools = {tool.name: tool for tool in self._manager.tools() if tool.name != self._own}
@@ -163,11 +164,13 @@ def open_provider(kind: str, model: str, base_url: str | None, env: Mapping[str,
     if base_url is not None:
         options["base_url"] = base_url
     if kind == "anthropic":
+        # Deferred for start-up time: the agent layer loads only for `--agent`.
         from orkestrel.agent import create_anthropic_provider
 
         if key is None and base_url is None:
             raise ToolboxSetupError(f"--agent anthropic:{model} needs {variable} to be set")
         return create_anthropic_provider(**options)
+    # Deferred for start-up time: the agent layer loads only for `--agent`.
     from orkestrel.agent import create_openai_provider
 
     if key is None and base_url is None:
@@ -201,6 +204,7 @@ def agent_factory(
             ) from None
         except ValueError as error:
             raise ToolboxSetupError(f"--agent: {error}") from None
+        # Deferred for start-up time: the agent layer loads only for `--agent`.
         from orkestrel.agent import AgentBudget
 
         context.stack.push_async_callback(provider.aclose)

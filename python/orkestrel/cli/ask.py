@@ -144,7 +144,7 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
     in front of them, accepting the bearer token, or `--ask-token` or the bearer token in
     `x-orkestrel-token` (what the page sends).
     """
-    # Imported here so that a command line that never asks loads none of this.
+    # Deferred for start-up time: a command line that never asks loads none of this.
     from orkestrel.mcp.elicitation import ElicitingTerminalManager
     from orkestrel.mcp.http import RouteAccess, is_loopback
     from orkestrel.terminal import HEADER_TOKEN, create_terminal_manager
@@ -198,6 +198,7 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
 
 def page_url(listening: str, terminal: str) -> str:
     """The answering page's URL, given the MCP endpoint's URL."""
+    # Deferred for start-up time: the toolbox loads only when a page is served.
     from orkestrel.toolbox import TERMINAL_ROUTES_PATH
 
     root = listening.rsplit("/", 1)[0]

@@ -12,7 +12,7 @@ from orkestrel.cli.guards import changes_state
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
 from orkestrel.cli.workflow import workflow as served_workflow
-from orkestrel.cli.workspace import open_workspace_tool
+from orkestrel.cli.workspace import open_shared_workspace_tool, open_workspace_tool
 from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
 from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import (
@@ -67,8 +67,6 @@ def workspace(context: ToolboxContext) -> ToolInterface:
     """Builds the workspace tool over the files of `--root` (with `--database`, over the
     workspace that PostgreSQL keeps under the root folder's name)."""
     if context.shared is not None:
-        from orkestrel.cli.workspace import open_shared_workspace_tool
-
         return open_shared_workspace_tool(context.root, context.readonly, context.shared)
     return open_workspace_tool(context.root, context.readonly, context.data)
 
@@ -137,6 +135,7 @@ def database(context: ToolboxContext) -> list[ToolInterface]:
         create_database_tool(resolver=resolver, readonly=context.readonly)
     ]
     if context.relations is not None:
+        # Deferred for start-up time: relations load only with `--relations`.
         from orkestrel.cli.relations import read_relations
 
         tools.append(relation(resolver, read_relations(context.relations), context.readonly))
@@ -157,6 +156,7 @@ def _on_disk(tool: ToolInterface, data: Path, readonly: bool) -> ToolInterface:
 def relation(resolver: DatabaseResolver, maps: Any, readonly: bool) -> ToolInterface:
     """Builds the relation tool over the databases `resolver` opens, one relation manager per
     database id of the relations file; read-only, it refuses `link` and `unlink` up front."""
+    # Deferred for start-up time: relations load only with `--relations`.
     from orkestrel.cli.relations import served_managers
 
     tool = create_relation_tool(managers=served_managers(maps, resolver))

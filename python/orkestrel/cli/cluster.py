@@ -28,6 +28,7 @@ def check_scheduler(text: str) -> str:
 def connect(scheduler: str) -> Iterator[Any]:
     """A Dask client for `scheduler`, starting a local cluster of N worker processes for
     `local[N]`, closed on exit."""
+    # Deferred: distributed is an optional dependency (the `dask` extra).
     import distributed
 
     # distributed leaves its constructors untyped.
@@ -51,6 +52,7 @@ def connect(scheduler: str) -> Iterator[Any]:
 
 
 def _expand(name: str) -> list[str]:
+    # Deferred: fsspec is an optional dependency (the `dask` extra).
     from fsspec.core import get_fs_token_paths
 
     fs, _, paths = get_fs_token_paths(name, mode="rb")
@@ -60,6 +62,7 @@ def _expand(name: str) -> list[str]:
 
 
 def _layout(url: str) -> Layout:
+    # Deferred: fsspec is an optional dependency (the `dask` extra).
     import fsspec
 
     stream: Any
@@ -78,6 +81,7 @@ def run_on_cluster(
     args: Any, fail: Callable[..., int], write: Callable[[dict[str, Any]], int]
 ) -> int:
     """Runs `orkestrel infer` on the cluster `args.scheduler` and returns the exit status."""
+    # Deferred: orkestrel.contract.dask needs the optional `dask` extra.
     from orkestrel.contract import ContractError, JSONInputError, SchemaBuilder
     from orkestrel.contract.dask import reduce_dask
 

@@ -17,6 +17,7 @@ def health_routes(shared: SharedState | None, queue: int | None = None) -> list[
     it can take calls and 503 otherwise: when more than `queue` units of database work wait
     for a worker thread (`saturated`), or, with `--database`, when PostgreSQL does not answer
     through the pool (`unreachable`)."""
+    # Deferred: Starlette is an optional dependency (with the `mcp` or `terminal` extra).
     from starlette.requests import Request
     from starlette.responses import JSONResponse
     from starlette.routing import Route

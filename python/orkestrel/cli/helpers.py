@@ -95,6 +95,7 @@ def render_json(value: object, indent: int, ascii: bool = False) -> str:
     pulls in `re` and `enum`: a third of `orkestrel infer`'s start-up.
     """
     try:
+        # Deferred for start-up time (above); the accelerator's fallback is `json`.
         from _json import encode_basestring, encode_basestring_ascii
     except ImportError:  # an interpreter without CPython's accelerator
         import json

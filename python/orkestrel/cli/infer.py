@@ -42,6 +42,7 @@ _TRAILING = "unexpected content after the value"
 def _count(text: str) -> int:
     value = int(text)
     if value < 0:
+        # Deferred for start-up time: `orkestrel infer` starts fast.
         import argparse
 
         raise argparse.ArgumentTypeError("must be a non-negative integer")
@@ -163,6 +164,7 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--indent", type=_count, default=2, help="JSON indentation (default 2)")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar or notes")
+    # Deferred for start-up time: `orkestrel infer` starts fast.
     from orkestrel.cli.cluster import check_scheduler
 
     parser.add_argument(
@@ -183,6 +185,7 @@ def _fail(message: str, status: int = BAD_INPUT) -> int:
 def _progress(args: Arguments) -> ProgressBar | None:
     if args.quiet or not sys.stderr.isatty():
         return None
+    # Deferred for start-up time: `orkestrel infer` starts fast.
     from orkestrel.cli.progress import ProgressBar
 
     total = 0
@@ -233,6 +236,7 @@ def _read_stream(
             # A first line longer than the peek may still be JSON Lines: read it so.
             if found.certain or getattr(error, "reason", None) != _TRAILING:
                 raise
+            # Deferred for start-up time: `orkestrel infer` starts fast.
             import io
 
             return _read_lines(builder, Prefixed(document, io.BytesIO()), args, bar)
@@ -257,11 +261,13 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
+    # Deferred for start-up time: `orkestrel infer` starts fast.
     import tempfile
 
     folder, base = os.path.split(output)
     folder = folder or "."
     if not os.path.isdir(folder):
+        # Deferred for start-up time: `orkestrel infer` starts fast.
         import errno
 
         # Named here, or the error would name the temporary file that could not be made.
@@ -289,6 +295,7 @@ def _render(schema: dict[str, Any], indent: int) -> str:
 def _failed(error: OSError | ValueError, name: str) -> str:
     """Says what a failed read went wrong on; anything but a file, JSON or contract error is
     raised again."""
+    # Deferred for start-up time: `orkestrel infer` starts fast.
     from orkestrel.contract import ContractError, JSONInputError
 
     if isinstance(error, JSONInputError):
@@ -306,6 +313,7 @@ def run(args: Arguments) -> int:
     if args.files.count("-") > 1:
         return _fail("stdin (-) can be read only once", USAGE)
     if args.scheduler:
+        # Deferred for start-up time: `orkestrel infer` starts fast.
         from orkestrel.cli.cluster import run_on_cluster
 
         return run_on_cluster(args, _fail, lambda schema: _emit(schema, args))

@@ -18,7 +18,7 @@ from orkestrel.cli.agent import (
 )
 from orkestrel.cli.arguments import positive_int
 from orkestrel.cli.builtins import builtin_factories
-from orkestrel.cli.shared import SharedState
+from orkestrel.cli.shared import PostgresSettings, SharedState, open_shared_state, unreachable
 from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
 from orkestrel.cli.workflow import workflow as served_workflow
 from orkestrel.database.constants import POSTGRES_POOL_SIZE, POSTGRES_POOL_TIMEOUT
@@ -136,8 +136,6 @@ async def shared_of(options: argparse.Namespace) -> AsyncIterator[SharedState | 
     if dsn is None:
         yield None
         return
-    from orkestrel.cli.shared import PostgresSettings, open_shared_state, unreachable
-
     # A server that starts on a DSN it cannot reach only logs connection errors from then on.
     reason = await anyio.to_thread.run_sync(unreachable, dsn)
     if reason is not None:

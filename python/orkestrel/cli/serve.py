@@ -242,6 +242,7 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
     options.port = DEFAULT_PORT if options.port is None else options.port
     interactive = options.transport == "stdio" and sys.stdin.isatty()
     try:
+        # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
         import orkestrel.mcp  # noqa: F401
     except ImportError as error:
         print(f"orkestrel serve: {error}", file=err)
@@ -279,6 +280,7 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
 def _database_threads(options: argparse.Namespace) -> Iterator[None]:
     """Sizes the event loop's database threads as the options say and has them taken in turn
     by client sessions, for as long as the server runs."""
+    # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
     from orkestrel.mcp.elicitation import current_client
 
     fair = database_fair_limiter()
@@ -307,6 +309,7 @@ def _http_only(options: argparse.Namespace) -> list[str]:
 
 
 def _loopback(host: str) -> bool:
+    # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
     from orkestrel.mcp.http import is_loopback
 
     return is_loopback(host)
@@ -315,6 +318,7 @@ def _loopback(host: str) -> bool:
 async def _until_stopped(serve: Callable[..., Awaitable[None]], *args: Any) -> None:
     """Runs `serve` until it ends or the process gets SIGTERM or SIGINT, which stop it
     gracefully (open calls are cancelled, connections closed, cleanup run)."""
+    # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
     from orkestrel.mcp.helpers import raise_alone
 
     try:
@@ -347,6 +351,7 @@ async def _serve(
     ask: Ask | None = None,
     shared: SharedState | None = None,
 ) -> None:
+    # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
     from orkestrel.mcp import RouteAccess, serve
     from orkestrel.mcp.helpers import raise_alone
 

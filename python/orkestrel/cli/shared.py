@@ -17,6 +17,7 @@ from orkestrel.database import (
     DriverInterface,
     create_postgres_driver,
     create_postgres_factory,
+    create_postgres_pool,
 )
 from orkestrel.database.drivers.pooled import borrow
 
@@ -90,8 +91,6 @@ class SharedState:
 @asynccontextmanager
 async def open_shared_state(settings: PostgresSettings) -> AsyncIterator[SharedState]:
     """Opens the pool `settings` describe for as long as the context lasts."""
-    from orkestrel.database import create_postgres_pool
-
     pool = await anyio.to_thread.run_sync(
         lambda: create_postgres_pool(
             settings.dsn,

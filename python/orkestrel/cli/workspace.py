@@ -23,6 +23,11 @@ from orkestrel.workspace import (
     WorkspaceStoreInterface,
     create_directory_workspace_store,
 )
+from orkestrel.workspace.stores.database import (
+    WORKSPACES_COLUMNS,
+    WORKSPACES_TABLE,
+    DatabaseWorkspaceStore,
+)
 
 if TYPE_CHECKING:
     from orkestrel.cli.shared import SharedState
@@ -98,12 +103,6 @@ def open_shared_workspace_tool(root: Path, readonly: bool, shared: SharedState) 
     the save, so two servers never overwrite each other's change; a change that fails saves
     nothing.
     """
-    from orkestrel.workspace.stores.database import (
-        WORKSPACES_COLUMNS,
-        WORKSPACES_TABLE,
-        DatabaseWorkspaceStore,
-    )
-
     name = root.resolve().name or "workspace"
     engine = create_database(
         tables={WORKSPACES_TABLE: WORKSPACES_COLUMNS}, driver=shared.driver(), readonly=readonly

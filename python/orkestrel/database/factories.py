@@ -118,6 +118,7 @@ def create_postgres_pool(
     it is closed.
     """
     try:
+        # Deferred: psycopg_pool is an optional dependency (the `postgres` extra).
         import psycopg_pool
     except ImportError as error:
         raise DatabaseError(

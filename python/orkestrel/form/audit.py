@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from orkestrel.form.constants import NAME_LIMIT, PATTERN_LIMIT
+from orkestrel.form.controls import control_fault
 from orkestrel.form.patterns import FORMATS, pattern_fault
 from orkestrel.form.reader import Refused, read_schema
-from orkestrel.form.validators import control_fault
 
 LENGTH_CONTROLS = frozenset({"text", "editor", "password", "checkbox", "file"})
 TEMPORAL_CONTROLS = frozenset({"date", "time", "datetime"})

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from orkestrel.form.audit import audit_copy
+from orkestrel.form.controls import control_fault
 from orkestrel.form.deferred import Deferred
 from orkestrel.form.errors import FormError
 from orkestrel.form.evaluate import evaluate_field
@@ -20,7 +21,7 @@ from orkestrel.form.types import (
     FormStatus,
     FormValues,
 )
-from orkestrel.form.validators import control_fault, copy_value
+from orkestrel.form.validators import copy_value
 
 _MISSING: Any = object()
 

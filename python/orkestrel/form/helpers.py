@@ -6,10 +6,10 @@ import math
 from typing import Any, cast
 
 from orkestrel.form.audit import audit_copy
+from orkestrel.form.controls import control_fault
 from orkestrel.form.errors import FormError
 from orkestrel.form.reader import Refused, read_schema
 from orkestrel.form.types import FieldValue, FormField, FormSchema
-from orkestrel.form.validators import control_fault
 
 
 def explain_form(value: object) -> list[str]:

@@ -21,7 +21,7 @@ from orkestrel.form.constants import (
     STRING_LIMIT,
     TEXT_LIMIT,
 )
-from orkestrel.form.validators import is_number
+from orkestrel.form.controls import is_number
 
 Custom = Literal["keep", "drop"]
 

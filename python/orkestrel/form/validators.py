@@ -1,27 +1,13 @@
-"""Guards at the form's untrusted boundary, and the check that a value fits its control."""
+"""Guards at the form's untrusted boundary."""
 
 from __future__ import annotations
 
-import math
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
-from orkestrel.form.constants import FIELD_RULES, LIST_LIMIT, STRING_LIMIT
-from orkestrel.form.patterns import FORMATS
-from orkestrel.form.types import FieldError, FieldValue, FormField, FormSchema, FormValues
-
-
-def is_number(value: object) -> bool:
-    """Whether a value is a finite `int` or `float` (never a `bool`)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
-
-
-def _is_text_list(value: object) -> bool:
-    return type(value) is list and all(type(item) is str for item in value)
+from orkestrel.form.constants import FIELD_RULES
+from orkestrel.form.controls import is_number, is_text_list
+from orkestrel.form.helpers import explain_form
+from orkestrel.form.types import FieldError, FieldValue, FormSchema, FormValues
 
 
 def copy_value(value: object) -> FieldValue | None:
@@ -30,7 +16,7 @@ def copy_value(value: object) -> FieldValue | None:
         return value
     if isinstance(value, int | float) and type(value) in (int, float):
         return value if is_number(value) else None
-    if isinstance(value, list) and _is_text_list(value):
+    if isinstance(value, list) and is_text_list(value):
         return [str(item) for item in value]
     return None
 
@@ -85,8 +71,6 @@ def is_field_error(value: object) -> TypeGuard[FieldError]:
 def is_form_schema(value: object) -> TypeGuard[FormSchema]:
     """Narrows an unknown value to a `FormSchema`: exactly the document's structure, passing
     every audit check (a `custom` rule is allowed in process)."""
-    from orkestrel.form.helpers import explain_form
-
     return not explain_form(value)
 
 
@@ -96,58 +80,3 @@ def matches_answer(value: object) -> bool:
     if value is None:
         return False
     return not (isinstance(value, str) and not value.strip())
-
-
-def control_fault(field: FormField, value: Any) -> str | None:
-    """Says why `value` cannot be held by `field`'s control, or `None` when it fits.
-
-    Choice fields also refuse a value that is not among their enabled choices (an `open`
-    select admits any string), and list answers hold at most `LIST_LIMIT` entries.
-    """
-    control = field["control"]
-    if control == "number":
-        return None if is_number(value) else "expects a finite number"
-    if control == "confirm":
-        return None if type(value) is bool else "expects true or false"
-    if control in ("checkbox", "file"):
-        return _list_fault(field, value)
-    if type(value) is not str:
-        return "expects a string"
-    if len(value) > STRING_LIMIT:
-        return f"holds at most {STRING_LIMIT} characters"
-    shape = FORMATS.get(control)
-    if shape is not None and shape.match(value) is None:
-        return f"expects a {control} written as {_FORMAT_NAMES[control]}"
-    if control == "select" and not field.get("open", False) and value not in _enabled(field):
-        return f"expects one of its enabled choices, not {value!r}"
-    return None
-
-
-_FORMAT_NAMES = {
-    "date": "YYYY-MM-DD",
-    "time": "HH:MM or HH:MM:SS",
-    "datetime": "YYYY-MM-DDTHH:MM or YYYY-MM-DDTHH:MM:SS",
-    "color": "#rrggbb",
-}
-
-
-def _enabled(field: Any) -> set[str]:
-    return {choice["value"] for choice in field.get("choices", []) if not choice.get("disabled")}
-
-
-def _list_fault(field: Any, value: Any) -> str | None:
-    if not _is_text_list(value):
-        return "expects a list of strings"
-    if len(value) > LIST_LIMIT:
-        return f"holds at most {LIST_LIMIT} entries"
-    if any(len(item) > STRING_LIMIT for item in value):
-        return f"holds strings of at most {STRING_LIMIT} characters"
-    if field["control"] == "file":
-        if len(value) > 1 and not field.get("multiple", False):
-            return "expects one file name"
-        return None if all(value) else "expects non-empty file names"
-    if len(set(value)) != len(value):
-        return "expects distinct choices"
-    enabled = _enabled(field)
-    stray = next((item for item in value if item not in enabled), None)
-    return None if stray is None else f"expects its enabled choices, not {stray!r}"

@@ -36,6 +36,7 @@ def require_sdk() -> None:
     """
     wanted = ".".join(str(part) for part in MINIMUM_SDK)
     try:
+        # Deferred: the MCP SDK is an optional dependency; this checks for it.
         import mcp  # noqa: F401
     except ImportError as error:
         raise ImportError(

@@ -93,6 +93,7 @@ def _server_v2(
     call_tool: CallTool,
     input_schema: Callable[[str], Mapping[str, Any] | None],
 ) -> Any:
+    # Deferred for start-up time: a client never loads the SDK's server side.
     from mcp.server import Server
     from mcp.server.lowlevel.server import NotificationOptions
 
@@ -124,6 +125,7 @@ def _server_v2(
     server.add_request_handler("tools/list", types.PaginatedRequestParams, on_list)
     server.add_request_handler("tools/call", types.CallToolRequestParams, on_call)
     # The 2026 protocol era delivers list changes only on `subscriptions/listen` streams.
+    # Deferred: an optional dependency's module, on the SDK's 2.x line only.
     from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 
     bus = InMemorySubscriptionBus()
@@ -140,6 +142,7 @@ async def publish_tools_changed(server: Any) -> None:
     bus = getattr(server, "orkestrel_bus", None)
     if bus is None:
         return
+    # Deferred: an optional dependency's module, on the SDK's 2.x line only.
     from mcp.server.subscriptions import ToolsListChanged
 
     await bus.publish(ToolsListChanged())
@@ -242,6 +245,7 @@ def session_manager(
 ) -> Any:
     """Builds the SDK's streamable HTTP session manager over `server`, with our own transport
     guard in front of it instead of the SDK's (see `orkestrel.mcp.http`)."""
+    # Deferred for start-up time: a client never loads the SDK's server side.
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     if MAJOR < 2:
@@ -270,6 +274,7 @@ def _quiet_closed_streams() -> None:
 
 def stdio(stdin: Any, stdout: Any) -> AbstractAsyncContextManager[tuple[Any, Any]]:
     """Opens the SDK's stdio transport over the given line streams."""
+    # Deferred for start-up time: a client never loads the SDK's server side.
     from mcp.server.stdio import stdio_server
 
     return stdio_server(stdin=stdin, stdout=stdout)
@@ -285,6 +290,7 @@ def parse_message(line: str) -> Any:
 
 def session_message(wire_message: Mapping[str, Any]) -> Any:
     """Wraps a wire JSON-RPC message for the SDK's write stream."""
+    # Deferred for start-up time: loaded when the first message is wrapped.
     from mcp.shared.message import SessionMessage
 
     if MAJOR >= 2:
@@ -297,17 +303,20 @@ async def client_session(target: Any) -> AsyncIterator[Any]:
     """Opens a client connection to `target` (stdio parameters or an `http(s)://` URL) with the
     installed line's own client, and yields it initialized."""
     if MAJOR >= 2:
+        # Deferred: an optional dependency's module, on the SDK's 2.x line only.
         from mcp.client import Client
 
         async with Client(target) as client:
             yield client
         return
+    # Deferred for start-up time: a server never loads the SDK's client side.
     from mcp.client.session import ClientSession
 
     if isinstance(target, str):
         http: Any = importlib.import_module("mcp.client.streamable_http")
         transport = http.streamable_http_client(target)
     else:
+        # Deferred for start-up time: a server never loads the SDK's client side.
         from mcp.client.stdio import stdio_client
 
         transport = stdio_client(target)
@@ -319,11 +328,13 @@ async def client_session(target: Any) -> AsyncIterator[Any]:
 def is_session(source: Any) -> bool:
     """Tells whether `source` is an open client of the installed line (a 2.x `Client` or a
     `ClientSession`)."""
+    # Deferred for start-up time: a server never loads the SDK's client side.
     from mcp.client.session import ClientSession
 
     if isinstance(source, ClientSession):
         return True
     if MAJOR >= 2:
+        # Deferred: an optional dependency's module, on the SDK's 2.x line only.
         from mcp.client import Client
 
         return isinstance(source, Client)
@@ -333,6 +344,7 @@ def is_session(source: Any) -> bool:
 async def enter_client(source: Any, stack: Any) -> Any:
     """Enters a 2.x `Client` that is not connected yet; returns the source."""
     if MAJOR >= 2:
+        # Deferred: an optional dependency's module, on the SDK's 2.x line only.
         from mcp.client import Client
 
         if isinstance(source, Client):
@@ -346,6 +358,7 @@ async def enter_client(source: Any, stack: Any) -> Any:
 async def list_page(session: Any, cursor: str | None) -> tuple[list[Any], str | None]:
     """Lists one page of a remote server's tools; gives the tools and the next cursor."""
     if MAJOR >= 2:
+        # Deferred: an optional dependency's module, on the SDK's 2.x line only.
         from mcp.client import Client
 
         if isinstance(session, Client):
@@ -380,6 +393,7 @@ async def call_remote(session: Any, name: str, arguments: dict[str, Any]) -> Any
 def stdio_parameters(command: str, args: list[str]) -> Any:
     """Builds stdio launch parameters for a server command that inherits this process's
     environment, as a subprocess does (the SDK's default passes only a few variables)."""
+    # Deferred for start-up time: a server never loads the SDK's client side.
     from mcp.client.stdio import StdioServerParameters
 
     return StdioServerParameters(command=command, args=args, env=dict(os.environ))
@@ -387,6 +401,7 @@ def stdio_parameters(command: str, args: list[str]) -> Any:
 
 def is_stdio_parameters(source: Any) -> bool:
     """Tells whether `source` is the installed line's stdio launch parameters."""
+    # Deferred for start-up time: a server never loads the SDK's client side.
     from mcp.client.stdio import StdioServerParameters
 
     return isinstance(source, StdioServerParameters)

@@ -79,6 +79,7 @@ class PromptClient:
     async def run(self) -> None:
         """Connects and answers forms until `close`, a `shutdown` event, or (without
         `reconnect`) the end of the stream."""
+        # Deferred: httpx is an optional dependency (the `terminal` extra).
         import httpx
 
         if self._closed:
@@ -104,6 +105,7 @@ class PromptClient:
         group.cancel_scope.cancel()
 
     async def _listen(self, client: httpx.AsyncClient, stopped: anyio.Event) -> None:
+        # Deferred: httpx is an optional dependency (the `terminal` extra).
         import httpx
 
         while not stopped.is_set():

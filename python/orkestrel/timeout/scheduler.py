@@ -37,6 +37,7 @@ def schedule(delay: float, callback: Callable[[], None]) -> Cancel:
 def _schedule_trio(
     delay: float, callback: Callable[[], None], call: Callable[[Callable[[], object]], None]
 ) -> Cancel:
+    # Deferred: trio is an optional dependency, loaded only under trio.
     import trio
 
     scope = trio.CancelScope()

@@ -8,7 +8,6 @@ from typing import overload
 
 from orkestrel._core import PatternError, ResultSizeError, SearchPattern
 from orkestrel.workspace.errors import WorkspaceError
-from orkestrel.workspace.factories import create_file
 from orkestrel.workspace.helpers import (
     clamp_range,
     infer_language,
@@ -26,6 +25,7 @@ from orkestrel.workspace.types import (
     TextContent,
     WorkspaceSnapshot,
 )
+from orkestrel.workspace.values import create_file
 
 
 def _pattern(query: str, regex: bool, sensitive: bool, lines: bool) -> SearchPattern:

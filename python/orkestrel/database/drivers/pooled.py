@@ -24,6 +24,7 @@ _BORROWED = object()
 def borrow(pool: Any) -> Any:
     """Takes a connection from a `psycopg_pool.ConnectionPool`: none free within the pool's
     timeout is a retryable `DRIVER` error, and a closed pool is `CLOSED`."""
+    # Deferred: psycopg_pool is an optional dependency (the `postgres` extra).
     import psycopg_pool
 
     try:

@@ -80,6 +80,7 @@ class PostgresDriver(ThreadedDriver):
 
     def _connect(self, readonly: bool) -> Any:
         try:
+            # Deferred: psycopg is an optional dependency (the `postgres` extra).
             import psycopg
         except ImportError as error:
             raise DatabaseError(
@@ -129,6 +130,7 @@ class PostgresDriver(ThreadedDriver):
         connection.execute("COMMIT")
 
     def _rollback(self, connection: Any) -> None:
+        # Deferred: psycopg is an optional dependency (the `postgres` extra).
         from psycopg.pq import TransactionStatus
 
         for _ in range(3):

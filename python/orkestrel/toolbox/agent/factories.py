@@ -96,6 +96,7 @@ def create_agent_tool(
     (defaults `AGENT_MAX_AGENTS`, 64, and `AGENT_MAX_REQUESTS`, 256). A spent budget raises
     `AgentError` (`LIMIT`) naming its cap.
     """
+    # Deferred for start-up time: the agent layer loads when an agent tool is built.
     from orkestrel.agent import AgentBudget
 
     if not callable(getattr(registry, "build", None)):

@@ -48,6 +48,7 @@ def create_terminal_routes(
     caps the bytes a stream holds for a consumer that has not read them (a slower one is
     dropped).
     """
+    # Deferred: the handlers need Starlette, an optional dependency.
     from orkestrel.toolbox.server.handlers import answer_handler, stream_handler
 
     interval = check_keepalive(keepalive)
@@ -87,6 +88,7 @@ def create_terminal_page_routes(
 
 def _static(body: bytes, media: str, framing: dict[str, str]) -> Any:
     async def handle(request: Request, context: TerminalRouteContext) -> Response:
+        # Deferred: Starlette is an optional dependency (with the `mcp` or `terminal` extra).
         from starlette.responses import Response
 
         headers = {"cache-control": "no-cache", "x-content-type-options": "nosniff", **framing}
@@ -98,6 +100,7 @@ def _static(body: bytes, media: str, framing: dict[str, str]) -> Any:
 def starlette_routes(routes: Iterable[TerminalRoute]) -> list[Route]:
     """Turns terminal route records into Starlette `Route`s (`:name` becomes `{name}`), ready
     for a Starlette or FastAPI app's routes."""
+    # Deferred: Starlette is an optional dependency (with the `mcp` or `terminal` extra).
     from starlette.routing import Route
 
     made: list[Route] = []
@@ -125,6 +128,7 @@ def create_terminal_app(
     """Builds a Starlette app serving the terminal routes of `manager` (and, with `page`, the
     answering page at `<path>/`, framed only by `frame_ancestors`); other paths answer `404`
     and other methods `405`."""
+    # Deferred: Starlette is an optional dependency (with the `mcp` or `terminal` extra).
     from starlette.applications import Starlette
 
     routes = create_terminal_routes(

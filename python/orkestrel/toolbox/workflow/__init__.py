@@ -1,8 +1,8 @@
 """The workflow tool: author a whole workflow in one call and run it, with the lineage and
 registry helpers that keep nested runs finite and the adapter that runs a live agent as a step."""
 
-from orkestrel.toolbox.workflow.agent_function import AgentFunction
-from orkestrel.toolbox.workflow.agents import create_agent_function, is_agent_function
+from orkestrel.toolbox.workflow.agent_function import AgentFunction, is_agent_function
+from orkestrel.toolbox.workflow.agents import create_agent_function
 from orkestrel.toolbox.workflow.constants import (
     MAX_WORKFLOW_CHAIN,
     MAX_WORKFLOW_TASKS,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, final
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeGuard, final
 
 from orkestrel.contract import preview
 from orkestrel.toolbox.errors import ToolboxError
@@ -14,11 +14,12 @@ from orkestrel.toolbox.workflow.lineage import (
     WORKFLOW_TAG,
     derive_workflow_depth,
     extend_lineage,
+    is_workflow_lineage,
     normalize_lineage,
     tag_agent,
     tag_workflow,
 )
-from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage
+from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage, WorkflowToolFactory
 from orkestrel.workflow import (
     TaskControllerInterface,
     WorkflowFunctions,
@@ -42,15 +43,26 @@ class AgentFunction:
     composition.
 
     Build one with `create_agent_function`, or let `create_workflow_functions` build one per
-    raw agent for the exact lineage of the workflow it runs in. Calling it with a task's
+    raw agent for the exact lineage of the workflow it runs in; both pass `create_workflow_tool`
+    as `tool` (a `runner` without a `tool` is `TOOL`). Calling it with a task's
     controller checks the lineage (a workflow that does not match it, a chain deeper than
-    `MAX_WORKFLOW_CHAIN` or an agent already in it is `DEPTH`), binds a `workflow` tool for
-    nested runs onto the agent when there is a `runner` (an agent already running is `TOOL`),
+    `MAX_WORKFLOW_CHAIN` or an agent already in it is `DEPTH`), binds the `workflow` tool `tool`
+    builds for nested runs onto the agent when there is a `runner` (an agent already running is
+    `TOOL`),
     then awaits one `agent.generate(signal=controller.signal)` and answers its
     `agent_result_to_json` projection. Attributes cannot be set.
     """
 
-    __slots__ = ("_agent", "_agents", "_functions", "_id", "_lineage", "_runner", "_store")
+    __slots__ = (
+        "_agent",
+        "_agents",
+        "_functions",
+        "_id",
+        "_lineage",
+        "_runner",
+        "_store",
+        "_tool",
+    )
 
     _agent: AgentInterface
     _id: str
@@ -59,6 +71,7 @@ class AgentFunction:
     _functions: WorkflowFunctions | None
     _agents: WorkflowAgents | None
     _store: WorkflowStoreInterface | None
+    _tool: WorkflowToolFactory | None
 
     def __init__(
         self,
@@ -69,6 +82,7 @@ class AgentFunction:
         functions: WorkflowFunctions | None = None,
         agents: WorkflowAgents | None = None,
         store: WorkflowStoreInterface | None = None,
+        tool: WorkflowToolFactory | None = None,
     ) -> None:
         if not is_live_agent(agent):
             raise ToolboxError(
@@ -83,6 +97,10 @@ class AgentFunction:
             )
         if runner is not None and not callable(getattr(runner, "execute", None)):
             raise ToolboxError("TOOL", "agent function runner must have an execute method")
+        if runner is not None and tool is None:
+            raise ToolboxError(
+                "TOOL", "agent function with a runner needs the workflow tool factory as tool"
+            )
         current = normalize_lineage(lineage or ())
         if current and not current[-1].startswith(WORKFLOW_TAG):
             raise ToolboxError(
@@ -98,6 +116,7 @@ class AgentFunction:
             ("_functions", _registry("functions", functions)),
             ("_agents", _registry("agents", agents)),
             ("_store", store),
+            ("_tool", tool),
         ):
             object.__setattr__(self, name, value)
 
@@ -137,11 +156,12 @@ class AgentFunction:
                 f"agent '{id}' is already an ancestor (cycle)",
                 {"agent": id, "lineage": list(current)},
             )
-        agent, runner = self._agent, self._runner
-        if runner is not None:
+        agent, runner, tool = self._agent, self._runner, self._tool
+        if runner is not None and tool is not None:
             if agent.status == "running":
                 raise ToolboxError("TOOL", f"agent '{id}' is already running", {"agent": id})
-            self._bind(runner, workflow, extend_lineage(current, tag))
+            self._bind(tool, runner, workflow, extend_lineage(current, tag))
+        # Deferred for start-up time: the agent layer loads when an agent function first runs.
         from orkestrel.agent import agent_result_to_json
 
         result = agent_result_to_json(await agent.generate(signal=controller.signal))
@@ -150,15 +170,16 @@ class AgentFunction:
         return result
 
     def _bind(
-        self, runner: WorkflowRunnerInterface, workflow: str, nested: WorkflowLineage
+        self,
+        tool: WorkflowToolFactory,
+        runner: WorkflowRunnerInterface,
+        workflow: str,
+        nested: WorkflowLineage,
     ) -> None:
         """Gives the agent a `workflow` tool for runs nested under `nested`; it wraps the
         containing workflow, so a call that authors nothing new is a cycle."""
-        # Imported here: the factories import the registry, which imports this module.
-        from orkestrel.toolbox.workflow.factories import create_workflow_tool
-
         self._agent.context.tools.add(
-            create_workflow_tool(
+            tool(
                 {"id": workflow, "name": workflow, "phases": []},
                 runner,
                 lineage=nested,
@@ -176,3 +197,12 @@ class AgentFunction:
 
     def __repr__(self) -> str:
         return f"AgentFunction(agent={self._id!r}, lineage={self._lineage!r})"
+
+
+def is_agent_function(value: Any) -> TypeGuard[AgentFunction]:
+    """Narrows an unknown callable to the toolbox's immutable agent adapter: an `AgentFunction`
+    itself (not a look-alike or a subclass) whose lineage is valid; total on any input."""
+    if type(value) is not AgentFunction:
+        return False
+    lineage = value.lineage
+    return is_workflow_lineage(lineage) and (not lineage or lineage[-1].startswith(WORKFLOW_TAG))

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING
 
-from orkestrel.toolbox.workflow.agent_function import AgentFunction
-from orkestrel.toolbox.workflow.lineage import WORKFLOW_TAG, is_workflow_lineage
+from orkestrel.toolbox.workflow.agent_function import AgentFunction, is_agent_function
+from orkestrel.toolbox.workflow.factories import create_workflow_tool
 from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage
 from orkestrel.workflow import WorkflowFunctions, WorkflowRunnerInterface, WorkflowStoreInterface
 
 if TYPE_CHECKING:
     from orkestrel.agent import AgentInterface
+
+__all__ = ["create_agent_function", "is_agent_function"]
 
 
 def create_agent_function(
@@ -32,14 +34,11 @@ def create_agent_function(
     cancelled run answers its partial result, and the agent's and provider's errors pass through.
     """
     return AgentFunction(
-        agent, runner=runner, lineage=lineage, functions=functions, agents=agents, store=store
+        agent,
+        runner=runner,
+        lineage=lineage,
+        functions=functions,
+        agents=agents,
+        store=store,
+        tool=create_workflow_tool,
     )
-
-
-def is_agent_function(value: Any) -> TypeGuard[AgentFunction]:
-    """Narrows an unknown callable to the toolbox's immutable agent adapter: an `AgentFunction`
-    itself (not a look-alike or a subclass) whose lineage is valid; total on any input."""
-    if type(value) is not AgentFunction:
-        return False
-    lineage = value.lineage
-    return is_workflow_lineage(lineage) and (not lineage or lineage[-1].startswith(WORKFLOW_TAG))

@@ -32,7 +32,6 @@ from orkestrel.toolbox.workflow.drafts import (
     expand_steps,
     summarize_workflow,
 )
-from orkestrel.toolbox.workflow.functions import create_workflow_functions
 from orkestrel.toolbox.workflow.helpers import snapshot_registry
 from orkestrel.toolbox.workflow.lineage import (
     AGENT_TAG,
@@ -41,6 +40,7 @@ from orkestrel.toolbox.workflow.lineage import (
     normalize_lineage,
     tag_workflow,
 )
+from orkestrel.toolbox.workflow.registry import compose_workflow_functions
 from orkestrel.toolbox.workflow.shapes import workflow_steps_shape
 from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage, WorkflowToolResult
 from orkestrel.workflow import (
@@ -162,8 +162,13 @@ def create_workflow_tool(
             )
         registry = None
         if leaves is not None or crew is not None:
-            registry = create_workflow_functions(
-                runner, lineage=nested, functions=leaves, agents=crew, store=store
+            registry = compose_workflow_functions(
+                runner,
+                lineage=nested,
+                functions=leaves,
+                agents=crew,
+                store=store,
+                tool=create_workflow_tool,
             )
         result = await runner.execute(target, functions=registry, store=store)
         return summarize_workflow(result)

@@ -4,16 +4,14 @@ read-only registry of opaque functions and raw agents."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any
 
 from orkestrel.contract import ParseError, parse_json_value
 from orkestrel.tool import ToolManagerInterface
 from orkestrel.toolbox.errors import ToolboxError
-from orkestrel.toolbox.workflow.agents import create_agent_function, is_agent_function
 from orkestrel.toolbox.workflow.constants import WORKFLOW_TOOL_NAME
-from orkestrel.toolbox.workflow.helpers import is_live_agent, snapshot_registry
-from orkestrel.toolbox.workflow.lineage import WORKFLOW_TAG, normalize_lineage
+from orkestrel.toolbox.workflow.factories import create_workflow_tool
+from orkestrel.toolbox.workflow.registry import compose_workflow_functions
 from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage
 from orkestrel.workflow import (
     TaskControllerInterface,
@@ -70,52 +68,11 @@ def create_workflow_functions(
     exact lineage, with `runner`, both options and `store` for its nested runs. The registry is a
     `MappingProxyType`: names such as `get` or `__class__` resolve only when registered.
     """
-    current = normalize_lineage(lineage or ())
-    if current and not current[-1].startswith(WORKFLOW_TAG):
-        raise ToolboxError(
-            "TOOL",
-            "workflow functions lineage must end with a workflow tag",
-            {"lineage": list(current)},
-        )
-    leaves = snapshot_registry("functions", functions)
-    crew = snapshot_registry("agents", agents)
-    registry: dict[str, WorkflowFunction] = {}
-    for name, function in leaves.items():
-        if is_agent_function(function):
-            raise ToolboxError(
-                "TOOL",
-                f"agent function '{name}' must be supplied through agents",
-                {"function": name},
-            )
-        if is_live_agent(function):
-            raise ToolboxError(
-                "TOOL",
-                f"workflow function '{name}' is an agent; supply it through agents",
-                {"function": name},
-            )
-        if not callable(function):
-            raise ToolboxError(
-                "TOOL", f"workflow function '{name}' is not callable", {"function": name}
-            )
-        registry[name] = function
-    for name, agent in crew.items():
-        if name in registry:
-            raise ToolboxError(
-                "TOOL", f"workflow function '{name}' collides with an agent", {"function": name}
-            )
-        if not is_live_agent(agent):
-            raise ToolboxError(
-                "TOOL",
-                f"workflow agent '{name}' is not an agent (it needs an id, a status, a context "
-                "and generate)",
-                {"agent": name},
-            )
-        registry[name] = create_agent_function(
-            agent,
-            runner=runner,
-            lineage=current,
-            functions=leaves,
-            agents=crew,
-            store=store,
-        )
-    return MappingProxyType(registry)
+    return compose_workflow_functions(
+        runner,
+        lineage=lineage,
+        functions=functions,
+        agents=agents,
+        store=store,
+        tool=create_workflow_tool,
+    )

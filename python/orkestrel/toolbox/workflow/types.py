@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
 
+from orkestrel.tool import ToolInterface
 from orkestrel.workflow import (
     WorkflowFault,
     WorkflowFunctions,
@@ -107,3 +108,20 @@ class AgentFunctionOptions(TypedDict, total=False):
     functions: WorkflowFunctions
     agents: WorkflowAgents
     store: WorkflowStoreInterface
+
+
+class WorkflowToolFactory(Protocol):
+    """Represents `create_workflow_tool` as an agent function receives it: what builds the
+    `workflow` tool bound onto the agent for nested runs. It is passed in, not imported, because
+    the tool composes agent functions in turn."""
+
+    def __call__(
+        self,
+        definition: Mapping[str, Any],
+        runner: WorkflowRunnerInterface,
+        *,
+        lineage: WorkflowLineage | None = None,
+        functions: WorkflowFunctions | None = None,
+        agents: WorkflowAgents | None = None,
+        store: WorkflowStoreInterface | None = None,
+    ) -> ToolInterface: ...

@@ -11,11 +11,11 @@ import stat
 from dataclasses import dataclass
 
 from orkestrel.workspace.constants import TEMPORARY_SUFFIX
-from orkestrel.workspace.factories import create_file
 from orkestrel.workspace.helpers import infer_language, is_utf8, sniff_mime
 from orkestrel.workspace.stores.paths import is_admitted, is_inside
 from orkestrel.workspace.stores.temporary import LOCKS, create_temporary, is_temporary
 from orkestrel.workspace.types import BinaryContent, File, TextContent
+from orkestrel.workspace.values import create_file
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 _READ_FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
