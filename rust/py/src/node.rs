@@ -496,12 +496,17 @@ impl<'py> Node for PyNode<'py> {
 /// finalizer or `gc.callbacks` hook can run. So no container changes while it is read, and
 /// every object reached stays owned by the container it was read from, back to the root,
 /// which the caller owns for `'a`.
+///
+/// The free-threaded build has no such guard (another thread may change a container at any
+/// time), so there the contract reads through [`PyNode`] only and this type goes unused.
 #[derive(Clone, Copy)]
+#[cfg_attr(Py_GIL_DISABLED, allow(dead_code))]
 pub struct PyView<'a> {
     ptr: *mut ffi::PyObject,
     py: Python<'a>,
 }
 
+#[cfg_attr(Py_GIL_DISABLED, allow(dead_code))]
 impl<'a> PyView<'a> {
     /// A view of `object`, for reads that run no Python code while it lives.
     pub fn new(object: &'a Bound<'_, PyAny>) -> PyView<'a> {
