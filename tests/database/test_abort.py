@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import time
+import uuid
 from typing import Any
 
 import anyio
@@ -14,12 +16,14 @@ from orkestrel.database import (
     DatabaseError,
     PooledPostgresDriver,
     create_database,
+    create_postgres_driver,
+    create_postgres_pool,
     database_thread_limiter,
 )
 from orkestrel.timeout import create_timeout
 from support.bounded import bounded, watchdogs_left
 
-from .conftest import MakeDriver
+from .conftest import MakeDriver, drop_schema
 
 pytestmark = pytest.mark.anyio
 
@@ -162,3 +166,41 @@ def test_a_thousand_cancellations_at_random_moments_release_everything(
     assert counted >= 1
     assert borrowed == 0
     assert watchdogs_left() == []
+
+
+async def test_a_late_cancel_never_stops_the_next_borrower_of_a_pooled_connection(
+    postgres_dsn: str,
+) -> None:
+    # One connection, and a cancel that takes 0.4 s on its way: the aborted call's statement
+    # ends first, and before the fix its connection went back to the pool and the cancel
+    # stopped the next call's statement there (SQLSTATE 57014).
+    pool = create_postgres_pool(postgres_dsn, size=1, name="orkestrel-late-cancel")
+    schema = f"late_{uuid.uuid4().hex[:12]}"
+    driver = create_postgres_driver(pool=pool, schema=schema)
+    sent = driver._interrupt
+
+    def late(connection: Any) -> None:
+        time.sleep(0.4)
+        sent(connection)
+
+    driver._interrupt = late  # type: ignore[method-assign]
+    controller = AbortController()
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(_abort_after, controller, 0.05)
+            with pytest.raises(DatabaseError) as caught:
+                await driver.run(
+                    lambda s: s.rows("SELECT pg_sleep(0.2)"), write=False, signal=controller.signal
+                )
+        assert caught.value.code == "ABORTED"
+        rows = await driver.run(lambda s: s.rows("SELECT pg_sleep(0.6), 7"), write=False)
+        assert [row[-1] for row in rows] == [7]
+    finally:
+        await driver.close()
+        pool.close()
+        drop_schema(postgres_dsn, schema)
+
+
+async def _abort_after(controller: AbortController, seconds: float) -> None:
+    await anyio.sleep(seconds)
+    controller.abort()

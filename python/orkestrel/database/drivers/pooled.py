@@ -113,10 +113,13 @@ class PooledPostgresDriver(PostgresDriver):
             self._borrowed.pop(operation, None)
 
     def _interrupt_if_active(self, operation: Operation) -> None:
+        # Under the guard, as the one-connection driver does: the operation cannot settle and
+        # hand its connection back to the pool while the cancel is on its way, so a late cancel
+        # never stops the next borrower's statement (PostgreSQL ignores one at an idle backend).
         with self._guard:
             connection = self._borrowed.get(operation)
-        if connection is not None:
-            self._interrupt(connection)
+            if connection is not None:
+                self._interrupt(connection)
 
     async def close(self) -> None:
         """Closes the driver, leaving the pool open; later calls raise `DatabaseError` coded
