@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from orkestrel.abort import AbortSignal
 from orkestrel.agent.agent import Agent
@@ -15,11 +15,6 @@ from orkestrel.agent.constants import (
     ANTHROPIC_VERSION,
     DEFAULT_AGENT_LIMIT,
     OPENAI_BASE_URL,
-    PROVIDER_DEADLINE,
-    PROVIDER_RESPONSE_LIMIT,
-    PROVIDER_RETRIES,
-    PROVIDER_RETRY_WAIT,
-    PROVIDER_TIMEOUT,
 )
 from orkestrel.agent.conversation import Conversation
 from orkestrel.agent.manager import ConversationManager
@@ -37,14 +32,13 @@ from orkestrel.agent.types import (
     ConversationInterface,
     ConversationManagerInterface,
     ConversationStoreInterface,
+    HTTPProviderOptions,
     ProviderInterface,
 )
 from orkestrel.database import DriverInterface, create_database
 from orkestrel.tool import ToolInterface, ToolManagerInterface
 
 if TYPE_CHECKING:
-    import httpx
-
     from orkestrel.agent.providers.anthropic import AnthropicProvider
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
 
@@ -130,22 +124,14 @@ def create_openai_provider(
     model: str,
     base_url: str = OPENAI_BASE_URL,
     api_key: str | None = None,
-    client: httpx.AsyncClient | None = None,
     name: str = "openai",
-    id: str | None = None,
     headers: Mapping[str, str] | None = None,
-    body: Mapping[str, Any] | None = None,
     think_body: Mapping[str, Any] | None = None,
-    streaming: bool = True,
-    retries: int = PROVIDER_RETRIES,
-    wait: float = PROVIDER_RETRY_WAIT,
-    limit: int = PROVIDER_RESPONSE_LIMIT,
-    timeout: float = PROVIDER_TIMEOUT,
-    deadline: float = PROVIDER_DEADLINE,
+    **options: Unpack[HTTPProviderOptions],
 ) -> OpenAICompatibleProvider:
     """Creates a provider for an OpenAI-compatible Chat Completions API (OpenAI, vLLM, llama.cpp,
-    Ollama, LM Studio); it needs `httpx` (the `openai` extra). `timeout` is the read timeout and
-    `deadline` the total time one request may take, in seconds.
+    Ollama, LM Studio); it needs `httpx` (the `openai` extra). `think_body` is merged into the
+    body of a call made with `think=True`; the other options are `HTTPProviderOptions`.
     """
     # Deferred: httpx is an optional dependency (the `openai` extra).
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
@@ -154,18 +140,10 @@ def create_openai_provider(
         model=model,
         base_url=base_url,
         api_key=api_key,
-        client=client,
         name=name,
-        id=id,
         headers=headers,
-        body=body,
         think_body=think_body,
-        streaming=streaming,
-        retries=retries,
-        wait=wait,
-        limit=limit,
-        timeout=timeout,
-        deadline=deadline,
+        **options,
     )
 
 
@@ -174,24 +152,17 @@ def create_anthropic_provider(
     model: str,
     api_key: str | None = None,
     base_url: str = ANTHROPIC_BASE_URL,
-    client: httpx.AsyncClient | None = None,
     name: str = "anthropic",
-    id: str | None = None,
+    headers: Mapping[str, str] | None = None,
     version: str = ANTHROPIC_VERSION,
     max_tokens: int = ANTHROPIC_MAX_TOKENS,
     thinking: int | None = None,
-    headers: Mapping[str, str] | None = None,
-    body: Mapping[str, Any] | None = None,
-    streaming: bool = True,
-    retries: int = PROVIDER_RETRIES,
-    wait: float = PROVIDER_RETRY_WAIT,
-    limit: int = PROVIDER_RESPONSE_LIMIT,
-    timeout: float = PROVIDER_TIMEOUT,
-    deadline: float = PROVIDER_DEADLINE,
+    **options: Unpack[HTTPProviderOptions],
 ) -> AnthropicProvider:
     """Creates a provider for the Anthropic Messages API; it needs `httpx` (the `anthropic`
-    extra). `timeout` is the read timeout and `deadline` the total time one request may take,
-    in seconds.
+    extra). `max_tokens` is sent with every request and `thinking` (a token budget) turns on
+    extended thinking for a call made with `think=True`; the other options are
+    `HTTPProviderOptions`.
     """
     # Deferred: httpx is an optional dependency (the `anthropic` extra).
     from orkestrel.agent.providers.anthropic import AnthropicProvider
@@ -200,18 +171,10 @@ def create_anthropic_provider(
         model=model,
         api_key=api_key,
         base_url=base_url,
-        client=client,
         name=name,
-        id=id,
+        headers=headers,
         version=version,
         max_tokens=max_tokens,
         thinking=thinking,
-        headers=headers,
-        body=body,
-        streaming=streaming,
-        retries=retries,
-        wait=wait,
-        limit=limit,
-        timeout=timeout,
-        deadline=deadline,
+        **options,
     )

@@ -1,11 +1,14 @@
 """The plain data an agent exchanges, and the interfaces of its providers, stores and classes."""
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NotRequired, Protocol, TypedDict, overload
+from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, overload
 
 from orkestrel.abort import AbortSignal
 from orkestrel.tool import ToolCall, ToolDefinition, ToolManagerInterface
+
+if TYPE_CHECKING:
+    import httpx
 
 MessageRole = Literal["system", "user", "assistant", "tool"]
 """Names who speaks a message: the instructions, the user, the model, or a tool's answer."""
@@ -248,3 +251,22 @@ class AgentRegistryInterface(Protocol):
         signal: AbortSignal | None = None,
         budget: AgentBudgetInterface | None = None,
     ) -> AgentInterface: ...
+
+
+class HTTPProviderOptions(TypedDict, total=False):
+    """The options both HTTP providers and their factories take: `client` an `httpx.AsyncClient`
+    the caller owns (without one the provider makes its own and `aclose()` closes it), `id` the
+    trace label, `body` added to every request (a `None` value removes a key), `streaming=False`
+    for single non-streamed calls, `retries` of a 429 after a `Retry-After` of at most `wait`
+    seconds, a response `limit` in bytes, the read `timeout` and the total `deadline` of one
+    request in seconds."""
+
+    client: "httpx.AsyncClient | None"
+    id: str | None
+    body: Mapping[str, Any] | None
+    streaming: bool
+    retries: int
+    wait: float
+    limit: int
+    timeout: float
+    deadline: float

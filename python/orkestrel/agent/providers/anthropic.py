@@ -4,21 +4,10 @@ blocks and streaming."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import httpx
+from typing import Any, Unpack
 
 from orkestrel.abort import AbortSignal
-from orkestrel.agent.constants import (
-    ANTHROPIC_BASE_URL,
-    ANTHROPIC_MAX_TOKENS,
-    ANTHROPIC_VERSION,
-    PROVIDER_DEADLINE,
-    PROVIDER_RESPONSE_LIMIT,
-    PROVIDER_RETRIES,
-    PROVIDER_RETRY_WAIT,
-    PROVIDER_TIMEOUT,
-)
+from orkestrel.agent.constants import ANTHROPIC_BASE_URL, ANTHROPIC_MAX_TOKENS, ANTHROPIC_VERSION
 from orkestrel.agent.errors import ProviderError
 from orkestrel.agent.providers.base import HTTPProvider
 from orkestrel.agent.providers.helpers import (
@@ -38,7 +27,7 @@ from orkestrel.agent.providers.http import (
     load_json,
     stream_error,
 )
-from orkestrel.agent.types import Message, ProviderDelta, ProviderResult
+from orkestrel.agent.types import HTTPProviderOptions, Message, ProviderDelta, ProviderResult
 from orkestrel.tool import ToolCall, ToolDefinition
 
 
@@ -171,20 +160,12 @@ class AnthropicProvider(HTTPProvider):
         model: str,
         api_key: str | None = None,
         base_url: str = ANTHROPIC_BASE_URL,
-        client: httpx.AsyncClient | None = None,
         name: str = "anthropic",
-        id: str | None = None,
+        headers: Mapping[str, str] | None = None,
         version: str = ANTHROPIC_VERSION,
         max_tokens: int = ANTHROPIC_MAX_TOKENS,
         thinking: int | None = None,
-        headers: Mapping[str, str] | None = None,
-        body: Mapping[str, Any] | None = None,
-        streaming: bool = True,
-        retries: int = PROVIDER_RETRIES,
-        wait: float = PROVIDER_RETRY_WAIT,
-        limit: int = PROVIDER_RESPONSE_LIMIT,
-        timeout: float = PROVIDER_TIMEOUT,
-        deadline: float = PROVIDER_DEADLINE,
+        **options: Unpack[HTTPProviderOptions],
     ) -> None:
         for option, value in (("max_tokens", max_tokens), ("thinking", thinking)):
             if value is not None and (
@@ -203,17 +184,9 @@ class AnthropicProvider(HTTPProvider):
             base_url=base_url,
             path="/v1/messages",
             name=name,
-            id=id,
             api_key=api_key,
             headers=merged,
-            client=client,
-            body=body,
-            streaming=streaming,
-            retries=retries,
-            wait=wait,
-            limit=limit,
-            timeout=timeout,
-            deadline=deadline,
+            **options,
         )
         self._max_tokens = max_tokens
         self._thinking = thinking

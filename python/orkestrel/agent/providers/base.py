@@ -10,6 +10,13 @@ from typing import Any
 import httpx
 
 from orkestrel.abort import AbortSignal
+from orkestrel.agent.constants import (
+    PROVIDER_DEADLINE,
+    PROVIDER_RESPONSE_LIMIT,
+    PROVIDER_RETRIES,
+    PROVIDER_RETRY_WAIT,
+    PROVIDER_TIMEOUT,
+)
 from orkestrel.agent.errors import ProviderAbortError
 from orkestrel.agent.providers.http import AbortedStream, Backend, EventStream, OneShotStream
 from orkestrel.agent.types import Message, ProviderResult, ProviderStream
@@ -31,17 +38,17 @@ class HTTPProvider:
         base_url: str,
         path: str,
         name: str,
-        id: str | None,
         api_key: str | None,
         headers: Mapping[str, str],
-        client: httpx.AsyncClient | None,
-        body: Mapping[str, Any] | None,
-        streaming: bool,
-        retries: int,
-        wait: float,
-        limit: int,
-        timeout: float,
-        deadline: float,
+        client: httpx.AsyncClient | None = None,
+        id: str | None = None,
+        body: Mapping[str, Any] | None = None,
+        streaming: bool = True,
+        retries: int = PROVIDER_RETRIES,
+        wait: float = PROVIDER_RETRY_WAIT,
+        limit: int = PROVIDER_RESPONSE_LIMIT,
+        timeout: float = PROVIDER_TIMEOUT,
+        deadline: float = PROVIDER_DEADLINE,
     ) -> None:
         if not isinstance(model, str) or not model:
             raise ValueError("model must be a non-empty string")

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import httpx
+from typing import Any, Unpack
 
 from orkestrel.abort import AbortSignal
-from orkestrel.agent.constants import (
-    OPENAI_BASE_URL,
-    PROVIDER_DEADLINE,
-    PROVIDER_RESPONSE_LIMIT,
-    PROVIDER_RETRIES,
-    PROVIDER_RETRY_WAIT,
-    PROVIDER_TIMEOUT,
-)
+from orkestrel.agent.constants import OPENAI_BASE_URL
 from orkestrel.agent.errors import ProviderError
 from orkestrel.agent.providers.base import HTTPProvider
 from orkestrel.agent.providers.helpers import (
@@ -37,7 +28,7 @@ from orkestrel.agent.providers.http import (
     stream_error,
 )
 from orkestrel.agent.think import ThinkSplitter
-from orkestrel.agent.types import Message, ProviderDelta, ProviderResult
+from orkestrel.agent.types import HTTPProviderOptions, Message, ProviderDelta, ProviderResult
 from orkestrel.tool import ToolCall, ToolDefinition
 
 _REASONING = ("reasoning_content", "reasoning")
@@ -168,18 +159,10 @@ class OpenAICompatibleProvider(HTTPProvider):
         model: str,
         base_url: str = OPENAI_BASE_URL,
         api_key: str | None = None,
-        client: httpx.AsyncClient | None = None,
         name: str = "openai",
-        id: str | None = None,
         headers: Mapping[str, str] | None = None,
-        body: Mapping[str, Any] | None = None,
         think_body: Mapping[str, Any] | None = None,
-        streaming: bool = True,
-        retries: int = PROVIDER_RETRIES,
-        wait: float = PROVIDER_RETRY_WAIT,
-        limit: int = PROVIDER_RESPONSE_LIMIT,
-        timeout: float = PROVIDER_TIMEOUT,
-        deadline: float = PROVIDER_DEADLINE,
+        **options: Unpack[HTTPProviderOptions],
     ) -> None:
         merged = {"content-type": "application/json", **dict(headers or {})}
         if isinstance(api_key, str) and api_key:
@@ -189,17 +172,9 @@ class OpenAICompatibleProvider(HTTPProvider):
             base_url=base_url,
             path="/chat/completions",
             name=name,
-            id=id,
             api_key=api_key,
             headers=merged,
-            client=client,
-            body=body,
-            streaming=streaming,
-            retries=retries,
-            wait=wait,
-            limit=limit,
-            timeout=timeout,
-            deadline=deadline,
+            **options,
         )
         self._think = dict(think_body or {})
 
