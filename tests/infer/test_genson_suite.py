@@ -79,6 +79,8 @@ def test_the_inclusion_check_proves_only_what_holds(ours: Any, theirs: Any, hold
 
 
 _KEYS = st.sampled_from(["a", "b", "c", "id", "tags"])
+# Whole floats (2.0) are left out: they infer `integer` here and `number` in genson, a documented
+# difference (the contract guide's "Infer as genson does").
 _JSON = st.recursive(
     st.none()
     | st.booleans()
