@@ -1,6 +1,7 @@
 """Schema inference throughput against what Python users do today (genson) and against the
 physical-limit proxies: one native pass over the objects (`orjson.dumps`) and parsing the JSON
-Lines into Python objects (`orjson.loads` line by line).
+Lines into Python objects (`orjson.loads` line by line). The merging mode (`merge=True`) runs
+next to the default, and polars-genson (genson's way, in Rust) on the same bytes.
 
 Data comes from `benches/generate.py` (written on first use to `benches/data/`, not tracked).
 Run with a release build: `maturin develop --release && pytest benches/bench_infer.py -c
@@ -73,6 +74,14 @@ def bench_objects_samples_to_schema(benchmark: Any, dataset: tuple[str, bytes, l
     benchmark.extra_info["correct"] = schema == infer_json_lines(FILES[name])
 
 
+def bench_objects_samples_to_schema_merge(
+    benchmark: Any, dataset: tuple[str, bytes, list[Any]]
+) -> None:
+    name, _, records = dataset
+    schema = _run(benchmark, f"objects-{name}", lambda: samples_to_schema(records, merge=True))
+    benchmark.extra_info["correct"] = schema == infer_json_lines(FILES[name], merge=True)
+
+
 def bench_objects_builder_add(benchmark: Any, dataset: tuple[str, bytes, list[Any]]) -> None:
     name, _, records = dataset
 
@@ -89,6 +98,20 @@ def bench_bytes_one_core(benchmark: Any, dataset: tuple[str, bytes, list[Any]]) 
     name, data, _ = dataset
     _run(benchmark, f"bytes-{name}", lambda: infer_json_lines(data, threads=1))
     benchmark.extra_info["mb"] = len(data) / 1e6
+
+
+def bench_bytes_one_core_merge(benchmark: Any, dataset: tuple[str, bytes, list[Any]]) -> None:
+    name, data, _ = dataset
+    _run(benchmark, f"bytes-{name}", lambda: infer_json_lines(data, threads=1, merge=True))
+    benchmark.extra_info["mb"] = len(data) / 1e6
+
+
+def bench_bytes_polars_genson(benchmark: Any, dataset: tuple[str, bytes, list[Any]]) -> None:
+    polars = pytest.importorskip("polars")
+    pytest.importorskip("polars_genson")  # registers the `genson` namespace
+    name, data, _ = dataset
+    column = polars.DataFrame({"line": data.decode().splitlines()})
+    _run(benchmark, f"bytes-{name}", lambda: column.genson.infer_json_schema("line"))
 
 
 def bench_bytes_all_cores(benchmark: Any, dataset: tuple[str, bytes, list[Any]]) -> None:

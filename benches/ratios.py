@@ -9,6 +9,7 @@ Run with a release build (`maturin develop --release`, or a wheel from `maturin 
 
     python benches/ratios.py objects    # samples_to_schema vs genson and per-record orjson.dumps
     python benches/ratios.py lines      # infer_json_lines vs polars-genson (pre-split column)
+    POLARS_MAX_THREADS=1 RAYON_NUM_THREADS=1 python benches/ratios.py merge   # merge=True vs both
     POLARS_MAX_THREADS=1 RAYON_NUM_THREADS=1 python benches/ratios.py lines   # theirs on one core
     python benches/ratios.py contract   # parse vs msgspec.convert, is_valid vs jsonschema-rs
     python benches/ratios.py cli        # genson-rs CLI and `orkestrel infer` start-up, as processes
@@ -222,6 +223,76 @@ def lines(rounds: int) -> None:
             f"lines: {path.name}, process CPU time per call",
             {name: used[name] for name in times},
             "orkestrel infer_json_lines, threads=1",
+        )
+        del column
+
+
+def merge(rounds: int) -> None:
+    """The merging mode (`merge=True`, genson's way of inferring) against genson on the same
+    records and against polars-genson on the same JSON Lines on one core; the reference's
+    default mode alongside. Run with `POLARS_MAX_THREADS=1 RAYON_NUM_THREADS=1`."""
+    import polars as pl
+    import polars_genson  # noqa: F401  (registers the `genson` namespace)
+    from genson import SchemaBuilder as GensonBuilder
+
+    from orkestrel.contract import infer_json_lines, samples_to_schema
+
+    def genson(records: list[Any]) -> None:
+        builder = GensonBuilder()
+        for record in records:
+            builder.add_object(record)
+        builder.to_schema()
+
+    sets = {"events": generate.events(20_000), "logs": generate.logs(60_000)}
+    for name, records in sets.items():
+        contenders = [
+            Contender(
+                "orkestrel samples_to_schema, merge=True",
+                lambda r=records: samples_to_schema(r, merge=True),
+            ),
+            Contender(
+                "orkestrel samples_to_schema (default)", lambda r=records: samples_to_schema(r)
+            ),
+            Contender("genson add_object per record", lambda r=records: genson(r)),
+        ]
+        report(
+            f"merge: {len(records):,} {name} records built by Python code",
+            measure(contenders, rounds),
+            "orkestrel samples_to_schema, merge=True",
+        )
+    _ensure_data()
+    for path in (EVENTS, LOGS):
+        data = path.read_bytes()
+        column = pl.DataFrame({"line": data.decode().splitlines()})
+        mb = len(data) / 1e6
+
+        def ours(merged: bool, data: bytes = data) -> None:
+            infer_json_lines(data, threads=1, merge=merged)
+
+        def theirs(column: pl.DataFrame = column) -> None:
+            column.genson.infer_json_schema("line")
+
+        contenders = [
+            Contender("orkestrel infer_json_lines, threads=1, merge=True", lambda: ours(True)),
+            Contender("polars-genson, pre-split column", theirs),
+            Contender("orkestrel infer_json_lines, threads=1 (default)", lambda: ours(False)),
+        ]
+        used: dict[str, list[float]] = {}
+        times = measure(contenders, rounds, used)
+        speeds = {c.name: mb / statistics.median(times[c.name]) for c in contenders}
+        rates = ", ".join(
+            f"{n.removeprefix('orkestrel ')}: {v:,.0f} MB/s" for n, v in speeds.items()
+        )
+        report(
+            f"merge: {path.name}, {mb:,.0f} MB",
+            times,
+            "orkestrel infer_json_lines, threads=1, merge=True",
+            f" ({rates})",
+        )
+        report(
+            f"merge: {path.name}, process CPU time per call",
+            {name: used[name] for name in times},
+            "orkestrel infer_json_lines, threads=1, merge=True",
         )
         del column
 
@@ -493,6 +564,7 @@ def database(rounds: int) -> None:
 GROUPS: dict[str, Callable[[int], None]] = {
     "objects": objects,
     "lines": lines,
+    "merge": merge,
     "contract": contract,
     "cli": cli,
     "tool": tool,

@@ -20,6 +20,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+# genson's tests, vendored as data: tests/infer/test_genson_suite.py runs them.
+collect_ignore = ["genson_suite"]
+
 from support.sqlite_ledger import warn_unclosed  # noqa: E402 (found through the path above)
 
 warn_unclosed()

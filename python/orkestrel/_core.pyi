@@ -140,6 +140,7 @@ def samples_to_schema(
     closed: bool = True,
     max_depth: int | float = ...,
     max_properties: int | float = ...,
+    merge: bool = False,
 ) -> dict[str, Any]:
     """Infers one JSON Schema that every sample satisfies.
 
@@ -153,6 +154,7 @@ def value_to_schema(
     closed: bool = True,
     max_depth: int | float = ...,
     max_properties: int | float = ...,
+    merge: bool = False,
 ) -> dict[str, Any]:
     """Infers the JSON Schema of one value."""
 
@@ -164,6 +166,7 @@ def infer_json_lines(
     closed: bool = True,
     max_depth: int | float = ...,
     max_properties: int | float = ...,
+    merge: bool = False,
     errors: Literal["raise", "skip"] = "raise",
     threads: int | None = None,
     progress: Callable[[int], object] | None = None,
@@ -181,6 +184,7 @@ def infer_json(
     closed: bool = True,
     max_depth: int | float = ...,
     max_properties: int | float = ...,
+    merge: bool = False,
 ) -> dict[str, Any]:
     """Infers the JSON Schema of one JSON document (as `samples_to_schema([document])`)."""
 
@@ -226,6 +230,7 @@ class SchemaBuilder:
         closed: bool = True,
         max_depth: int | float = ...,
         max_properties: int | float = ...,
+        merge: bool = False,
     ) -> SchemaBuilder: ...
     def add(self, sample: object) -> None:
         """Adds one sample."""

@@ -82,6 +82,9 @@ def test_a_running_cluster_infers_what_the_local_reader_infers(
     assert json.loads(done.stdout) == samples_to_schema(records, enum=True)
     local = orkestrel("infer", "--enum", *paths)
     assert json.loads(local.stdout) == json.loads(done.stdout)
+    merged = orkestrel("infer", "--scheduler", scheduler, "--merge", *paths)
+    assert merged.returncode == 0, merged.stderr
+    assert json.loads(merged.stdout) == samples_to_schema(records, merge=True)
 
 
 def test_local_workers_and_json_documents_and_globs(tmp_path: Path) -> None:

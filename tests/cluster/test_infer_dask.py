@@ -169,3 +169,19 @@ def test_no_input_gives_the_empty_schema() -> None:
     result = reduce_dask([])
     assert (result.partitions, result.lines, result.samples) == (0, 0, 0)
     assert result.schema == SchemaBuilder().to_schema()
+
+
+def test_the_merging_mode_gives_the_single_process_schema(client: Client, tmp_path: Path) -> None:
+    rng = __import__("random").Random(11)
+    records = [
+        {"id": i, "items": [{k: i for k in rng.sample("abc", 2)} for _ in range(rng.randint(0, 3))]}
+        for i in range(600)
+    ]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    want = samples_to_schema(records, merge=True)
+    assert want["properties"]["items"]["items"]["type"] == "object"
+    assert infer_dask(str(path), client=client, merge=True, blocksize=2_000) == want
+    bag = db.from_sequence(records, npartitions=5)
+    assert infer_dask(bag, client=client, merge=True) == want
+    assert infer_dask(str(path), client=client, blocksize=2_000) != want

@@ -74,8 +74,11 @@ def test_merge_refuses_other_options_and_other_types() -> None:
         SchemaBuilder().merge({})  # type: ignore[arg-type]
 
 
-def test_pickle_round_trip_keeps_state_and_options() -> None:
-    builder = SchemaBuilder(format=True, enum=True, closed=False, max_depth=5, max_properties=3)
+@pytest.mark.parametrize("merge", [False, True])
+def test_pickle_round_trip_keeps_state_and_options(merge: bool) -> None:
+    builder = SchemaBuilder(
+        format=True, enum=True, closed=False, max_depth=5, max_properties=3, merge=merge
+    )
     builder.add_many(ROWS)
     data = pickle.dumps(builder)
     back = pickle.loads(data)
@@ -89,6 +92,7 @@ def test_pickle_round_trip_keeps_state_and_options() -> None:
             "closed": False,
             "max_depth": 5,
             "max_properties": 3,
+            "merge": merge,
         }
     )
     back.add({"new": 1})
@@ -127,7 +131,7 @@ def test_repr_names_options_and_count() -> None:
     builder.add(1)
     assert repr(builder) == (
         "SchemaBuilder(format=False, enum=True, closed=True, max_depth=32, "
-        "max_properties=256, samples=1)"
+        "max_properties=256, merge=False, samples=1)"
     )
 
 

@@ -295,3 +295,16 @@ def test_an_error_is_printed_on_a_cleared_line_not_glued_to_the_bar(tmp_path: Pa
     assert b"ETA" in shown
     message = b"orkestrel infer: " + str(big).encode() + b": line 30001 column 2"
     assert b"\r\x1b[K" + message in shown
+
+
+def test_merge_maps_to_the_merging_mode(tmp_path: Path) -> None:
+    path = tmp_path / "nested.jsonl"
+    rows = [{"id": i, "items": [{"a": i}, {"b": str(i)}][: i % 3]} for i in range(30)]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    want = infer_json_lines(path, merge=True)
+    assert want != infer_json_lines(path)
+    # `--merge` takes the quick path; the abbreviation `--mer` goes through argparse.
+    for flag in ("--merge", "--mer"):
+        done = orkestrel("infer", path, flag)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == want

@@ -98,6 +98,7 @@ def run_on_cluster(
             closed=not args.open,
             max_depth=args.max_depth,
             max_properties=args.max_properties,
+            merge=args.merge,
         )
         with connect(args.scheduler) as client:
             for layout, names in groups.items():
@@ -111,6 +112,7 @@ def run_on_cluster(
                     closed=not args.open,
                     max_depth=args.max_depth,
                     max_properties=args.max_properties,
+                    merge=args.merge,
                     errors="skip" if args.skip_bad_lines else "raise",
                     layout=layout,
                 )

@@ -7,9 +7,15 @@ from orkestrel._core import infer_json
 
 TYPE_CHECKING = False  # `typing` stays unimported at run time: it is start-up time for `infer`
 if TYPE_CHECKING:
-    from typing import BinaryIO, Literal
+    from typing import Literal, Protocol
 
     Layout = Literal["json", "jsonl"]
+
+    class Reader(Protocol):
+        """A binary stream, as far as the readers here use one."""
+
+        def read(self, size: int = -1, /) -> bytes: ...
+
 
 PEEK_BYTES = 1 << 20
 """How much of an input is read, at most, to tell JSON Lines from one JSON document."""
@@ -31,7 +37,7 @@ class Peek:
         self.certain = certain
 
 
-def peek(stream: BinaryIO, limit: int = PEEK_BYTES) -> Peek:
+def peek(stream: Reader, limit: int = PEEK_BYTES) -> Peek:
     """Reads at most `limit` bytes of `stream`, up to the end of its first non-blank line, and
     tells the layout from them: JSON Lines when that line is a whole JSON value by itself.
 
@@ -74,7 +80,7 @@ def detect(head: bytes) -> Layout:
 class Prefixed:
     """A binary stream that yields `head` first and then the rest of `stream`."""
 
-    def __init__(self, head: bytes, stream: BinaryIO) -> None:
+    def __init__(self, head: bytes, stream: Reader) -> None:
         self.head = head
         self.stream = stream
 

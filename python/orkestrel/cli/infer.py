@@ -12,6 +12,7 @@ import sys
 from types import SimpleNamespace
 
 from orkestrel._core import INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, SchemaBuilder
+from orkestrel.cli.concatenated import TRAILING, Transcoded, add_values, check_encoding
 from orkestrel.cli.constants import COMMANDS
 from orkestrel.cli.helpers import Peek, Prefixed, peek, render_json
 
@@ -19,9 +20,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-    from typing import Any, BinaryIO, Literal
+    from typing import Any, Literal
 
-    from orkestrel.cli.helpers import Layout
+    from orkestrel.cli.helpers import Layout, Reader
     from orkestrel.cli.progress import ProgressBar
     from orkestrel.contract import LinesReport
 
@@ -31,12 +32,19 @@ OK, BAD_INPUT, USAGE = 0, 1, 2
 PROG = "orkestrel infer"
 DESCRIPTION = """\
 Infer one JSON Schema that every sample validates against. Each line of a JSON Lines file and
-each JSON document is a sample; all FILEs feed the same schema. The layout is detected from the
-content unless --jsonl or --json is given. Exit status: 0 ok, 1 bad input, 2 usage."""
+each JSON document is a sample (JSON values one after another, as in {"a":1}{"a":2}, are one
+sample each); all FILEs feed the same schema. The layout is detected from the content unless
+--jsonl or --json is given. Exit status: 0 ok, 1 bad input, 2 usage."""
 
 
-_TRAILING = "unexpected content after the value"
-"""The reason a JSON document that is really JSON Lines fails with."""
+def _encoding(text: str) -> str:
+    name = check_encoding(text)
+    if name is None:
+        # Deferred for start-up time: `orkestrel infer` starts fast.
+        import argparse
+
+        raise argparse.ArgumentTypeError(f"unknown encoding: {text}")
+    return name
 
 
 def _count(text: str) -> int:
@@ -53,6 +61,7 @@ _SWITCHES = {
     "--format": "format",
     "--enum": "enum",
     "--open": "open",
+    "--merge": "merge",
     "--skip-bad-lines": "skip_bad_lines",
     "-q": "quiet",
     "--quiet": "quiet",
@@ -65,6 +74,7 @@ _VALUES = {
     "--max-depth": "max_depth",
     "--max-properties": "max_properties",
     "--indent": "indent",
+    "--encoding": "encoding",
 }
 
 
@@ -79,6 +89,8 @@ def quick_arguments(words: Sequence[str]) -> SimpleNamespace | None:
         "format": False,
         "enum": False,
         "open": False,
+        "merge": False,
+        "encoding": None,
         "layout": None,
         "output": None,
         "skip_bad_lines": False,
@@ -116,6 +128,11 @@ def quick_arguments(words: Sequence[str]) -> SimpleNamespace | None:
             if dest == "output":
                 values[dest] = inline
                 continue
+            if dest == "encoding":
+                values[dest] = check_encoding(inline)
+                if values[dest] is None:
+                    return None
+                continue
             try:
                 values[dest] = int(inline)
             except ValueError:
@@ -138,6 +155,17 @@ def register(commands: Any) -> None:
     parser.add_argument("--format", action="store_true", help="detect string formats")
     parser.add_argument("--enum", action="store_true", help="infer enums for repeated values")
     parser.add_argument("--open", action="store_true", help="allow unknown object keys")
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="merge objects wherever they meet, keys seen in some of them optional (as genson)",
+    )
+    parser.add_argument(
+        "--encoding",
+        type=_encoding,
+        metavar="ENCODING",
+        help="read the input as text in ENCODING (default: UTF-8)",
+    )
     layout = parser.add_mutually_exclusive_group()
     layout.add_argument(
         "--jsonl", dest="layout", action="store_const", const="jsonl", help="read JSON Lines"
@@ -213,15 +241,24 @@ def _read_one(
     """Reads one input, opened once: its layout comes from a bounded peek of the same stream,
     so a pipe, a FIFO or a process substitution reads like a file."""
     if name == "-":
-        return _read_stream(builder, sys.stdin.buffer, None, args, bar)
+        return _read_stream(builder, _decoded(sys.stdin.buffer, args), None, args, bar)
     with open(name, "rb") as stream:
-        regular = stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
-        return _read_stream(builder, stream, name if regular else None, args, bar)
+        regular = stat.S_ISREG(os.fstat(stream.fileno()).st_mode) and _utf8(args)
+        return _read_stream(builder, _decoded(stream, args), name if regular else None, args, bar)
+
+
+def _utf8(args: Arguments) -> bool:
+    return args.encoding in (None, "utf-8")
+
+
+def _decoded(stream: Reader, args: Arguments) -> Reader:
+    """`stream`, or the same text as UTF-8 where it is in another encoding."""
+    return stream if _utf8(args) else Transcoded(stream, args.encoding)
 
 
 def _read_stream(
     builder: SchemaBuilder,
-    stream: BinaryIO,
+    stream: Reader,
     path: str | None,
     args: Arguments,
     bar: ProgressBar | None,
@@ -233,18 +270,46 @@ def _read_stream(
         try:
             builder.add_json(document)
         except ValueError as error:
-            # A first line longer than the peek may still be JSON Lines: read it so.
-            if found.certain or getattr(error, "reason", None) != _TRAILING:
+            if getattr(error, "code", None) != TRAILING:
                 raise
+            if found.certain:
+                add_values(builder, document)
+                return None
+            # A first line longer than the peek may still be JSON Lines: read it so.
             # Deferred for start-up time: `orkestrel infer` starts fast.
             import io
 
-            return _read_lines(builder, Prefixed(document, io.BytesIO()), args, bar)
+            return _lines_or_values(builder, document, Prefixed(document, io.BytesIO()), args, bar)
         return None
     if path is not None:
         # A regular file is read again from its start by the core, on every core.
-        return _read_lines(builder, path, args, bar)
+        return _lines_or_values(builder, None, path, args, bar)
     return _read_lines(builder, Prefixed(found.head, stream), args, bar)
+
+
+def _lines_or_values(
+    builder: SchemaBuilder,
+    document: bytes | None,
+    source: str | Prefixed,
+    args: Arguments,
+    bar: ProgressBar | None,
+) -> LinesReport | None:
+    """Reads JSON Lines, or, where a line holds more than one value (`{"a":1}{"a":2}`), the
+    whole input (`document`, or the file `source`) as concatenated JSON values."""
+    part = SchemaBuilder(**builder.options)
+    try:
+        report = _read_lines(part, source, args, bar)
+    except ValueError as error:
+        if getattr(error, "code", None) != TRAILING:
+            raise
+        if document is None:
+            with open(str(source), "rb") as stream:
+                document = stream.read()
+        part = SchemaBuilder(**builder.options)
+        add_values(part, document)
+        report = None
+    builder.merge(part)
+    return report
 
 
 def _note_skipped(name: str, report: LinesReport) -> None:
@@ -305,6 +370,8 @@ def _failed(error: OSError | ValueError, name: str) -> str:
         return f"{error.filename}: {error.strerror}"
     if isinstance(error, OSError | ContractError):
         return str(error)
+    if isinstance(error, UnicodeDecodeError):
+        return f"{name}: not {error.encoding} text: {error.reason}"
     raise error
 
 
@@ -323,6 +390,7 @@ def run(args: Arguments) -> int:
         closed=not args.open,
         max_depth=args.max_depth,
         max_properties=args.max_properties,
+        merge=args.merge,
     )
     try:
         bar = _progress(args)

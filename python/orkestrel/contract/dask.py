@@ -166,6 +166,7 @@ def reduce_dask(
     closed: bool = True,
     max_depth: int | float | None = None,
     max_properties: int | float | None = None,
+    merge: bool = False,
     errors: Errors = "raise",
     layout: Layout = "jsonl",
     blocksize: int | str | None = DASK_BLOCKSIZE,
@@ -181,8 +182,9 @@ def reduce_dask(
     at a newline (`compression` turns splitting off: one partition per file); with
     `layout="json"` each file is one document. Each partition runs one `SchemaBuilder` and the
     builders merge `split_every` at a time, so the schema equals the single-process one for the
-    same input, whatever the partitioning. Bad lines are counted with their file, line and
-    column; with `errors="raise"` the first of them is raised as a `JSONInputError`.
+    same input, whatever the partitioning (`merge=True` is `SchemaBuilder`'s merging mode).
+    Bad lines are counted with their file, line and column; with `errors="raise"` the first of
+    them is raised as a `JSONInputError`.
     The graph runs on `client` when given, else on Dask's current scheduler.
     """
     if errors not in ("raise", "skip"):
@@ -191,7 +193,7 @@ def reduce_dask(
         raise ValueError(f"layout must be 'jsonl' or 'json', not {layout!r}")
     if isinstance(split_every, bool) or not isinstance(split_every, int) or split_every < 2:
         raise ValueError(f"split_every must be an integer of at least 2, not {split_every!r}")
-    options: dict[str, Any] = {"format": format, "enum": enum, "closed": closed}
+    options: dict[str, Any] = {"format": format, "enum": enum, "closed": closed, "merge": merge}
     if max_depth is not None:
         options["max_depth"] = max_depth
     if max_properties is not None:
@@ -256,6 +258,7 @@ def infer_dask(
     format: bool = False,
     enum: bool = False,
     closed: bool = True,
+    merge: bool = False,
     errors: Errors = "raise",
     layout: Layout = "jsonl",
     blocksize: int | str | None = DASK_BLOCKSIZE,
@@ -269,6 +272,7 @@ def infer_dask(
         format=format,
         enum=enum,
         closed=closed,
+        merge=merge,
         errors=errors,
         layout=layout,
         blocksize=blocksize,

@@ -1,5 +1,6 @@
 //! Laws of the accumulator: split-independence, serialisation round trips, and JSON Lines
-//! reading (parallel, streamed, with bad lines), checked over the conformance samples.
+//! reading (parallel, streamed, with bad lines), checked over the conformance samples in both
+//! the reference's mode and the merging mode.
 
 use std::io::Read;
 
@@ -52,10 +53,18 @@ fn cases() -> Vec<(Options, Vec<String>)> {
             ..Options::default()
         };
         let samples = request.get("samples").unwrap();
-        let texts = samples
+        let texts: Vec<String> = samples
             .items()
             .map(|s| s.to_json(64).unwrap().to_text())
             .collect();
+        // Every law holds in the merging mode too.
+        out.push((
+            Options {
+                merge: true,
+                ..opts
+            },
+            texts.clone(),
+        ));
         out.push((opts, texts));
     }
     out
@@ -470,6 +479,7 @@ fn same_as_one_at_a_time(round: usize, texts: &[String]) {
         enums: round % 2 == 0,
         closed: round % 3 != 0,
         max_properties: [2, 3, 4, 100][round % 4],
+        merge: round % 5 < 2,
         ..Options::default()
     };
     let mut merged = Accumulator::new(opts);

@@ -120,7 +120,16 @@ impl Accumulator {
 }
 
 /// The schema of one value (`valueToSchema`): no enums, formats on every string when asked.
+/// In merging mode, the schema of that one sample (formats where samples get them).
 pub fn value_to_schema<'a, S: Source<'a>>(value: S, opts: Options) -> Result<Json, SchemaTooLarge> {
+    if opts.merge {
+        let mut acc = Accumulator::new(Options {
+            enums: false,
+            ..opts
+        });
+        acc.add(value);
+        return acc.schema();
+    }
     let mut ctx = Ctx::new(opts);
     let term = Pure::new(opts.format).term(&mut ctx, value, opts.max_depth);
     let render = Render::new(&ctx);

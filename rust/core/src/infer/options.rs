@@ -15,6 +15,10 @@ pub struct Options {
     pub max_depth: u32,
     /// Keys inferred per object (`0` leaves every object open and every array bare).
     pub max_properties: usize,
+    /// Merge objects wherever they meet (array items, `anyOf` variants) key-wise, `required`
+    /// being the keys every one of them had, as genson does; off, each distinct object shape is
+    /// its own `anyOf` variant, as the reference does.
+    pub merge: bool,
 }
 
 impl Default for Options {
@@ -25,6 +29,7 @@ impl Default for Options {
             closed: true,
             max_depth: INFER_DEPTH_LIMIT,
             max_properties: INFER_BREADTH_LIMIT,
+            merge: false,
         }
     }
 }

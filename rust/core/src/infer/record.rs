@@ -25,7 +25,7 @@ impl Slot {
 
     /// One pass over the entries, for sources whose keys are unique (Python dicts).
     fn add_record_direct<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
-        let want = need || self.variants.exact();
+        let want = need || (self.variants.exact() && !ctx.opts.merge);
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;
         let tracking = ctx.opts.enums | ctx.opts.format;
@@ -104,7 +104,7 @@ impl Slot {
 
     /// Two passes, so a repeated key keeps only its last value (parsed JSON).
     fn add_record_checked<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
-        let want = need || self.variants.exact();
+        let want = need || (self.variants.exact() && !ctx.opts.merge);
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;
         let fields = self.fields.get_or_insert_with(Box::default);

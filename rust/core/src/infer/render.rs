@@ -132,8 +132,9 @@ impl<'c> Render<'c> {
                 return schema;
             }
         }
-        let merged_items = match (&slot.variants, &slot.items) {
-            (Variants::Overflow, Some(items)) if items.count > 0 => Some(items),
+        let merged = opts.merge || !slot.variants.exact();
+        let merged_items = match &slot.items {
+            Some(items) if merged && items.count > 0 => Some(items),
             _ => None,
         };
         let mut members = Vec::new();
@@ -143,8 +144,10 @@ impl<'c> Render<'c> {
             }
         }
         match &slot.variants {
-            Variants::Exact(list) => members.extend(list.iter().map(|&id| self.term(id))),
-            Variants::Overflow => {
+            Variants::Exact(list) if !merged => {
+                members.extend(list.iter().map(|&id| self.term(id)));
+            }
+            _ => {
                 if let Some(fields) = slot.fields.as_ref().filter(|f| f.rows > 0) {
                     members.push(self.fields(fields));
                 }

@@ -172,13 +172,14 @@ pub fn decode(data: &[u8]) -> Result<Accumulator, StateError> {
     let flags = r.byte()?;
     let max_depth = r.small()?;
     let max_properties = usize::try_from(r.uint()?).map_err(|_| StateError)?;
-    if max_depth > INFER_DEPTH_LIMIT || flags > 7 {
+    if max_depth > INFER_DEPTH_LIMIT || flags > 15 {
         return Err(StateError);
     }
     let opts = Options {
         format: flags & 1 != 0,
         enums: flags & 2 != 0,
         closed: flags & 4 != 0,
+        merge: flags & 8 != 0,
         max_depth,
         max_properties,
     };

@@ -287,7 +287,7 @@ impl Slot {
             self.leaves |= bit(ARRAY);
             return ARRAY;
         }
-        let want = need || self.variants.exact();
+        let want = need || (self.variants.exact() && !ctx.opts.merge);
         let depth = self.depth - 1;
         let items = self
             .items

@@ -157,8 +157,12 @@ pub fn encode(acc: &Accumulator) -> Vec<u8> {
     let opts = ctx.opts;
     w.out.extend_from_slice(MAGIC);
     w.out.push(VERSION);
-    w.out
-        .push(u8::from(opts.format) | u8::from(opts.enums) << 1 | u8::from(opts.closed) << 2);
+    w.out.push(
+        u8::from(opts.format)
+            | u8::from(opts.enums) << 1
+            | u8::from(opts.closed) << 2
+            | u8::from(opts.merge) << 3,
+    );
     w.uint(u64::from(opts.max_depth));
     w.uint(opts.max_properties as u64);
     w.uint(acc.samples());

@@ -83,12 +83,13 @@ fn report(py: Python<'_>, report: &Report, source: Option<&str>) -> PyResult<Lin
 
 fn describe(opts: Options) -> String {
     format!(
-        "format={}, enum={}, closed={}, max_depth={}, max_properties={}",
+        "format={}, enum={}, closed={}, max_depth={}, max_properties={}, merge={}",
         py_bool(opts.format),
         py_bool(opts.enums),
         py_bool(opts.closed),
         opts.max_depth,
-        opts.max_properties
+        opts.max_properties,
+        py_bool(opts.merge)
     )
 }
 
@@ -103,16 +104,24 @@ fn py_bool(b: bool) -> &'static str {
 #[pymethods]
 impl SchemaBuilder {
     #[new]
-    #[pyo3(signature = (*, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
+    #[pyo3(signature = (*, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH, merge = false))]
     fn new(
         format: bool,
         r#enum: bool,
         closed: bool,
         max_depth: Budget,
         max_properties: Budget,
+        merge: bool,
     ) -> Self {
         SchemaBuilder {
-            acc: Accumulator::new(options(format, r#enum, closed, max_depth, max_properties)),
+            acc: Accumulator::new(options(
+                format,
+                r#enum,
+                closed,
+                max_depth,
+                max_properties,
+                merge,
+            )),
             broken: false,
         }
     }
@@ -215,6 +224,7 @@ impl SchemaBuilder {
         dict.set_item("closed", opts.closed)?;
         dict.set_item("max_depth", opts.max_depth)?;
         dict.set_item("max_properties", opts.max_properties)?;
+        dict.set_item("merge", opts.merge)?;
         Ok(dict)
     }
 

@@ -58,7 +58,7 @@ pub fn add_samples(
 
 /// Infers one JSON Schema that every sample satisfies.
 #[pyfunction]
-#[pyo3(signature = (samples, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
+#[pyo3(signature = (samples, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH, merge = false))]
 pub fn samples_to_schema<'py>(
     samples: &Bound<'py, PyAny>,
     format: bool,
@@ -66,9 +66,17 @@ pub fn samples_to_schema<'py>(
     closed: bool,
     max_depth: Budget,
     max_properties: Budget,
+    merge: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     guard("samples_to_schema", || {
-        let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
+        let mut acc = Accumulator::new(options(
+            format,
+            r#enum,
+            closed,
+            max_depth,
+            max_properties,
+            merge,
+        ));
         add_samples(&mut acc, samples, "samples_to_schema", true)?;
         schema(samples.py(), acc.schema(), "samples_to_schema")
     })
@@ -76,15 +84,16 @@ pub fn samples_to_schema<'py>(
 
 /// Infers the JSON Schema of one value.
 #[pyfunction]
-#[pyo3(signature = (value, *, format = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
+#[pyo3(signature = (value, *, format = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH, merge = false))]
 pub fn value_to_schema<'py>(
     value: &Bound<'py, PyAny>,
     format: bool,
     closed: bool,
     max_depth: Budget,
     max_properties: Budget,
+    merge: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let opts = options(format, false, closed, max_depth, max_properties);
+    let opts = options(format, false, closed, max_depth, max_properties, merge);
     guard("value_to_schema", || {
         let rendered = infer::value_to_schema(PyNode::new(value), opts);
         schema(value.py(), rendered, "value_to_schema")
@@ -93,7 +102,7 @@ pub fn value_to_schema<'py>(
 
 /// Infers one JSON Schema from JSON Lines, each non-blank line being a sample.
 #[pyfunction]
-#[pyo3(signature = (source, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH, errors = "raise", threads = None, progress = None))]
+#[pyo3(signature = (source, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH, merge = false, errors = "raise", threads = None, progress = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn infer_json_lines<'py>(
     py: Python<'py>,
@@ -103,11 +112,12 @@ pub fn infer_json_lines<'py>(
     closed: bool,
     max_depth: Budget,
     max_properties: Budget,
+    merge: bool,
     errors: &str,
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let opts = options(format, r#enum, closed, max_depth, max_properties);
+    let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
     let mut acc = Accumulator::new(opts);
     let lines = Lines {
         mode: mode(errors)?,
@@ -128,7 +138,8 @@ pub fn infer_json_lines<'py>(
 
 /// Infers the JSON Schema of one JSON document (as `samples_to_schema([document])`).
 #[pyfunction]
-#[pyo3(signature = (document, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH))]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (document, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH, merge = false))]
 pub fn infer_json<'py>(
     py: Python<'py>,
     document: &Bound<'py, PyAny>,
@@ -137,9 +148,17 @@ pub fn infer_json<'py>(
     closed: bool,
     max_depth: Budget,
     max_properties: Budget,
+    merge: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     guard("infer_json", || {
-        let mut acc = Accumulator::new(options(format, r#enum, closed, max_depth, max_properties));
+        let mut acc = Accumulator::new(options(
+            format,
+            r#enum,
+            closed,
+            max_depth,
+            max_properties,
+            merge,
+        ));
         read_document(py, &mut acc, Input::document(document)?)?;
         schema(py, acc.schema(), "infer_json")
     })

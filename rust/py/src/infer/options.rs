@@ -38,12 +38,20 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Budget {
 }
 
 /// Builds sanitised core options.
-pub fn options(format: bool, enums: bool, closed: bool, depth: Budget, breadth: Budget) -> Options {
+pub fn options(
+    format: bool,
+    enums: bool,
+    closed: bool,
+    depth: Budget,
+    breadth: Budget,
+    merge: bool,
+) -> Options {
     Options {
         format,
         enums,
         closed,
         max_depth: Options::depth_from(Some(depth.0)),
         max_properties: Options::breadth_from(Some(breadth.0)),
+        merge,
     }
 }
