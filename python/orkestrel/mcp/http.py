@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import LOOPBACK_HOSTS
+from orkestrel.mcp.cors import cors_send, is_preflight, preflight_headers
 from orkestrel.mcp.disconnect import handle_watched, request_id
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
@@ -155,6 +156,15 @@ class Guard:
         ):
             await _refuse(scope, send, 403, "cross-origin request refused")
             return
+        if origin is not None and scope["type"] == "http" and self._allowed(origin):
+            if is_preflight(scope["method"], headers):
+                # A browser sends no credentials with a preflight, so it is answered first.
+                extra = [grant.header for grant in self.access.values() if grant.header]
+                answer = preflight_headers(origin, extra)
+                await send({"type": "http.response.start", "status": 204, "headers": answer})
+                await send({"type": "http.response.body", "body": b""})
+                return
+            send = cors_send(send, origin)
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             await _refuse(scope, send, 401, refusal, challenge=True)
@@ -182,6 +192,10 @@ class Guard:
             if match == Match.FULL:
                 return self.access.get(id(route))
         return None
+
+    def _allowed(self, origin: bytes) -> bool:
+        """Whether `origin` is one the operator allowed (not merely this server itself)."""
+        return parse_origin(origin.decode("latin-1")) in self.origins
 
     def _host_ok(self, host: str) -> bool:
         if self.any_host:
