@@ -206,6 +206,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="the scope that calls every tool (default: mcp:write)",
     )
     http.add_argument(
+        "--stateless",
+        action="store_true",
+        help="keep no session: each POST is served alone and answered with JSON "
+        "(for 2025-era clients behind a load balancer; no elicitation)",
+    )
+    http.add_argument(
         "--session-idle",
         type=_seconds,
         default=DEFAULT_SESSION_IDLE_SECONDS,
@@ -381,6 +387,7 @@ def _http_only(options: argparse.Namespace) -> list[str]:
         "--allow-host": bool(options.allow_host),
         "--allow-origin": bool(options.allow_origin),
         "--jwks": options.jwks is not None,
+        "--stateless": options.stateless,
     }
     return [flag for flag, present in given.items() if present]
 
@@ -454,6 +461,7 @@ async def _serve(
                         timeout=options.timeout,
                         token=None if options.auth is not None else token,
                         auth=options.auth,
+                        stateless=options.stateless,
                         allowed_hosts=options.allow_host,
                         allowed_origins=options.allow_origin,
                         session_idle=options.session_idle,

@@ -411,6 +411,7 @@ def create_http_app(
     access: Sequence[RouteAccess] = (),
     auth: JwtAuth | None = None,
     readonly: Callable[[str], bool] = lambda name: False,
+    stateless: bool = False,
 ) -> Starlette:
     """Builds the Starlette app that serves `server` over streamable HTTP at `path`.
 
@@ -419,7 +420,9 @@ def create_http_app(
     which of them a browser reaches another way than by the bearer header. Sessions idle for
     `idle_timeout` seconds are closed, and at most `max_sessions` are open at once.
     """
-    manager = sdk.session_manager(server, idle_timeout=idle_timeout, max_sessions=max_sessions)
+    manager = sdk.session_manager(
+        server, idle_timeout=idle_timeout, max_sessions=max_sessions, stateless=stateless
+    )
     described = metadata_routes(auth, path) if auth is not None else []
     mounted: list[BaseRoute] = [
         Route(path, endpoint=_Endpoint(manager, auth, readonly)),

@@ -67,6 +67,7 @@ async def serve(
     routes: Iterable[BaseRoute] = (),
     access: Sequence[RouteAccess] = (),
     auth: JwtAuth | None = None,
+    stateless: bool = False,
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serves a `ToolManager` as an MCP server until the client disconnects (stdio) or the task
@@ -96,6 +97,9 @@ async def serve(
     `auth` checks bearer JWTs instead of a static token (see `JwtAuth`): a token needs its
     read scope to list and call read-only tools, and its write scope to call any other, and
     the protected resource metadata is served at `/.well-known/oauth-protected-resource`.
+    A `stateless` server keeps no session: every POST is served alone (no `initialize` needed
+    first) and answered with JSON, with no server-to-client requests (elicitation) nor list
+    change notifications.
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
@@ -152,6 +156,7 @@ async def serve(
         access=access,
         auth=auth,
         readonly=functools.partial(_readonly, manager),
+        stateless=stateless,
     )
     if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
         raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")
