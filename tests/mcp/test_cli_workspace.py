@@ -100,7 +100,11 @@ async def test_readonly_refuses_changes_at_the_tool(tmp_path: Path) -> None:
         )
     assert await run(tool, operation="read", path="a.txt") == "a"
     assert (root / "a.txt").read_text() == "a"
-    assert tool.annotations == {"readOnlyHint": True, "openWorldHint": False}
+    assert tool.annotations == {
+        "readOnlyHint": True,
+        "openWorldHint": False,
+        "title": "Workspace files",
+    }
 
 
 async def test_readonly_refuses_writes_at_the_store(tmp_path: Path) -> None:

@@ -207,6 +207,7 @@ def test_listing_entry_follows_the_advertised_definition() -> None:
         "description": "Finds rows.",
         "inputSchema": schema,
         "annotations": {"readOnlyHint": True, "openWorldHint": False, "title": "Find"},
+        "title": "Find",
     }
     bare = tool_to_mcp(Tool(name="bare", execute=lambda args: None))
     assert wire(bare) == {"name": "bare", "inputSchema": {"type": "object", "properties": {}}}

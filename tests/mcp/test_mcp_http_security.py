@@ -4,10 +4,9 @@ a free loopback port."""
 
 from __future__ import annotations
 
-import functools
 import json
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from types import ModuleType
 from typing import Any
 
@@ -20,6 +19,7 @@ from starlette.routing import Route
 from orkestrel.mcp import serve
 from support.mcp_client import connect, text
 from support.serve_http import INITIALIZE as INITIALIZE_REQUEST
+from support.serve_http import serving_manager
 
 pytestmark = pytest.mark.anyio
 
@@ -32,12 +32,8 @@ async def hello(request: Request) -> PlainTextResponse:
     return PlainTextResponse("hello from beside /mcp")
 
 
-@asynccontextmanager
-async def served(app: ModuleType, **options: Any) -> AsyncIterator[str]:
-    async with anyio.create_task_group() as group:
-        url = await group.start(functools.partial(serve, app.build(), "http", port=0, **options))
-        yield url
-        group.cancel_scope.cancel()
+def served(app: ModuleType, **options: Any) -> AbstractAsyncContextManager[str]:
+    return serving_manager(app.build(), **options)
 
 
 async def post(http_post: Post, url: str, **headers: str) -> tuple[int, bytes]:

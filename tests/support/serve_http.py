@@ -17,6 +17,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -104,3 +105,16 @@ def served(
             if process.poll() is None:
                 process.kill()
                 process.wait(15)
+
+
+@asynccontextmanager
+async def serving_manager(manager: Any, **options: Any) -> AsyncIterator[str]:
+    """Runs `orkestrel.mcp.serve(manager, "http", port=0, **options)` in this process until
+    the block ends; yields the MCP endpoint's URL."""
+    # Deferred: the MCP SDK is an optional dependency, loaded by the tests that serve.
+    from orkestrel.mcp import serve
+
+    async with anyio.create_task_group() as group:
+        url = await group.start(functools.partial(serve, manager, "http", port=0, **options))
+        yield url
+        group.cancel_scope.cancel()

@@ -316,6 +316,7 @@ async def test_the_summary_is_lean_and_describe_gives_the_full_description() -> 
         "destructiveHint": False,
         "idempotentHint": False,
         "openWorldHint": True,
+        "title": "Delegate to a sub-agent",
     }
 
 

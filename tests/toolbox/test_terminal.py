@@ -455,6 +455,7 @@ def test_names_texts_and_the_flat_advertised_schema() -> None:
         "destructiveHint": False,
         "idempotentHint": False,
         "openWorldHint": True,
+        "title": "Ask a person",
     }
     assert answer.annotations is not None
     assert answer.annotations["openWorldHint"] is False

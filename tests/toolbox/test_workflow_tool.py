@@ -135,6 +135,7 @@ def test_the_tool_advertises_only_the_flat_form() -> None:
         "destructiveHint": True,
         "idempotentHint": False,
         "openWorldHint": True,
+        "title": "Workflows",
     }
 
 

@@ -12,12 +12,15 @@ def annotate(
     tool: ToolInterface, hints: Mapping[str, Any] | None = None, execute: ToolHandler | None = None
 ) -> ToolInterface:
     """Returns a new `Tool` with the same definition that runs `execute` (the tool's own handler
-    unless given) and carries `hints` as its MCP annotations (the tool's own unless given)."""
+    unless given) and carries `hints` as its MCP annotations (the tool's own unless given; its
+    own `title` is kept either way)."""
+    own = tool.annotations or {}
+    titled = {"title": own["title"]} if "title" in own else {}
     return Tool(
         name=tool.name,
         description=tool.description,
         summary=tool.summary,
         parameters=tool.parameters,
-        annotations=dict(hints) if hints is not None else tool.annotations,
+        annotations={**hints, **titled} if hints is not None else tool.annotations,
         execute=tool.execute if execute is None else execute,
     )

@@ -166,6 +166,51 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ORIGIN",
         help="also accept browser requests from ORIGIN, e.g. https://app.example (repeatable)",
     )
+    auth = parser.add_argument_group("HTTP authorization (JWT access tokens)")
+    auth.add_argument(
+        "--jwks",
+        default=None,
+        metavar="URL|FILE",
+        help="check bearer JWTs against this JWKS (an https URL or a file) instead of --token",
+    )
+    auth.add_argument("--issuer", default=None, help="the iss a JWT must name (needs --jwks)")
+    auth.add_argument(
+        "--resource",
+        default=None,
+        metavar="URL",
+        help="this server's resource URL, the aud a JWT must name (default: the URL a request "
+        "reaches /mcp at)",
+    )
+    auth.add_argument(
+        "--authorization-server",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="advertised in the protected resource metadata (repeatable; default: --issuer)",
+    )
+    auth.add_argument(
+        "--jwt-algorithm",
+        action="append",
+        default=[],
+        metavar="ALG",
+        help="a signature algorithm a JWT may use (repeatable; default: RS256, ES256, EdDSA)",
+    )
+    auth.add_argument(
+        "--read-scope",
+        default="mcp:read",
+        help="the scope that lists and calls read-only tools (default: mcp:read)",
+    )
+    auth.add_argument(
+        "--write-scope",
+        default="mcp:write",
+        help="the scope that calls every tool (default: mcp:write)",
+    )
+    http.add_argument(
+        "--stateless",
+        action="store_true",
+        help="keep no session: each POST is served alone and answered with JSON "
+        "(for 2025-era clients behind a load balancer; no elicitation)",
+    )
     http.add_argument(
         "--session-idle",
         type=_seconds,
@@ -248,7 +293,18 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         print(f"orkestrel serve: {error}", file=err)
         return FAILURE
     token = options.token if options.token is not None else os.environ.get(TOKEN_ENV) or None
-    if options.transport == "http" and token is None and not _loopback(options.host):
+    try:
+        auth = _auth(options, token)
+    except ValueError as error:
+        print(f"orkestrel serve: {error}", file=err)
+        return USAGE
+    options.auth = auth
+    if (
+        options.transport == "http"
+        and token is None
+        and auth is None
+        and not _loopback(options.host)
+    ):
         print(
             f"orkestrel serve: refusing to serve {options.host} without a token: anyone who "
             f"can reach it could call every tool (edit files, change databases); pass --token "
@@ -294,6 +350,32 @@ def _database_threads(options: argparse.Namespace) -> Iterator[None]:
         fair.limiter.total_tokens, fair.per_caller, fair.caller = before
 
 
+def _auth(options: argparse.Namespace, token: str | None) -> Any:
+    """The JWT auth the options describe, or `None` without `--jwks`; raises `ValueError` for
+    options that do not make one."""
+    if options.jwks is None:
+        if options.issuer is not None:
+            raise ValueError("--issuer needs --jwks")
+        return None
+    if options.token is not None:
+        raise ValueError("--jwks and --token are two ways to check requests: pass one")
+    if options.issuer is None:
+        raise ValueError("--jwks needs --issuer, the iss its tokens must name")
+    # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
+    from orkestrel.mcp import JwtAuth
+
+    algorithms = tuple(options.jwt_algorithm) or JwtAuth.algorithms
+    return JwtAuth(
+        jwks=options.jwks,
+        issuer=options.issuer,
+        resource=options.resource,
+        read_scope=options.read_scope,
+        write_scope=options.write_scope,
+        authorization_servers=tuple(options.authorization_server),
+        algorithms=algorithms,
+    )
+
+
 def _http_only(options: argparse.Namespace) -> list[str]:
     """The HTTP options a stdio command line gives, which stdio would ignore."""
     if options.transport == "http":
@@ -304,6 +386,8 @@ def _http_only(options: argparse.Namespace) -> list[str]:
         "--token": options.token is not None,
         "--allow-host": bool(options.allow_host),
         "--allow-origin": bool(options.allow_origin),
+        "--jwks": options.jwks is not None,
+        "--stateless": options.stateless,
     }
     return [flag for flag, present in given.items() if present]
 
@@ -375,7 +459,9 @@ async def _serve(
                         host=options.host,
                         port=options.port,
                         timeout=options.timeout,
-                        token=token,
+                        token=None if options.auth is not None else token,
+                        auth=options.auth,
+                        stateless=options.stateless,
                         allowed_hosts=options.allow_host,
                         allowed_origins=options.allow_origin,
                         session_idle=options.session_idle,

@@ -23,6 +23,7 @@ from orkestrel.mcp.errors import RemoteToolError, ToolNameCollisionError  # noqa
 from orkestrel.mcp.factories import create_server, from_mcp  # noqa: E402
 from orkestrel.mcp.helpers import mcp_to_value, result_to_mcp, tool_to_mcp  # noqa: E402
 from orkestrel.mcp.http import RouteAccess  # noqa: E402
+from orkestrel.mcp.jwt_verifier import JwtAuth  # noqa: E402
 from orkestrel.mcp.transports import serve  # noqa: E402
 from orkestrel.mcp.types import McpSource, McpTransport  # noqa: E402
 
@@ -35,6 +36,7 @@ __all__ = [
     "DEFAULT_SERVER_NAME",
     "DEFAULT_SESSION_IDLE_SECONDS",
     "TOKEN_ENV",
+    "JwtAuth",
     "McpSource",
     "McpToolContext",
     "McpTransport",

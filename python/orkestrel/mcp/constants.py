@@ -60,3 +60,12 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 INPUT_REQUIRED = "input_required"
 """The `resultType` of a 2026-era call result that asks the client for input before the call
 can finish (an `InputRequiredResult`)."""
+
+JWKS_FETCH_SECONDS = 10.0
+"""How long fetching a JWKS URL may take before the token it was fetched for is refused."""
+
+JWKS_REFRESH_SECONDS = 300.0
+"""How long a JWKS read from a URL is kept before it is fetched again."""
+
+PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource"
+"""Where the protected resource metadata (RFC 9728) is served, with the MCP path after it."""

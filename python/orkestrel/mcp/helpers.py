@@ -29,7 +29,8 @@ from orkestrel.tool.json_sizer import JsonSizer
 
 def tool_wire(tool: ToolInterface) -> dict[str, Any]:
     """Projects a tool onto its MCP listing entry as wire JSON: the advertised definition, the
-    tool's annotations, and the output schema of its declared return type when it has one.
+    tool's annotations (their `title` also as the tool's own), and the output schema of its
+    declared return type when it has one.
 
     A tool without parameters lists an empty object schema, and a schema with no root `type`
     is listed with `"type": "object"` added, since MCP arguments are always an object. Raises
@@ -56,6 +57,9 @@ def tool_wire(tool: ToolInterface) -> dict[str, Any]:
     annotations = getattr(tool, "annotations", None)
     if annotations is not None:
         entry["annotations"] = _annotations(tool.name, annotations)
+        title = entry["annotations"].get("title")
+        if title is not None:
+            entry["title"] = title
     output = output_schema(tool)
     if output is not None:
         entry["outputSchema"] = output

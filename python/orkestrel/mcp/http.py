@@ -8,7 +8,7 @@ import ipaddress
 import json
 import re
 import socket
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,8 +18,11 @@ from starlette.routing import BaseRoute, Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orkestrel.mcp import sdk
-from orkestrel.mcp.constants import LOOPBACK_HOSTS
+from orkestrel.mcp.auth import base_url, bearer_challenge, metadata_routes, needs_write
+from orkestrel.mcp.constants import DEFAULT_PATH, LOOPBACK_HOSTS
+from orkestrel.mcp.cors import cors_send, is_preflight, preflight_headers
 from orkestrel.mcp.disconnect import handle_watched, request_id
+from orkestrel.mcp.jwt_verifier import JwtAuth, JwtVerifier, TokenRefused
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -129,8 +132,12 @@ class Guard:
         origins: Sequence[str] = (),
         routes: Sequence[BaseRoute] = (),
         access: Sequence[RouteAccess] = (),
+        verifier: JwtVerifier | None = None,
+        path: str = DEFAULT_PATH,
     ) -> None:
         self.app = app
+        self.verifier = verifier
+        self.path = path
         self.token = token.encode() if token else None
         self.any_host = "*" in hosts
         self.hosts = [_known(host) for host in hosts if host != "*"]
@@ -155,11 +162,56 @@ class Guard:
         ):
             await _refuse(scope, send, 403, "cross-origin request refused")
             return
+        if origin is not None and scope["type"] == "http" and self._allowed(origin):
+            if is_preflight(scope["method"], headers):
+                # A browser sends no credentials with a preflight, so it is answered first.
+                extra = [grant.header for grant in self.access.values() if grant.header]
+                answer = preflight_headers(origin, extra)
+                await send({"type": "http.response.start", "status": 204, "headers": answer})
+                await send({"type": "http.response.body", "body": b""})
+                return
+            send = cors_send(send, origin)
+        if self.verifier is not None:
+            await self._verified(scope, receive, send, headers)
+            return
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             await _refuse(scope, send, 401, refusal, challenge=True)
             return
         await self.app(scope, receive, send)
+
+    async def _verified(
+        self, scope: Scope, receive: Receive, send: Send, headers: Mapping[str, bytes]
+    ) -> None:
+        """Passes a request on with a JWT's grant in `scope["orkestrel.grant"]`, or refuses it
+        with 401 (no valid token) or 403 (a token with neither scope)."""
+        assert self.verifier is not None
+        grant = self._access(scope) if self.access else None
+        if grant is not None and (grant.header is None or self._header_ok(grant, headers)):
+            await self.app(scope, receive, send)
+            return
+        base = base_url(scope, headers)
+        try:
+            granted = await self.verifier.verify(headers.get("authorization"), base + self.path)
+        except TokenRefused as refused:
+            challenge = bearer_challenge(base, self.path, error="invalid_token")
+            await _refuse(scope, send, 401, str(refused), challenge=challenge)
+            return
+        auth = self.verifier.auth
+        if not granted.scopes & {auth.read_scope, auth.write_scope}:
+            challenge = bearer_challenge(
+                base, self.path, error="insufficient_scope", scope=auth.read_scope
+            )
+            message = f"the token grants neither {auth.read_scope} nor {auth.write_scope}"
+            await _refuse(scope, send, 403, message, challenge=challenge)
+            return
+        await self.app({**scope, "orkestrel.grant": granted}, receive, send)
+
+    def _header_ok(self, grant: RouteAccess, headers: Mapping[str, bytes]) -> bool:
+        given = headers.get((grant.header or "").lower())
+        return given is not None and any(
+            hmac.compare_digest(given, token.encode()) for token in grant.tokens
+        )
 
     def _refusal(self, scope: Scope, headers: Mapping[str, bytes]) -> str | None:
         """Why the request's credentials do not pass, or `None` when they do."""
@@ -169,10 +221,7 @@ class Guard:
             return None if self.token is None or bearer else "missing or wrong bearer token"
         if grant.header is None or bearer or (self.token is None and not grant.tokens):
             return None
-        given = headers.get(grant.header.lower())
-        if given is not None and any(
-            hmac.compare_digest(given, token.encode()) for token in grant.tokens
-        ):
+        if self._header_ok(grant, headers):
             return None
         return f"missing or wrong token (send it in {grant.header} or as a bearer token)"
 
@@ -182,6 +231,10 @@ class Guard:
             if match == Match.FULL:
                 return self.access.get(id(route))
         return None
+
+    def _allowed(self, origin: bytes) -> bool:
+        """Whether `origin` is one the operator allowed (not merely this server itself)."""
+        return parse_origin(origin.decode("latin-1")) in self.origins
 
     def _host_ok(self, host: str) -> bool:
         if self.any_host:
@@ -236,7 +289,7 @@ async def _refuse(
     status: int,
     message: str,
     *,
-    challenge: bool = False,
+    challenge: bool | bytes = False,
     code: int = INVALID_REQUEST,
 ) -> None:
     if scope["type"] == "websocket":
@@ -246,7 +299,9 @@ async def _refuse(
         {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
     ).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if challenge:
+    if isinstance(challenge, bytes):
+        headers.append((b"www-authenticate", challenge))
+    elif challenge:
         headers.append((b"www-authenticate", b'Bearer realm="orkestrel"'))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
@@ -258,8 +313,15 @@ class _Endpoint:
     error, as SDK releases differ there (a 1.x server answers such a body with a 500). A
     session's request is cancelled when its client drops the connection before the answer."""
 
-    def __init__(self, manager: Any) -> None:
+    def __init__(
+        self,
+        manager: Any,
+        auth: JwtAuth | None = None,
+        readonly: Callable[[str], bool] = lambda name: False,
+    ) -> None:
         self.manager = manager
+        self.auth = auth
+        self.readonly = readonly
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST":
@@ -282,13 +344,34 @@ class _Endpoint:
             if reason is not None:
                 await _refuse(scope, send, 400, reason, code=PARSE_ERROR)
                 return
+            if await self._short_of_scope(scope, send, json.loads(body)):
+                return
             id = request_id(body)
             if id is not None and any(key == b"mcp-session-id" for key, _ in scope["headers"]):
                 replay: list[Any] = [{"type": "http.request", "body": body, "more_body": False}]
                 await handle_watched(self.manager, scope, replay, receive, send, id)
                 return
+        elif await self._short_of_scope(scope, send, None):
+            return
         last = {"type": "http.request", "body": chunks.pop() if chunks else b"", "more_body": more}
         await self.manager.handle_request(scope, _replay(chunks, last, receive), send)
+
+    async def _short_of_scope(self, scope: Scope, send: Send, message: Any) -> bool:
+        """Refuses with 403 a tool call (or a body too large to check) that needs the write
+        scope the request's token lacks; tells whether it did."""
+        grant = scope.get("orkestrel.grant")
+        if self.auth is None or grant is None or self.auth.write_scope in grant.scopes:
+            return False
+        if message is not None and not needs_write(message, grant, self.auth, self.readonly):
+            return False
+        headers = {key.decode("latin-1").lower(): value for key, value in scope["headers"]}
+        path = scope.get("path", DEFAULT_PATH)
+        challenge = bearer_challenge(
+            base_url(scope, headers), path, error="insufficient_scope", scope=self.auth.write_scope
+        )
+        text = f"this tool call needs the {self.auth.write_scope} scope, which the token lacks"
+        await _refuse(scope, send, 403, text, challenge=challenge)
+        return True
 
 
 def _unparseable(body: bytes) -> str | None:
@@ -326,6 +409,9 @@ def create_http_app(
     max_sessions: int | None,
     routes: Iterable[BaseRoute] = (),
     access: Sequence[RouteAccess] = (),
+    auth: JwtAuth | None = None,
+    readonly: Callable[[str], bool] = lambda name: False,
+    stateless: bool = False,
 ) -> Starlette:
     """Builds the Starlette app that serves `server` over streamable HTTP at `path`.
 
@@ -334,15 +420,24 @@ def create_http_app(
     which of them a browser reaches another way than by the bearer header. Sessions idle for
     `idle_timeout` seconds are closed, and at most `max_sessions` are open at once.
     """
-    manager = sdk.session_manager(server, idle_timeout=idle_timeout, max_sessions=max_sessions)
-    mounted: list[BaseRoute] = [Route(path, endpoint=_Endpoint(manager)), *routes]
+    manager = sdk.session_manager(
+        server, idle_timeout=idle_timeout, max_sessions=max_sessions, stateless=stateless
+    )
+    described = metadata_routes(auth, path) if auth is not None else []
+    mounted: list[BaseRoute] = [
+        Route(path, endpoint=_Endpoint(manager, auth, readonly)),
+        *routes,
+        *described,
+    ]
     guard = Middleware(
         Guard,
         token=token,
         hosts=list(hosts),
         origins=list(origins),
         routes=mounted,
-        access=list(access),
+        access=[*access, RouteAccess(routes=tuple(described))],
+        verifier=JwtVerifier(auth) if auth is not None else None,
+        path=path,
     )
 
     def lifespan(app: Starlette) -> Any:

@@ -242,9 +242,11 @@ def session_manager(
     *,
     idle_timeout: float | None,
     max_sessions: int | None,
+    stateless: bool = False,
 ) -> Any:
     """Builds the SDK's streamable HTTP session manager over `server`, with our own transport
-    guard in front of it instead of the SDK's (see `orkestrel.mcp.http`)."""
+    guard in front of it instead of the SDK's (see `orkestrel.mcp.http`). A `stateless` one
+    keeps no session: each POST is served on its own and answered with plain JSON."""
     # Deferred for start-up time: a client never loads the SDK's server side.
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
@@ -254,6 +256,8 @@ def session_manager(
         app=server,
         session_idle_timeout=idle_timeout,
         max_sessions=max_sessions,
+        stateless=stateless,
+        json_response=stateless,
     )
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import math
 import socket
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -36,6 +37,7 @@ from orkestrel.mcp.constants import (
 from orkestrel.mcp.factories import create_server
 from orkestrel.mcp.helpers import raise_alone
 from orkestrel.mcp.http import RouteAccess, create_http_app, default_hosts, is_loopback
+from orkestrel.mcp.jwt_verifier import JwtAuth
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.stdio import FilteredLines, LineWriter, claimed_stdio
 from orkestrel.mcp.types import McpTransport
@@ -64,6 +66,8 @@ async def serve(
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     routes: Iterable[BaseRoute] = (),
     access: Sequence[RouteAccess] = (),
+    auth: JwtAuth | None = None,
+    stateless: bool = False,
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serves a `ToolManager` as an MCP server until the client disconnects (stdio) or the task
@@ -89,6 +93,13 @@ async def serve(
     `max_connections` are open at once (fewer when the open-file limit is lower): past it, a
     new connection evicts the one that has waited longest for its headers, or is closed when
     every open one is busy.
+
+    `auth` checks bearer JWTs instead of a static token (see `JwtAuth`): a token needs its
+    read scope to list and call read-only tools, and its write scope to call any other, and
+    the protected resource metadata is served at `/.well-known/oauth-protected-resource`.
+    A `stateless` server keeps no session: every POST is served alone (no `initialize` needed
+    first) and answered with JSON, with no server-to-client requests (elicitation) nor list
+    change notifications.
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
@@ -126,7 +137,9 @@ async def serve(
         except BaseExceptionGroup as failure:
             raise_alone(failure)
         return
-    if not token and not is_loopback(host):
+    if token and auth is not None:
+        raise ValueError("pass a static token or JWT auth, not both")
+    if not token and auth is None and not is_loopback(host):
         raise ValueError(
             f"refusing to serve HTTP on {host} without a token: anyone who can reach it could "
             f"call every tool; pass a token (--token or ${TOKEN_ENV}) or bind 127.0.0.1"
@@ -141,6 +154,9 @@ async def serve(
         max_sessions=max_sessions,
         routes=routes,
         access=access,
+        auth=auth,
+        readonly=functools.partial(_readonly, manager),
+        stateless=stateless,
     )
     if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
         raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")
@@ -165,6 +181,12 @@ async def serve(
         raise_alone(failure)
     finally:
         listener.close()
+
+
+def _readonly(manager: ToolManagerInterface, name: str) -> bool:
+    tool = manager.tool(name)
+    hints = getattr(tool, "annotations", None) if tool is not None else None
+    return isinstance(hints, Mapping) and hints.get("readOnlyHint") is True
 
 
 async def _poll(watch: ListingWatch) -> None:

@@ -110,6 +110,7 @@ async def test_defaults_texts_and_annotations(shop: Any) -> None:
         "destructiveHint": True,
         "idempotentHint": True,
         "openWorldHint": False,
+        "title": "Relations",
     }
     assert RELATION_TOOL_MUTATIONS == ("link", "unlink")
     assert tool.parameters is not None

@@ -169,6 +169,6 @@ def create_agent_tool(
         else named_text(AGENT_TOOL_DESCRIPTION, AGENT_TOOL_NAME, title),
         summary=named_text(AGENT_TOOL_SUMMARY, AGENT_TOOL_NAME, title),
         parameters=contract_parameters(contract),
-        annotations=dict(DELEGATES),
+        annotations={**DELEGATES, "title": "Delegate to a sub-agent"},
         execute=delegate,
     )

@@ -148,7 +148,7 @@ def create_database_tool(
         else description,
         summary=named_text(DATABASE_TOOL_SUMMARY, DATABASE_TOOL_NAME, label),
         parameters=contract.parameters,
-        annotations=dict(READS_STATE if readonly else WRITES),
+        annotations={**(READS_STATE if readonly else WRITES), "title": "Database"},
         execute=execute,
     )
 

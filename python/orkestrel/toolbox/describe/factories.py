@@ -41,6 +41,6 @@ def create_describe_tool(tools: ToolManagerInterface) -> Tool:
         description=DESCRIBE_TOOL_DESCRIPTION,
         summary=DESCRIBE_TOOL_SUMMARY,
         parameters=contract_parameters(contract),
-        annotations=dict(READS),
+        annotations={**READS, "title": "Describe a tool"},
         execute=describe,
     )

@@ -73,7 +73,7 @@ def create_infer_tool(*, name: str | None = None, description: str | None = None
         else description,
         summary=named_text(INFER_TOOL_SUMMARY, INFER_TOOL_NAME, label),
         parameters=contract_parameters(contract),
-        annotations=dict(READS),
+        annotations={**READS, "title": "Infer a schema"},
         execute=infer,
     )
 

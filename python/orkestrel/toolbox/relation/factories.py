@@ -228,6 +228,6 @@ def create_relation_tool(
             f"describe('{RELATION_TOOL_NAME}')", f"describe('{title}')"
         ),
         parameters=contract.parameters,
-        annotations={**WRITES, "idempotentHint": True},
+        annotations={**WRITES, "idempotentHint": True, "title": "Relations"},
         execute=execute,
     )

@@ -143,7 +143,7 @@ def create_prompt_tool(
         description=PROMPT_TOOL_DESCRIPTION if description is None else description,
         summary=_summary(PROMPT_TOOL_SUMMARY, PROMPT_TOOL_NAME, tool_name),
         parameters=contract_parameters(contract),
-        annotations=dict(ASKS),
+        annotations={**ASKS, "title": "Ask a person"},
         execute=execute,
     )
 
@@ -186,7 +186,7 @@ def create_answer_tool(
         description=ANSWER_TOOL_DESCRIPTION if description is None else description,
         summary=_summary(ANSWER_TOOL_SUMMARY, ANSWER_TOOL_NAME, tool_name),
         parameters=contract.parameters,
-        annotations=dict(ANSWERS),
+        annotations={**ANSWERS, "title": "Answer a form"},
         execute=execute,
     )
 

@@ -179,6 +179,6 @@ def create_workflow_tool(
         description=_described(names),
         summary=WORKFLOW_TOOL_SUMMARY,
         parameters=schema_to_parameters(steps.schema),
-        annotations=dict(RUNS),
+        annotations={**RUNS, "title": "Workflows"},
         execute=execute,
     )
