@@ -16,6 +16,7 @@ from orkestrel.mcp.constants import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_SERVER_NAM
 from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
+from orkestrel.mcp.features import create_features
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_wire, return_type, tool_wire
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.types import McpSource
@@ -88,7 +89,9 @@ def create_server(
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
-    server = sdk.build_server(name, version, instructions, list_tools, call_tool, input_schema)
+    server = sdk.build_server(
+        name, version, instructions, list_tools, call_tool, input_schema, create_features(manager)
+    )
     listing.serve(server)
     return server
 
