@@ -4,6 +4,7 @@ capabilities the guide's feature table lists."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -192,3 +193,40 @@ async def test_the_guides_feature_table_matches_the_announced_capabilities(
     assert rows
     for feature, served in rows.items():
         assert (feature in capabilities) == (served == "yes"), feature
+
+
+async def test_a_databases_table_definitions_are_a_resource(tmp_path: Path) -> None:
+    project(tmp_path)
+    shop = {"products": {"columns": {"name": "string", "price": "number"}}}
+    async with serve(tmp_path) as client:
+        await client.call_tool("database", {"operation": "create", "id": "shop", "tables": shop})
+        tool = await client.call_tool("database", {"operation": "tables", "id": "shop"})
+        tables = await read(client, "database:///shop/tables")
+    (content,) = tables["contents"]
+    assert content["uri"] == "database:///shop/tables"
+    assert content["mimeType"] == "application/json"
+    assert json.loads(content["text"]) == json.loads(tool["content"][0]["text"])
+    assert "products" in content["text"]
+
+
+async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_path: Path) -> None:
+    pytest.importorskip("fastmcp", reason="the fastmcp client needs the 2.x SDK line")
+    from fastmcp import Client
+    from fastmcp.client.transports import StdioTransport
+
+    project(tmp_path)
+    state = ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
+    transport = StdioTransport(
+        ORKESTREL[0], [*ORKESTREL[1:], "serve", *state], env=dict(os.environ)
+    )
+    async with Client(transport) as client:
+        resources = await client.list_resources()
+        contents = await client.read_resource("workspace:///README.md")
+        prompt = await client.get_prompt("edit_files", {"path": "README.md"})
+        completed = await client.complete(
+            {"type": "ref/resource", "uri": "workspace:///{path}"}, {"name": "path", "value": "R"}
+        )
+    assert "workspace:///README.md" in [str(r.uri) for r in resources]
+    assert [getattr(c, "text", None) for c in contents] == ["# Project\n"]
+    assert "Edit README.md" in prompt.messages[0].content.text  # type: ignore[union-attr]
+    assert completed.values == ["README.md"]
