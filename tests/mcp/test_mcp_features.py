@@ -23,6 +23,7 @@ from support.mcp_client import (
     raw_session,
     stdio,
     types_module,
+    until,
     wire,
 )
 
@@ -230,3 +231,23 @@ async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_pa
     assert [getattr(c, "text", None) for c in contents] == ["# Project\n"]
     assert "Edit README.md" in prompt.messages[0].content.text  # type: ignore[union-attr]
     assert completed.values == ["README.md"]
+
+
+async def test_a_written_file_announces_a_changed_resource_list(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, mode="legacy" if MAJOR >= 2 else None) as client:
+        resources = client.capabilities()["resources"]
+        await client.call_tool("workspace", {"operation": "read", "path": "README.md"})
+        quiet = [n["method"] for n in client.notifications]
+        write = {"operation": "write", "path": "new.md", "content": "new\n"}
+        await client.call_tool("workspace", write)
+        await until(
+            lambda: (
+                "notifications/resources/list_changed"
+                in [n["method"] for n in client.notifications]
+            )
+        )
+        listed = await list_resources(client)
+    assert resources["listChanged"] is True
+    assert "notifications/resources/list_changed" not in quiet
+    assert "workspace:///new.md" in [r["uri"] for r in listed["resources"]]

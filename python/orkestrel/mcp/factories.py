@@ -16,7 +16,7 @@ from orkestrel.mcp.constants import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_SERVER_NAM
 from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
-from orkestrel.mcp.features import create_features
+from orkestrel.mcp.features import changes_resources, create_features
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_wire, return_type, tool_wire
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.types import McpSource
@@ -80,6 +80,8 @@ def create_server(
         with serving_request(request.context, request.params) as served:
             result = await manager.execute(call, timeout=timeout)
         await listing.check()
+        if result["success"] and changes_resources(tool_name, arguments):
+            await listing.resources_changed()
         if served.input_required is not None:
             # The ask inside the call needs the client's input first (the 2026 protocol era).
             return served.input_required

@@ -21,6 +21,9 @@ WORKSPACE_SCHEME = "workspace:///"
 DATABASE_SCHEME = "database:///"
 """The prefix of a database's table definitions URI: `database:///{id}/tables`."""
 
+LIST_CHANGES = frozenset({"write", "move", "remove"})
+"""The workspace tool's operations that can change the list of files, so of resources."""
+
 PAGE_SIZE = 100
 """How many resources one `resources/list` page holds."""
 
@@ -183,6 +186,15 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
         "prompts/get": get_prompt,
         "completion/complete": complete,
     }
+
+
+def changes_resources(tool_name: str, arguments: Any) -> bool:
+    """Whether a successful call of `tool_name` with `arguments` may change `resources/list`."""
+    return (
+        tool_name == "workspace"
+        and isinstance(arguments, Mapping)
+        and arguments.get("operation") in LIST_CHANGES
+    )
 
 
 def _offset(cursor: Any) -> int:

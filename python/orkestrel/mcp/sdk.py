@@ -155,7 +155,9 @@ def _server_v2(
     class ListingServer(Server[Any]):
         def create_initialization_options(self, *args: Any, **kwargs: Any) -> Any:
             if not args and kwargs.get("notification_options") is None:
-                kwargs["notification_options"] = NotificationOptions(tools_changed=True)
+                kwargs["notification_options"] = NotificationOptions(
+                    tools_changed=True, resources_changed=True
+                )
             return super().create_initialization_options(*args, **kwargs)
 
     def request(ctx: Any, params: Any = None) -> Request:
@@ -194,13 +196,23 @@ def _server_v2(
 async def publish_tools_changed(server: Any) -> None:
     """Tells the `subscriptions/listen` streams of a 2.x server that the tool list changed
     (the 1.x line has no such streams)."""
+    await _publish(server, "ToolsListChanged")
+
+
+async def publish_resources_changed(server: Any) -> None:
+    """Tells the `subscriptions/listen` streams of a 2.x server that the resource list
+    changed (the 1.x line has no such streams)."""
+    await _publish(server, "ResourcesListChanged")
+
+
+async def _publish(server: Any, event: str) -> None:
     bus = getattr(server, "orkestrel_bus", None)
     if bus is None:
         return
     # Deferred: an optional dependency's module, on the SDK's 2.x line only.
-    from mcp.server.subscriptions import ToolsListChanged
+    from mcp.server import subscriptions
 
-    await bus.publish(ToolsListChanged())
+    await bus.publish(getattr(subscriptions, event)())
 
 
 def _server_v1(
@@ -218,7 +230,9 @@ def _server_v1(
     class ListingServer(lowlevel.Server):  # type: ignore[misc]
         def create_initialization_options(self, *args: Any, **kwargs: Any) -> Any:
             if not args and kwargs.get("notification_options") is None:
-                kwargs["notification_options"] = lowlevel.NotificationOptions(tools_changed=True)
+                kwargs["notification_options"] = lowlevel.NotificationOptions(
+                    tools_changed=True, resources_changed=True
+                )
             return super().create_initialization_options(*args, **kwargs)
 
         async def run(self, read_stream: Any, *args: Any, **kwargs: Any) -> Any:
