@@ -190,10 +190,30 @@ async def test_the_guides_feature_table_matches_the_announced_capabilities(
     async with serve(tmp_path) as client:
         capabilities = client.capabilities()
     table = GUIDE.read_text().split("<!-- features -->")[1]
-    rows = dict(re.findall(r"^\| `(\w+)` \| (yes|no) \|", table, re.MULTILINE))
+    rows = re.findall(r"^\| `(\w+)` \| (yes|no) \| (yes|no) \|", table, re.MULTILINE)
     assert rows
-    for feature, served in rows.items():
+    for feature, served, _ in rows:
         assert (feature in capabilities) == (served == "yes"), feature
+    if MAJOR >= 2:
+        # The SDK's `MCPServer` with one tool, resource, prompt and completion handler each.
+        from mcp.server.mcpserver import MCPServer
+
+        reference = MCPServer("reference")
+
+        def echo() -> str:
+            return "x"
+
+        async def no_completion(*_: Any) -> None:
+            return None
+
+        reference.tool()(echo)
+        reference.resource("note://x")(echo)
+        reference.prompt()(echo)
+        reference.completion()(no_completion)
+        async with connect(reference) as sdk_client:
+            announced = sdk_client.capabilities()
+        for feature, _, sdk_serves in rows:
+            assert (feature in announced) == (sdk_serves == "yes"), feature
 
 
 async def test_a_databases_table_definitions_are_a_resource(tmp_path: Path) -> None:
