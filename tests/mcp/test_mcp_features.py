@@ -271,3 +271,21 @@ async def test_a_written_file_announces_a_changed_resource_list(tmp_path: Path) 
     assert resources["listChanged"] is True
     assert "notifications/resources/list_changed" not in quiet
     assert "workspace:///new.md" in [r["uri"] for r in listed["resources"]]
+
+
+async def test_bad_prompt_requests_get_one_line_refusals(tmp_path: Path) -> None:
+    project(tmp_path)
+
+    async def get(name: str, arguments: dict[str, str]) -> Any:
+        try:
+            return wire(await session(client).get_prompt(name, arguments))
+        except Exception as error:
+            return ("error", str(getattr(error, "error", error)))
+
+    async with serve(tmp_path) as client:
+        unknown = await get("nope", {})
+        missing = await get("edit_files", {})
+        huge = await get("edit_files", {"path": "a" * 100_000})
+    assert "prompts/get: no prompt named 'nope'" in unknown[1]
+    assert "prompts/get edit_files: argument 'path' is required" in missing[1]
+    assert "argument 'path' is 100000 characters; expected at most 4096" in huge[1]

@@ -33,6 +33,9 @@ MAX_COMPLETIONS = 100
 MAX_PREFIX = 1024
 """The longest argument value a completion accepts; a longer one is refused."""
 
+MAX_ARGUMENT = 4096
+"""The longest prompt argument `prompts/get` accepts; a longer one is refused."""
+
 _TEMPLATES: dict[str, dict[str, Any]] = {
     "workspace": {
         "uriTemplate": WORKSPACE_SCHEME + "{path}",
@@ -152,6 +155,11 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
             value = given.get(argument["name"])
             if not isinstance(value, str) or not value:
                 raise ValueError(f"prompts/get {name}: argument {argument['name']!r} is required")
+            if len(value) > MAX_ARGUMENT:
+                raise ValueError(
+                    f"prompts/get {name}: argument {argument['name']!r} is {len(value)} "
+                    f"characters; expected at most {MAX_ARGUMENT}"
+                )
             values[argument["name"]] = value
         message = {
             "role": "user",
