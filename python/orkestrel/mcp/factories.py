@@ -16,6 +16,7 @@ from orkestrel.mcp.constants import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_SERVER_NAM
 from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
+from orkestrel.mcp.features import changes_resources, create_features
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_wire, return_type, tool_wire
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.types import McpSource
@@ -79,6 +80,8 @@ def create_server(
         with serving_request(request.context, request.params) as served:
             result = await manager.execute(call, timeout=timeout)
         await listing.check()
+        if result["success"] and changes_resources(tool_name, arguments):
+            await listing.resources_changed()
         if served.input_required is not None:
             # The ask inside the call needs the client's input first (the 2026 protocol era).
             return served.input_required
@@ -88,7 +91,9 @@ def create_server(
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
-    server = sdk.build_server(name, version, instructions, list_tools, call_tool, input_schema)
+    server = sdk.build_server(
+        name, version, instructions, list_tools, call_tool, input_schema, create_features(manager)
+    )
     listing.serve(server)
     return server
 

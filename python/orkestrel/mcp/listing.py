@@ -57,6 +57,14 @@ class ListingWatch:
         except TypeError:
             logger.debug("connection %r cannot be tracked for list changes", link)
 
+    async def resources_changed(self) -> None:
+        """Announces `notifications/resources/list_changed` to every known connection, and to
+        the listen streams of the 2026 era."""
+        for server in self._servers:
+            await sdk.publish_resources_changed(server)
+        for link in list(self._seen):
+            await self._tell(link, "send_resource_list_changed")
+
     async def check(self) -> None:
         """Announces a changed listing to every connection that has not seen it."""
         current = fingerprint(self._manager)
@@ -67,9 +75,12 @@ class ListingWatch:
         stale = [link for link, seen in list(self._seen.items()) if seen != current]
         for link in stale:
             self._seen[link] = current
-            try:
-                with anyio.fail_after(5):
-                    await link.send_tool_list_changed()
-            except Exception as error:  # a closed connection cannot be told; forget it
-                logger.debug("tools/list_changed not delivered: %s", error)
-                self._seen.pop(link, None)
+            await self._tell(link, "send_tool_list_changed")
+
+    async def _tell(self, link: Any, send: str) -> None:
+        try:
+            with anyio.fail_after(5):
+                await getattr(link, send)()
+        except Exception as error:  # a closed connection cannot be told; forget it
+            logger.debug("%s not delivered: %s", send, error)
+            self._seen.pop(link, None)

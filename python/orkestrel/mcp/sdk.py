@@ -33,6 +33,24 @@ types: Any = importlib.import_module("mcp_types" if MAJOR >= 2 else "mcp.types")
 """The installed line's protocol types module."""
 
 ListTools = Callable[["Request"], Awaitable[dict[str, Any]]]
+Extra = Callable[["Request", dict[str, Any]], Awaitable[dict[str, Any]]]
+"""A handler of one more request method (resources, prompts, completion): the request and its
+wire params in, the wire result out; a `ValueError` is answered as invalid params."""
+
+EXTRA_METHODS: dict[str, tuple[str, str, str]] = {
+    "resources/list": ("PaginatedRequestParams", "ListResourcesResult", "ListResourcesRequest"),
+    "resources/templates/list": (
+        "PaginatedRequestParams",
+        "ListResourceTemplatesResult",
+        "ListResourceTemplatesRequest",
+    ),
+    "resources/read": ("ReadResourceRequestParams", "ReadResourceResult", "ReadResourceRequest"),
+    "prompts/list": ("PaginatedRequestParams", "ListPromptsResult", "ListPromptsRequest"),
+    "prompts/get": ("GetPromptRequestParams", "GetPromptResult", "GetPromptRequest"),
+    "completion/complete": ("CompleteRequestParams", "CompleteResult", "CompleteRequest"),
+}
+"""Each method `build_server` can serve beyond tools: its params model, result model and (on
+the 1.x line) request model, by name in the installed line's types module."""
 CallTool = Callable[["Request", str, Any], Awaitable[dict[str, Any]]]
 
 
@@ -77,12 +95,49 @@ def build_server(
     list_tools: ListTools,
     call_tool: CallTool,
     input_schema: Callable[[str], Mapping[str, Any] | None],
+    extras: Mapping[str, Extra] | None = None,
 ) -> Any:
     """Builds a low-level SDK server whose `tools/list` and `tools/call` answer with the wire
-    dicts the given handlers return, and which advertises `tools.listChanged`."""
+    dicts the given handlers return, and which advertises `tools.listChanged`. `extras` serves
+    more methods (keys of `EXTRA_METHODS`); the SDK advertises each served family."""
     if MAJOR >= 2:
-        return _server_v2(name, version, instructions, list_tools, call_tool, input_schema)
-    return _server_v1(name, version, instructions, list_tools, call_tool)
+        server = _server_v2(name, version, instructions, list_tools, call_tool, input_schema)
+    else:
+        server = _server_v1(name, version, instructions, list_tools, call_tool)
+    for method, handler in (extras or {}).items():
+        _add_extra(server, method, handler)
+    return server
+
+
+def _add_extra(server: Any, method: str, handler: Extra) -> None:
+    params_kind, result_kind, request_kind = EXTRA_METHODS[method]
+    if MAJOR >= 2:
+        from mcp.shared.exceptions import MCPError
+
+        async def on_v2(ctx: Any, params: Any) -> Any:
+            try:
+                answer = await handler(
+                    Request(ctx.request_id, ctx.session, context=ctx), wire(params)
+                )
+            except ValueError as refused:
+                raise MCPError(INVALID_PARAMS, str(refused)) from None
+            return model(result_kind, answer)
+
+        server.add_request_handler(method, getattr(types, params_kind), on_v2)
+        return
+    exceptions: Any = importlib.import_module("mcp.shared.exceptions")
+
+    async def on_v1(req: Any) -> Any:
+        ctx = server.request_context
+        params = {} if req.params is None else wire(req.params)
+        try:
+            answer = await handler(Request(ctx.request_id, ctx.session, context=ctx), params)
+        except ValueError as refused:
+            error = types.ErrorData(code=INVALID_PARAMS, message=str(refused))
+            raise exceptions.McpError(error) from None
+        return types.ServerResult(model(result_kind, answer))
+
+    server.request_handlers[getattr(types, request_kind)] = on_v1
 
 
 def _server_v2(
@@ -100,7 +155,9 @@ def _server_v2(
     class ListingServer(Server[Any]):
         def create_initialization_options(self, *args: Any, **kwargs: Any) -> Any:
             if not args and kwargs.get("notification_options") is None:
-                kwargs["notification_options"] = NotificationOptions(tools_changed=True)
+                kwargs["notification_options"] = NotificationOptions(
+                    tools_changed=True, resources_changed=True
+                )
             return super().create_initialization_options(*args, **kwargs)
 
     def request(ctx: Any, params: Any = None) -> Request:
@@ -139,13 +196,23 @@ def _server_v2(
 async def publish_tools_changed(server: Any) -> None:
     """Tells the `subscriptions/listen` streams of a 2.x server that the tool list changed
     (the 1.x line has no such streams)."""
+    await _publish(server, "ToolsListChanged")
+
+
+async def publish_resources_changed(server: Any) -> None:
+    """Tells the `subscriptions/listen` streams of a 2.x server that the resource list
+    changed (the 1.x line has no such streams)."""
+    await _publish(server, "ResourcesListChanged")
+
+
+async def _publish(server: Any, event: str) -> None:
     bus = getattr(server, "orkestrel_bus", None)
     if bus is None:
         return
     # Deferred: an optional dependency's module, on the SDK's 2.x line only.
-    from mcp.server.subscriptions import ToolsListChanged
+    from mcp.server import subscriptions
 
-    await bus.publish(ToolsListChanged())
+    await bus.publish(getattr(subscriptions, event)())
 
 
 def _server_v1(
@@ -163,7 +230,9 @@ def _server_v1(
     class ListingServer(lowlevel.Server):  # type: ignore[misc]
         def create_initialization_options(self, *args: Any, **kwargs: Any) -> Any:
             if not args and kwargs.get("notification_options") is None:
-                kwargs["notification_options"] = lowlevel.NotificationOptions(tools_changed=True)
+                kwargs["notification_options"] = lowlevel.NotificationOptions(
+                    tools_changed=True, resources_changed=True
+                )
             return super().create_initialization_options(*args, **kwargs)
 
         async def run(self, read_stream: Any, *args: Any, **kwargs: Any) -> Any:

@@ -1,0 +1,247 @@
+"""Resources, prompts and completions served beside the tools, each a view over a served tool:
+a workspace file is read by the workspace tool's own `read` (its ignore rules, path refusals
+and size caps), a database's tables by the database tool's `tables`. A tool that `--tools`
+leaves out serves none of its resources, prompts or completions."""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import uuid
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import quote, unquote
+
+from orkestrel.mcp import sdk
+from orkestrel.tool import ToolCall, ToolManagerInterface
+
+WORKSPACE_SCHEME = "workspace:///"
+"""The prefix of a workspace file's URI; the rest is its percent-encoded path under the root."""
+
+DATABASE_SCHEME = "database:///"
+"""The prefix of a database's table definitions URI: `database:///{id}/tables`."""
+
+LIST_CHANGES = frozenset({"write", "move", "remove"})
+"""The workspace tool's operations that can change the list of files, so of resources."""
+
+PAGE_SIZE = 100
+"""How many resources one `resources/list` page holds."""
+
+MAX_COMPLETIONS = 100
+"""The most values one completion answers (the protocol's own cap)."""
+
+MAX_PREFIX = 1024
+"""The longest argument value a completion accepts; a longer one is refused."""
+
+MAX_ARGUMENT = 4096
+"""The longest prompt argument `prompts/get` accepts; a longer one is refused."""
+
+_TEMPLATES: dict[str, dict[str, Any]] = {
+    "workspace": {
+        "uriTemplate": WORKSPACE_SCHEME + "{path}",
+        "name": "workspace-file",
+        "title": "Workspace file",
+        "description": "A file under the served root, read as the workspace tool reads it.",
+    },
+    "database": {
+        "uriTemplate": DATABASE_SCHEME + "{id}/tables",
+        "name": "database-tables",
+        "title": "Database tables",
+        "description": "The table definitions of one database, as the database tool lists them.",
+        "mimeType": "application/json",
+    },
+}
+
+_PROMPTS: dict[str, dict[str, Any]] = {
+    "explore_database": {
+        "tool": "database",
+        "title": "Explore a database",
+        "description": "Read a database's tables, then sample and count rows before changing any.",
+        "arguments": [{"name": "id", "description": "The database id.", "required": True}],
+        "text": (
+            "Explore the database {id} with the database tool: first call operation 'tables' "
+            "with id '{id}', then read a few rows of each table with 'records' and count them "
+            "with 'count'. Change nothing until you have described what you found."
+        ),
+    },
+    "edit_files": {
+        "tool": "workspace",
+        "title": "Edit files safely",
+        "description": "Read a file before changing it, change only what is needed, read back.",
+        "arguments": [{"name": "path", "description": "The file to edit.", "required": True}],
+        "text": (
+            "Edit {path} with the workspace tool: call operation 'read' on it first, make the "
+            "smallest change with 'splice' or 'replace' rather than rewriting the file with "
+            "'write', then 'read' it again to check the result."
+        ),
+    },
+    "author_workflow": {
+        "tool": "workflow",
+        "title": "Author a workflow",
+        "description": "Plan a workflow's steps, define it, run it and read its snapshot.",
+        "arguments": [{"name": "goal", "description": "What it should do.", "required": True}],
+        "text": (
+            "Author a workflow with the workflow tool that does: {goal}. List its steps and "
+            "their inputs first, define it, run it once, and read the run's snapshot to check "
+            "each step's outcome."
+        ),
+    },
+}
+
+
+def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
+    """Builds the handlers of `resources/*`, `prompts/*` and `completion/complete` over the
+    tools `manager` serves, read afresh on every request."""
+
+    async def call(name: str, arguments: dict[str, Any]) -> Any:
+        tool_call: ToolCall = {"id": str(uuid.uuid4()), "name": name, "arguments": arguments}
+        result = await manager.execute(tool_call)
+        if result["success"] is False:
+            raise ValueError(result["error"])
+        return result["value"]
+
+    def served(name: str) -> bool:
+        return manager.tool(name) is not None
+
+    async def files() -> list[dict[str, Any]]:
+        if not served("workspace"):
+            return []
+        listed: list[dict[str, Any]] = await call("workspace", {"operation": "list"})
+        return listed
+
+    async def list_resources(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        start = _offset(params.get("cursor"))
+        entries = [_file_resource(entry) for entry in await files()]
+        page = entries[start : start + PAGE_SIZE]
+        answer: dict[str, Any] = {"resources": page}
+        if start + PAGE_SIZE < len(entries):
+            answer["nextCursor"] = str(start + PAGE_SIZE)
+        return answer
+
+    async def list_templates(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        _offset(params.get("cursor"))
+        return {"resourceTemplates": [t for key, t in _TEMPLATES.items() if served(key)]}
+
+    async def read(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        uri = str(params.get("uri", ""))
+        if uri.startswith(WORKSPACE_SCHEME) and served("workspace"):
+            path = unquote(uri[len(WORKSPACE_SCHEME) :])
+            text = await call("workspace", {"operation": "read", "path": path})
+            if text is None:
+                raise ValueError(f"resources/read: {uri} names no file under the root")
+            return {"contents": [{"uri": uri, "mimeType": _mime(path), "text": text}]}
+        if uri.startswith(DATABASE_SCHEME) and uri.endswith("/tables") and served("database"):
+            database = unquote(uri[len(DATABASE_SCHEME) : -len("/tables")])
+            tables = await call("database", {"operation": "tables", "id": database})
+            text = json.dumps(tables, ensure_ascii=False)
+            return {"contents": [{"uri": uri, "mimeType": "application/json", "text": text}]}
+        raise ValueError(
+            f"resources/read: {uri!r} is not a served resource; expected "
+            f"{WORKSPACE_SCHEME}<path> or {DATABASE_SCHEME}<id>/tables"
+        )
+
+    async def list_prompts(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        _offset(params.get("cursor"))
+        return {"prompts": [_prompt(name, p) for name, p in _PROMPTS.items() if served(p["tool"])]}
+
+    async def get_prompt(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        name = str(params.get("name"))
+        prompt = _PROMPTS.get(name)
+        if prompt is None or not served(prompt["tool"]):
+            raise ValueError(f"prompts/get: no prompt named {name!r}; expected one of prompts/list")
+        given: Mapping[str, Any] = params.get("arguments") or {}
+        values: dict[str, str] = {}
+        for argument in prompt["arguments"]:
+            value = given.get(argument["name"])
+            if not isinstance(value, str) or not value:
+                raise ValueError(f"prompts/get {name}: argument {argument['name']!r} is required")
+            if len(value) > MAX_ARGUMENT:
+                raise ValueError(
+                    f"prompts/get {name}: argument {argument['name']!r} is {len(value)} "
+                    f"characters; expected at most {MAX_ARGUMENT}"
+                )
+            values[argument["name"]] = value
+        message = {
+            "role": "user",
+            "content": {"type": "text", "text": prompt["text"].format(**values)},
+        }
+        return {"description": prompt["description"], "messages": [message]}
+
+    async def complete(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        ref: Mapping[str, Any] = params.get("ref") or {}
+        argument: Mapping[str, Any] = params.get("argument") or {}
+        value = str(argument.get("value", ""))
+        if len(value) > MAX_PREFIX:
+            raise ValueError(
+                f"completion/complete: the value of {argument.get('name')!r} is {len(value)} "
+                f"characters; expected at most {MAX_PREFIX}"
+            )
+        wants_path = (
+            ref.get("type") == "ref/resource"
+            and ref.get("uri") == _TEMPLATES["workspace"]["uriTemplate"]
+        ) or (ref.get("type") == "ref/prompt" and ref.get("name") == "edit_files")
+        if not wants_path or argument.get("name") != "path":
+            return _completion([])
+        return _completion(
+            [entry["path"] for entry in await files() if entry["path"].startswith(value)]
+        )
+
+    return {
+        "resources/list": list_resources,
+        "resources/templates/list": list_templates,
+        "resources/read": read,
+        "prompts/list": list_prompts,
+        "prompts/get": get_prompt,
+        "completion/complete": complete,
+    }
+
+
+def changes_resources(tool_name: str, arguments: Any) -> bool:
+    """Whether a successful call of `tool_name` with `arguments` may change `resources/list`."""
+    return (
+        tool_name == "workspace"
+        and isinstance(arguments, Mapping)
+        and arguments.get("operation") in LIST_CHANGES
+    )
+
+
+def _offset(cursor: Any) -> int:
+    if cursor is None:
+        return 0
+    if isinstance(cursor, str) and cursor.isdecimal() and len(cursor) < 10:
+        return int(cursor)
+    raise ValueError(f"invalid params: this server never issued the cursor {cursor!r}")
+
+
+def _mime(path: str) -> str:
+    return mimetypes.guess_type(path)[0] or "text/plain"
+
+
+def _file_resource(entry: Mapping[str, Any]) -> dict[str, Any]:
+    path: str = entry["path"]
+    return {
+        "uri": WORKSPACE_SCHEME + quote(path),
+        "name": path,
+        "title": path,
+        "mimeType": _mime(path),
+        "size": entry["size"],
+    }
+
+
+def _prompt(name: str, prompt: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "title": prompt["title"],
+        "description": prompt["description"],
+        "arguments": prompt["arguments"],
+    }
+
+
+def _completion(values: list[str]) -> dict[str, Any]:
+    return {
+        "completion": {
+            "values": values[:MAX_COMPLETIONS],
+            "total": len(values),
+            "hasMore": len(values) > MAX_COMPLETIONS,
+        }
+    }

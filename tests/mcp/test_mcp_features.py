@@ -1,0 +1,291 @@
+"""Resources, prompts and completions of `orkestrel serve`, read by the SDK's own client over
+stdio: workspace files through the workspace tool's own refusals, bounded completions, and the
+capabilities the guide's feature table lists."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support.mcp_client import (
+    MAJOR,
+    MODES,
+    Session,
+    connect,
+    raw_session,
+    stdio,
+    types_module,
+    until,
+    wire,
+)
+
+pytestmark = pytest.mark.anyio
+
+ORKESTREL = [sys.executable, "-m", "orkestrel"]
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "serve.md"
+
+
+@asynccontextmanager
+async def serve(tmp_path: Path, *argv: str, mode: str | None = None) -> AsyncIterator[Any]:
+    state = ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
+    parameters = stdio(ORKESTREL[0], [*ORKESTREL[1:], "serve", *state, *argv])
+    async with connect(parameters, mode=mode) as client:
+        yield client
+
+
+def session(client: Session) -> Any:
+    return raw_session(client)
+
+
+async def list_resources(client: Session, cursor: str | None = None) -> dict[str, Any]:
+    params = types_module().PaginatedRequestParams(cursor=cursor)
+    return wire(await session(client).list_resources(params=params))  # type: ignore[no-any-return]
+
+
+async def read(client: Session, uri: str) -> Any:
+    try:
+        return wire(await session(client).read_resource(uri))
+    except Exception as error:
+        return ("error", str(getattr(error, "error", error)))
+
+
+async def complete(client: Session, ref: dict[str, Any], name: str, value: str) -> Any:
+    kind = "ResourceTemplateReference" if ref["type"] == "ref/resource" else "PromptReference"
+    model = getattr(types_module(), kind).model_validate(ref)
+    try:
+        return wire(await session(client).complete(model, {"name": name, "value": value}))
+    except Exception as error:
+        return ("error", str(getattr(error, "error", error)))
+
+
+def project(tmp_path: Path, files: int = 3) -> Path:
+    root = tmp_path / "root"
+    (root / "src").mkdir(parents=True)
+    for index in range(files):
+        (root / "src" / f"f{index:03}.py").write_text(f"print({index})\n")
+    (root / "README.md").write_text("# Project\n")
+    return root
+
+
+async def test_workspace_files_are_listed_in_pages_and_read_with_a_mime_type(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path, files=150)
+    async with serve(tmp_path) as client:
+        first = await list_resources(client)
+        second = await list_resources(client, first["nextCursor"])
+        templates = wire(await session(client).list_resource_templates())
+        readme = await read(client, "workspace:///README.md")
+    uris = [r["uri"] for r in first["resources"] + second["resources"]]
+    assert len(first["resources"]) == 100
+    assert "nextCursor" not in second
+    assert len(uris) == len(set(uris)) == 151
+    assert "workspace:///src/f149.py" in uris
+    assert {t["uriTemplate"]: t["title"] for t in templates["resourceTemplates"]} == {
+        "workspace:///{path}": "Workspace file",
+        "database:///{id}/tables": "Database tables",
+    }
+    assert readme["contents"] == [
+        {"uri": "workspace:///README.md", "mimeType": "text/markdown", "text": "# Project\n"}
+    ]
+
+
+async def test_a_forged_cursor_is_refused(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with serve(tmp_path) as client:
+        with pytest.raises(Exception, match="never issued the cursor 'abc'"):
+            await list_resources(client, "abc")
+
+
+async def test_hostile_uris_get_the_workspace_tools_answers(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    (tmp_path / "secret.txt").write_text("outside\n")
+    os.symlink(tmp_path / "secret.txt", root / "link.txt")
+    async with serve(tmp_path) as client:
+        tool = await client.call_tool("workspace", {"operation": "read", "path": "../secret.txt"})
+        traversal = await read(client, "workspace:///../secret.txt")
+        encoded = await read(client, "workspace:///%2e%2e/secret.txt")
+        linked = await read(client, "workspace:///link.txt")
+        linked_tool = await client.call_tool("workspace", {"operation": "read", "path": "link.txt"})
+        foreign = await read(client, "file:///etc/passwd")
+    # The tool reads no file outside the root (null); the resource says so for each spelling.
+    assert tool["content"][0]["text"] == "null"
+    assert traversal[0] == encoded[0] == linked[0] == "error"
+    # The 1.x line's URL model resolves the dot segments first (to workspace:///secret.txt).
+    assert "secret.txt names no file under the root" in traversal[1]
+    assert "secret.txt names no file under the root" in encoded[1]
+    assert linked_tool["content"][0]["text"] == "null"
+    assert "workspace:///link.txt names no file under the root" in linked[1]
+    assert foreign[0] == "error"
+    assert "'file:///etc/passwd' is not a served resource" in foreign[1]
+
+
+async def test_completions_are_paths_under_the_root_bounded_and_huge_prefixes_refused(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path, files=150)
+    ref = {"type": "ref/resource", "uri": "workspace:///{path}"}
+    async with serve(tmp_path) as client:
+        some = await complete(client, ref, "path", "src/f14")
+        many = await complete(client, ref, "path", "src/")
+        prompt = await complete(client, {"type": "ref/prompt", "name": "edit_files"}, "path", "REA")
+        huge = await complete(client, ref, "path", "a" * 100_000)
+    assert some["completion"]["values"] == [f"src/f14{i}.py" for i in range(10)]
+    assert len(many["completion"]["values"]) == 100
+    assert many["completion"]["total"] == 150
+    assert many["completion"]["hasMore"] is True
+    assert prompt["completion"]["values"] == ["README.md"]
+    assert huge[0] == "error"
+    assert "100000 characters; expected at most 1024" in huge[1]
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_prompts_are_served_with_titles_and_arguments_on_each_era(
+    tmp_path: Path, mode: str
+) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, "--workflow", mode=None if MAJOR < 2 else mode) as client:
+        listed = wire(await session(client).list_prompts())
+        got = wire(await session(client).get_prompt("edit_files", {"path": "README.md"}))
+    assert {p["name"]: p["title"] for p in listed["prompts"]} == {
+        "explore_database": "Explore a database",
+        "edit_files": "Edit files safely",
+        "author_workflow": "Author a workflow",
+    }
+    assert "Edit README.md with the workspace tool" in got["messages"][0]["content"]["text"]
+
+
+async def test_tools_selection_applies_to_resources_and_prompts(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, "--tools", "database") as client:
+        resources = await list_resources(client)
+        templates = wire(await session(client).list_resource_templates())
+        prompts = wire(await session(client).list_prompts())
+        refused = await read(client, "workspace:///README.md")
+    assert resources["resources"] == []
+    assert [t["name"] for t in templates["resourceTemplates"]] == ["database-tables"]
+    assert [p["name"] for p in prompts["prompts"]] == ["explore_database"]
+    assert refused[0] == "error"
+
+
+async def test_readonly_still_reads_resources(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, "--readonly") as client:
+        readme = await read(client, "workspace:///README.md")
+    assert readme["contents"][0]["text"] == "# Project\n"
+
+
+async def test_the_guides_feature_table_matches_the_announced_capabilities(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path)
+    async with serve(tmp_path) as client:
+        capabilities = client.capabilities()
+    table = GUIDE.read_text().split("<!-- features -->")[1]
+    rows = re.findall(r"^\| `(\w+)` \| (yes|no) \| (yes|no) \|", table, re.MULTILINE)
+    assert rows
+    for feature, served, _ in rows:
+        assert (feature in capabilities) == (served == "yes"), feature
+    if MAJOR >= 2:
+        # The SDK's `MCPServer` with one tool, resource, prompt and completion handler each.
+        from mcp.server.mcpserver import MCPServer
+
+        reference = MCPServer("reference")
+
+        def echo() -> str:
+            return "x"
+
+        async def no_completion(*_: Any) -> None:
+            return None
+
+        reference.tool()(echo)
+        reference.resource("note://x")(echo)
+        reference.prompt()(echo)
+        reference.completion()(no_completion)
+        async with connect(reference) as sdk_client:
+            announced = sdk_client.capabilities()
+        for feature, _, sdk_serves in rows:
+            assert (feature in announced) == (sdk_serves == "yes"), feature
+
+
+async def test_a_databases_table_definitions_are_a_resource(tmp_path: Path) -> None:
+    project(tmp_path)
+    shop = {"products": {"columns": {"name": "string", "price": "number"}}}
+    async with serve(tmp_path) as client:
+        await client.call_tool("database", {"operation": "create", "id": "shop", "tables": shop})
+        tool = await client.call_tool("database", {"operation": "tables", "id": "shop"})
+        tables = await read(client, "database:///shop/tables")
+    (content,) = tables["contents"]
+    assert content["uri"] == "database:///shop/tables"
+    assert content["mimeType"] == "application/json"
+    assert json.loads(content["text"]) == json.loads(tool["content"][0]["text"])
+    assert "products" in content["text"]
+
+
+async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_path: Path) -> None:
+    pytest.importorskip("fastmcp", reason="the fastmcp client needs the 2.x SDK line")
+    from fastmcp import Client
+    from fastmcp.client.transports import StdioTransport
+
+    project(tmp_path)
+    state = ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
+    transport = StdioTransport(
+        ORKESTREL[0], [*ORKESTREL[1:], "serve", *state], env=dict(os.environ)
+    )
+    async with Client(transport) as client:
+        resources = await client.list_resources()
+        contents = await client.read_resource("workspace:///README.md")
+        prompt = await client.get_prompt("edit_files", {"path": "README.md"})
+        completed = await client.complete(
+            {"type": "ref/resource", "uri": "workspace:///{path}"}, {"name": "path", "value": "R"}
+        )
+    assert "workspace:///README.md" in [str(r.uri) for r in resources]
+    assert [getattr(c, "text", None) for c in contents] == ["# Project\n"]
+    assert "Edit README.md" in prompt.messages[0].content.text  # type: ignore[union-attr]
+    assert completed.values == ["README.md"]
+
+
+async def test_a_written_file_announces_a_changed_resource_list(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, mode="legacy" if MAJOR >= 2 else None) as client:
+        resources = client.capabilities()["resources"]
+        await client.call_tool("workspace", {"operation": "read", "path": "README.md"})
+        quiet = [n["method"] for n in client.notifications]
+        write = {"operation": "write", "path": "new.md", "content": "new\n"}
+        await client.call_tool("workspace", write)
+        await until(
+            lambda: (
+                "notifications/resources/list_changed"
+                in [n["method"] for n in client.notifications]
+            )
+        )
+        listed = await list_resources(client)
+    assert resources["listChanged"] is True
+    assert "notifications/resources/list_changed" not in quiet
+    assert "workspace:///new.md" in [r["uri"] for r in listed["resources"]]
+
+
+async def test_bad_prompt_requests_get_one_line_refusals(tmp_path: Path) -> None:
+    project(tmp_path)
+
+    async def get(name: str, arguments: dict[str, str]) -> Any:
+        try:
+            return wire(await session(client).get_prompt(name, arguments))
+        except Exception as error:
+            return ("error", str(getattr(error, "error", error)))
+
+    async with serve(tmp_path) as client:
+        unknown = await get("nope", {})
+        missing = await get("edit_files", {})
+        huge = await get("edit_files", {"path": "a" * 100_000})
+    assert "prompts/get: no prompt named 'nope'" in unknown[1]
+    assert "prompts/get edit_files: argument 'path' is required" in missing[1]
+    assert "argument 'path' is 100000 characters; expected at most 4096" in huge[1]
