@@ -178,6 +178,10 @@ WorkflowFunction = Callable[[TaskControllerInterface], Any | Awaitable[Any]]
 (run in a worker thread) or async, returning a JSON value."""
 
 WorkflowFunctions = Mapping[str, WorkflowFunction]
+
+WorkflowProgress = Callable[[int, int, str], Awaitable[None]]
+"""Hears a run's progress: after each task settles, the settled count, the task count and a
+one-line message naming the task and its status."""
 """Represents the registry a run resolves `behavior` names in, by mapping lookup only."""
 
 
@@ -228,4 +232,5 @@ class WorkflowRunnerInterface(Protocol):
         timeout: int | None = None,
         inputs: Mapping[str, Mapping[str, Any]] | None = None,
         resume: bool = False,
+        progress: WorkflowProgress | None = None,
     ) -> WorkflowResult: ...

@@ -15,7 +15,7 @@ from orkestrel.contract import (
     create_contract,
     schema_to_parameters,
 )
-from orkestrel.tool import ToolInterface, create_tool
+from orkestrel.tool import ProgressPacer, ToolContext, ToolInterface, create_tool
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import RUNS
 from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
@@ -129,7 +129,7 @@ def create_workflow_tool(
         except ParseError as error:
             raise _malformed(identity, error.faults) from None
 
-    async def execute(args: Mapping[str, Any]) -> WorkflowToolResult:
+    async def execute(args: Mapping[str, Any], caller: Any = None) -> WorkflowToolResult:
         try:
             owned = clone_json_record(args)
         except ContractError as error:
@@ -170,7 +170,10 @@ def create_workflow_tool(
                 store=store,
                 tool=create_workflow_tool,
             )
-        result = await runner.execute(target, functions=registry, store=store)
+        progress = None
+        if isinstance(caller, ToolContext):
+            progress = ProgressPacer(caller).report
+        result = await runner.execute(target, functions=registry, store=store, progress=progress)
         return summarize_workflow(result)
 
     names = [*(leaves or {}), *(crew or {})]
