@@ -175,3 +175,39 @@ async def test_the_steps_are_the_tools_registered_when_the_call_runs(tmp_path: P
         "success": True,
         "value": {"date": "2024-02-29", "zone": "UTC"},
     }
+
+
+STEPS = 300
+
+
+def _many(count: int) -> list[dict[str, Any]]:
+    return [{"name": "infer", "input": {"samples": [{"a": index}]}} for index in range(count)]
+
+
+async def test_a_300_step_workflow_reports_progress_per_task(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        seen.append((done, total, message))
+
+    async with serve(tmp_path) as client:
+        answer = await client.call_tool(
+            "workflow", {"name": "long", "steps": _many(STEPS)}, progress=on_progress
+        )
+    assert answer.get("isError", False) is False
+    assert seen, "no progress reached the client"
+    assert len(seen) <= STEPS
+    assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
+    assert {total for _, total, _ in seen} == {STEPS}
+    assert seen[-1][0] == STEPS
+    assert all(message and f"of {STEPS} tasks settled" in message for _, _, message in seen)
+
+
+async def test_a_workflow_called_without_a_token_sends_no_progress(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    async with serve(tmp_path) as client:
+        answer = await client.call_tool("workflow", {"name": "quiet", "steps": _many(20)})
+        sent = [n for n in client.notifications if n["method"] == "notifications/progress"]
+    assert answer.get("isError", False) is False
+    assert sent == []
