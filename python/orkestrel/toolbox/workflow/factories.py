@@ -41,6 +41,7 @@ from orkestrel.toolbox.workflow.lineage import (
     tag_workflow,
 )
 from orkestrel.toolbox.workflow.registry import compose_workflow_functions
+from orkestrel.toolbox.workflow.reports import log_workflow
 from orkestrel.toolbox.workflow.shapes import workflow_steps_shape
 from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage, WorkflowToolResult
 from orkestrel.workflow import (
@@ -174,6 +175,8 @@ def create_workflow_tool(
         if isinstance(caller, ToolContext):
             progress = ProgressPacer(caller).report
         result = await runner.execute(target, functions=registry, store=store, progress=progress)
+        if isinstance(caller, ToolContext):
+            await log_workflow(caller, result)
         return summarize_workflow(result)
 
     names = [*(leaves or {}), *(crew or {})]
