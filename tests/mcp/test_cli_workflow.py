@@ -200,6 +200,7 @@ async def test_a_300_step_workflow_reports_progress_per_task(tmp_path: Path) -> 
     assert len(seen) <= STEPS
     assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
     assert {total for _, total, _ in seen} == {STEPS}
+    assert seen[0][0] == 1
     assert seen[-1][0] == STEPS
     assert all(message and f"of {STEPS} tasks settled" in message for _, _, message in seen)
 

@@ -178,11 +178,11 @@ WorkflowFunction = Callable[[TaskControllerInterface], Any | Awaitable[Any]]
 (run in a worker thread) or async, returning a JSON value."""
 
 WorkflowFunctions = Mapping[str, WorkflowFunction]
+"""Represents the registry a run resolves `behavior` names in, by mapping lookup only."""
 
 WorkflowProgress = Callable[[int, int, str], Awaitable[None]]
 """Hears a run's progress: after each task settles, the settled count, the task count and a
 one-line message naming the task and its status."""
-"""Represents the registry a run resolves `behavior` names in, by mapping lookup only."""
 
 
 class WorkflowStoreInterface(Protocol):
