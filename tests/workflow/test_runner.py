@@ -549,7 +549,9 @@ async def test_progress_is_heard_after_each_task_settles() -> None:
     async def fail(controller: TaskControllerInterface) -> None:
         raise RuntimeError("no")
 
-    definition = workflow(phase("p", task("a"), task("b", behavior="fail")), phase("q", task("c")))
+    definition = workflow(
+        phase("p", task("a")), phase("q", task("b", behavior="fail")), phase("r", task("c"))
+    )
     await run(definition, functions={"fail": fail}, progress=hear)
     assert heard == [
         (1, 3, "1 of 3 tasks settled: 'a' completed"),
