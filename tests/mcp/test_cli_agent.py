@@ -119,6 +119,44 @@ async def test_an_openai_compatible_sub_agent_uses_the_other_served_tools(
     assert json.loads(answer["content"])["properties"] == {"id": {"type": "integer"}}
 
 
+async def test_a_served_agent_reports_its_turns_and_tool_calls(
+    app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    backend.push(
+        stream_reply(openai_stream([], [("call_1", "infer", '{"samples": [{"id": 1}]}')])),
+        stream_reply(openai_stream(["An integer id."])),
+    )
+    options = parse(
+        *("--transport", "http", "--port", "0", "--root", str(tmp_path), "--tools", "infer"),
+        *("--agent", "openai:small-model", "--base-url", f"{backend.url}/v1"),
+    )
+    heard: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        heard.append((done, total, message))
+
+    err = io.StringIO()
+    async with anyio.create_task_group() as group:
+        group.start_soon(functools.partial(run_serve, options, stderr=err))
+
+        async def printed() -> bool:
+            return "listening on " in err.getvalue()
+
+        await app.poll(printed)
+        url = err.getvalue().split("listening on ", 1)[1].split()[0]
+        async with connect(url) as client:
+            answer = await client.call_tool("agent", {"task": "Fields?"}, progress=on_progress)
+        group.cancel_scope.cancel()
+    assert text(answer) == '"An integer id."'
+    messages = [message for _, _, message in heard]
+    assert messages[0] == "turn 1: the model called infer"
+    assert messages[-1] == "turn 2: the model answered"
+    assert set(messages) <= {*messages[:1], "turn 1: tool 'infer' answered", *messages[-1:]}
+    assert heard[-1][0] == heard[-1][1]
+    assert [done for done, _, _ in heard] == sorted(done for done, _, _ in heard)
+
+
 async def test_an_anthropic_sub_agent_reads_its_key_from_the_environment(
     app: ModuleType, backend: Backend, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

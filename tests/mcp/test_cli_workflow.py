@@ -15,7 +15,7 @@ import pytest
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.workflow import SERVED_DESCRIPTION, WORKFLOWS_FILE, open_workflow_store
 from orkestrel.toolbox import WORKFLOW_TOOL_SUMMARY
-from support.mcp_client import Session, connect, stdio
+from support.mcp_client import MODES, Session, connect, stdio
 from support.mcp_client import text as only_text
 
 pytestmark = pytest.mark.anyio
@@ -24,7 +24,7 @@ SHOP = {"items": {"columns": {"name": "string"}}}
 
 
 @asynccontextmanager
-async def serve(tmp_path: Path, *extra: str) -> AsyncIterator[Session]:
+async def serve(tmp_path: Path, *extra: str, mode: str | None = None) -> AsyncIterator[Session]:
     argv = [
         "serve",
         "--workflow",
@@ -34,7 +34,7 @@ async def serve(tmp_path: Path, *extra: str) -> AsyncIterator[Session]:
         str(tmp_path / "data"),
         *extra,
     ]
-    async with connect(stdio(sys.executable, ["-m", "orkestrel", *argv])) as client:
+    async with connect(stdio(sys.executable, ["-m", "orkestrel", *argv]), mode=mode) as client:
         yield client
 
 
@@ -175,3 +175,81 @@ async def test_the_steps_are_the_tools_registered_when_the_call_runs(tmp_path: P
         "success": True,
         "value": {"date": "2024-02-29", "zone": "UTC"},
     }
+
+
+STEPS = 300
+
+
+def _many(count: int) -> list[dict[str, Any]]:
+    return [{"name": "infer", "input": {"samples": [{"a": index}]}} for index in range(count)]
+
+
+async def test_a_300_step_workflow_reports_progress_per_task(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        seen.append((done, total, message))
+
+    async with serve(tmp_path) as client:
+        answer = await client.call_tool(
+            "workflow", {"name": "long", "steps": _many(STEPS)}, progress=on_progress
+        )
+    assert answer.get("isError", False) is False
+    assert seen, "no progress reached the client"
+    assert len(seen) <= STEPS
+    assert [done for done, _, _ in seen] == sorted(done for done, _, _ in seen)
+    assert {total for _, total, _ in seen} == {STEPS}
+    assert seen[0][0] == 1
+    assert seen[-1][0] == STEPS
+    assert all(message and f"of {STEPS} tasks settled" in message for _, _, message in seen)
+
+
+async def test_a_workflow_called_without_a_token_sends_no_progress(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    async with serve(tmp_path) as client:
+        answer = await client.call_tool("workflow", {"name": "quiet", "steps": _many(20)})
+        sent = [n for n in client.notifications if n["method"] == "notifications/progress"]
+    assert answer.get("isError", False) is False
+    assert sent == []
+
+
+def _logged(client: Session) -> list[dict[str, Any]]:
+    return [n["params"] for n in client.notifications if n["method"] == "notifications/message"]
+
+
+MIXED: list[dict[str, Any]] = [
+    {"name": "infer", "input": {"samples": [{"a": 1}]}},
+    {"name": "database", "input": {"operation": "count", "id": "ghost", "table": "x"}},
+]
+
+
+# The 2.x client warns that `logging/setLevel` is deprecated from the 2026 protocol era on.
+@pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
+async def test_the_server_declares_logging_and_sends_nothing_below_the_set_level(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "root").mkdir()
+    # `logging/setLevel` is a method of the eras before 2026, which ask for levels per request.
+    async with serve(tmp_path, mode=MODES[-1]) as client:
+        declared = client.capabilities()
+        await client.client.set_logging_level("debug")
+        await client.call_tool("workflow", {"name": "loud", "steps": MIXED})
+        loud = _logged(client)
+        client.notifications.clear()
+        await client.client.set_logging_level("warning")
+        await client.call_tool("workflow", {"name": "warned", "steps": MIXED})
+        warned = _logged(client)
+        client.notifications.clear()
+        await client.client.set_logging_level("error")
+        await client.call_tool("workflow", {"name": "hushed", "steps": MIXED})
+        hushed = _logged(client)
+    assert declared.get("logging") == {}
+    assert [entry["level"] for entry in loud] == ["warning", "info"]
+    assert loud[0]["data"] == (
+        "workflow 'loud' task 'phase-1-task-0' failed: unknown database 'ghost'"
+    )
+    assert loud[1]["data"].startswith("workflow 'loud' ended ")
+    assert loud[1]["data"].endswith(": 2 tasks settled, 1 failed")
+    assert [entry["level"] for entry in warned] == ["warning"]
+    assert hushed == []

@@ -538,3 +538,23 @@ async def test_a_run_timeout_abandons_a_blocked_sync_function() -> None:
     finally:
         release.set()
     assert (result.status, result.results) == ("stopped", ())
+
+
+async def test_progress_is_heard_after_each_task_settles() -> None:
+    heard: list[tuple[int, int, str]] = []
+
+    async def hear(done: int, total: int, message: str) -> None:
+        heard.append((done, total, message))
+
+    async def fail(controller: TaskControllerInterface) -> None:
+        raise RuntimeError("no")
+
+    definition = workflow(
+        phase("p", task("a")), phase("q", task("b", behavior="fail")), phase("r", task("c"))
+    )
+    await run(definition, functions={"fail": fail}, progress=hear)
+    assert heard == [
+        (1, 3, "1 of 3 tasks settled: 'a' completed"),
+        (2, 3, "2 of 3 tasks settled: 'b' failed"),
+        (3, 3, "3 of 3 tasks settled: 'c' completed"),
+    ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -177,7 +177,11 @@ class Agent:
         return self._limit
 
     async def generate(
-        self, *, signal: AbortSignal | None = None, think: bool | None = None
+        self,
+        *,
+        signal: AbortSignal | None = None,
+        think: bool | None = None,
+        progress: Callable[[int, int, str], Awaitable[None]] | None = None,
     ) -> AgentResult:
         """Runs the loop once over the active conversation and returns how it settled.
 
@@ -185,7 +189,9 @@ class Agent:
         too. A stopped run returns `partial=True` with the text of the turn it was in; running
         out of turns while the model still calls tools is partial as well. `think` is passed to
         the provider. The status is `running` from the first instruction, `done` once the run
-        settles and `error` when it raises.
+        settles and `error` when it raises. `progress` is awaited with `(turn, limit, message)`
+        after each model turn and each tool call it made, and with `(limit, limit, ...)` when
+        the model answers.
         """
         if self._controller is not None:
             raise AgentError(
@@ -206,7 +212,7 @@ class Agent:
                 timer = create_timeout(ms=self._timeout)
                 unlink.append(_forward(timer.signal, controller))
                 timer.start()
-            result = await self._run(controller.signal, think)
+            result = await self._run(controller.signal, think, progress)
         except BaseException:
             self._status = "error"
             raise
@@ -226,14 +232,19 @@ class Agent:
         if self._controller is not None:
             self._controller.abort(reason)
 
-    async def _run(self, signal: AbortSignal, think: bool | None) -> AgentResult:
+    async def _run(
+        self,
+        signal: AbortSignal,
+        think: bool | None,
+        progress: Callable[[int, int, str], Awaitable[None]] | None,
+    ) -> AgentResult:
         conversation = self._context.messages
         working = self._context.build()
         thinking: list[str] = []
         usage: TokenUsage | None = None
         content = ""
         size = sum(message_size(message) for message in working)
-        for _ in range(self._limit):
+        for step in range(1, self._limit + 1):
             if signal.aborted:
                 return AgentResult(content="", partial=True, thinking=_join(thinking), usage=usage)
             if size > self._size:
@@ -269,10 +280,19 @@ class Agent:
             working.append(conversation.add(entry))
             size += message_size(working[-1])
             if not calls:
+                if progress is not None:
+                    await progress(self._limit, self._limit, f"turn {step}: the model answered")
                 return AgentResult(content, False, _join(thinking), usage)
-            answers = self._fit(
-                await self._call_tools(calls[: self._calls], signal), size, len(calls)
-            )
+            if progress is not None:
+                named = ", ".join(call["name"] for call in calls[: self._calls])
+                await progress(step, self._limit, f"turn {step}: the model called {named}")
+            made_answers = await self._call_tools(calls[: self._calls], signal)
+            if progress is not None:
+                for call, told in zip(calls, made_answers, strict=False):
+                    how = "failed" if told.get("error") else "answered"
+                    told_line = f"turn {step}: tool '{call['name']}' {how}"
+                    await progress(step, self._limit, told_line)
+            answers = self._fit(made_answers, size, len(calls))
             if len(made) > self._calls:
                 answers.append(_dropped(calls[-1], len(made), self._calls))
             for message in answers:

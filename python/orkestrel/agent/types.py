@@ -1,6 +1,6 @@
 """The plain data an agent exchanges, and the interfaces of its providers, stores and classes."""
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, overload
 
@@ -213,7 +213,11 @@ class AgentInterface(Protocol):
     @property
     def context(self) -> AgentContextInterface: ...
     async def generate(
-        self, *, signal: AbortSignal | None = None, think: bool | None = None
+        self,
+        *,
+        signal: AbortSignal | None = None,
+        think: bool | None = None,
+        progress: Callable[[int, int, str], Awaitable[None]] | None = None,
     ) -> AgentResult: ...
     def abort(self, reason: object = None) -> None: ...
 

@@ -216,7 +216,8 @@ def agent_factory(
             if tree.budget is None:
                 tree.budget = AgentBudget(max_agents=max_agents, max_requests=max_requests)
             served = agents.under(lineage_of(caller), tree, depth_of(caller))
-            return await create_agent_tool(served, provider=kind, budget=tree.budget).execute(args)
+            delegated = create_agent_tool(served, provider=kind, budget=tree.budget)
+            return await delegated.execute(args, caller)
 
         return annotate(tool, execute=execute)
 

@@ -14,7 +14,7 @@ from orkestrel.cli.hints import annotate
 if TYPE_CHECKING:
     from orkestrel.mcp.http import RouteAccess
     from orkestrel.terminal import TerminalManager
-    from orkestrel.tool import ToolInterface
+    from orkestrel.tool import ToolContext, ToolInterface
 
 ASK_TERMINAL = "user"
 """The terminal `--ask` mounts for the person at the client, unless `--ask-terminal` names
@@ -176,6 +176,11 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
     asked = create_prompt_tool(manager=eliciting, from_=ASK_FROM)
 
     async def ask(args: Any, caller: Any = None) -> Any:
+        endpoint = getattr(caller, "endpoint", None)
+        to = args.get("to") if isinstance(args, dict) else None
+        if http and isinstance(endpoint, str) and to == options.ask_terminal:
+            page = page_url(endpoint, options.ask_terminal)
+            return await _paged(asked, args, caller, page, repr(options.ask_terminal), seconds)
         if not isinstance(caller, Asker):
             return await asked.execute(args)
         return await create_prompt_tool(manager=eliciting, from_=caller.name).execute(args)
@@ -194,6 +199,27 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
         RouteAccess(routes=tuple(calls), header=HEADER_TOKEN, tokens=tokens),
     ]
     return Ask(manager, options.ask_terminal, tool, [*calls, *page], access)
+
+
+async def _paged(
+    asked: ToolInterface, args: Any, caller: ToolContext, page: str, to: str, seconds: int
+) -> Any:
+    """Runs a served HTTP call of the prompt tool to the client's terminal, first telling the
+    client (a progress message and a `notice` log entry) on which page the person answers,
+    and saying it again when the form expires."""
+    # Deferred for start-up time: the toolbox loads only when `--ask` is served.
+    from orkestrel.toolbox import ToolboxError
+
+    told = f"the person at {to} answers this form on the page {page} (within {seconds} s)"
+    await caller.report_progress(0, None, told)
+    await caller.log("notice", told)
+    try:
+        return await asked.execute(args)
+    except ToolboxError as error:
+        if error.code != "EXPIRE":
+            raise
+        answer = f"{error.message}; the person answers on the page {page}"
+        raise ToolboxError("EXPIRE", answer, error.context) from None
 
 
 def page_url(listening: str, terminal: str) -> str:

@@ -136,7 +136,7 @@ def workflow(
             ),
             store=store,
         )
-        return await tool.execute(args)
+        return await tool.execute(args, caller)
 
     return Tool(
         name=advertised.name,

@@ -11,11 +11,14 @@ from orkestrel.tool import LogLevel, ToolContext
 class McpToolContext(ToolContext):
     """Represents one served MCP request: progress goes out as `notifications/progress` (when
     the client sent a progress token) and log entries as `notifications/message`, both on
-    the request's own stream."""
+    the request's own stream. `endpoint` is the URL the request came in on over HTTP (no
+    query), `None` over stdio."""
 
     def __init__(self, request: sdk.Request) -> None:
         self._request = request
         self.request_id = request.id
+        url = getattr(getattr(request.context, "request", None), "url", None)
+        self.endpoint: str | None = None if url is None else str(url).split("?", 1)[0]
 
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None

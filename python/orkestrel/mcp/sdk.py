@@ -24,6 +24,7 @@ import anyio
 
 from orkestrel.mcp.cancel_gate import CancelGate, CancelledCall, GatedStream
 from orkestrel.mcp.constants import INPUT_REQUIRED
+from orkestrel.mcp.log_levels import LogLevels
 from orkestrel.mcp.requirements import installed_major
 
 MAJOR = installed_major()
@@ -59,13 +60,15 @@ class Request:
     """Represents the inbound request a handler serves: its id, the connection's session
     (for notifications and requests back to the client), the client's progress token, if any,
     and the SDK's own request context and params (what elicitation reads: the protocol
-    version, and a 2026-era retry's `input_responses` and `request_state`)."""
+    version, and a 2026-era retry's `input_responses` and `request_state`), and the server's
+    `LogLevels` (the level each connection set)."""
 
     id: Any
     session: Any
     progress_token: Any = None
     context: Any = None
     params: Any = None
+    levels: LogLevels | None = None
 
 
 def model(kind: str, wire: Mapping[str, Any]) -> Any:
@@ -98,8 +101,9 @@ def build_server(
     extras: Mapping[str, Extra] | None = None,
 ) -> Any:
     """Builds a low-level SDK server whose `tools/list` and `tools/call` answer with the wire
-    dicts the given handlers return, and which advertises `tools.listChanged`. `extras` serves
-    more methods (keys of `EXTRA_METHODS`); the SDK advertises each served family."""
+    dicts the given handlers return, and which advertises `tools.listChanged` and `logging`
+    (`logging/setLevel` sets the least level a connection hears). `extras` serves more methods
+    (keys of `EXTRA_METHODS`); the SDK advertises each served family."""
     if MAJOR >= 2:
         server = _server_v2(name, version, instructions, list_tools, call_tool, input_schema)
     else:
@@ -160,8 +164,14 @@ def _server_v2(
                 )
             return super().create_initialization_options(*args, **kwargs)
 
+    levels = LogLevels()
+
     def request(ctx: Any, params: Any = None) -> Request:
-        return Request(ctx.request_id, ctx.session, context=ctx, params=params)
+        return Request(ctx.request_id, ctx.session, context=ctx, params=params, levels=levels)
+
+    async def on_set_level(ctx: Any, params: Any) -> Any:
+        levels.set(connection(request(ctx)), params.level)
+        return types.EmptyResult()
 
     async def on_list(ctx: Any, params: Any) -> Any:
         if getattr(params, "cursor", None) is not None:
@@ -181,6 +191,7 @@ def _server_v2(
     )
     server.add_request_handler("tools/list", types.PaginatedRequestParams, on_list)
     server.add_request_handler("tools/call", types.CallToolRequestParams, on_call)
+    server.add_request_handler("logging/setLevel", types.SetLevelRequestParams, on_set_level)
     # The 2026 protocol era delivers list changes only on `subscriptions/listen` streams.
     # Deferred: an optional dependency's module, on the SDK's 2.x line only.
     from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
@@ -243,10 +254,16 @@ def _server_v1(
 
     server: Any = ListingServer(name, version=version, instructions=instructions)
 
+    levels = LogLevels()
+
     def request(params: Any = None) -> Request:
         ctx = server.request_context
         token = None if ctx.meta is None else getattr(ctx.meta, "progressToken", None)
-        return Request(ctx.request_id, ctx.session, token, context=ctx, params=params)
+        return Request(ctx.request_id, ctx.session, token, ctx, params, levels)
+
+    async def on_set_level(req: Any) -> Any:
+        levels.set(connection(request()), req.params.level)
+        return types.ServerResult(types.EmptyResult())
 
     async def on_list(req: Any) -> Any:
         if getattr(req.params, "cursor", None) is not None:
@@ -264,6 +281,7 @@ def _server_v1(
 
     server.request_handlers[types.ListToolsRequest] = on_list
     server.request_handlers[types.CallToolRequest] = on_call
+    server.request_handlers[types.SetLevelRequest] = on_set_level
     return server
 
 
@@ -284,7 +302,10 @@ async def report_progress(
 
 async def send_log(request: Request, level: str, data: Any, logger: str | None) -> None:
     """Sends `notifications/message` on `request`'s stream. On the 2026 protocol era a
-    request receives only the levels it opted in to, as the 2.x session records them."""
+    request receives only the levels it opted in to, as the 2.x session records them; before,
+    a connection hears nothing below the level it set with `logging/setLevel`."""
+    if request.levels is not None and not request.levels.allows(connection(request), level):
+        return
     params = {"level": level, "data": data, **({"logger": logger} if logger else {})}
     if MAJOR >= 2:
         # `send_log_message` warns that logging is deprecated for the 2026 era; this is the

@@ -17,6 +17,7 @@ from orkestrel.tool.factories import create_tool, create_tool_manager
 from orkestrel.tool.flatten import flatten_parameters
 from orkestrel.tool.helpers import tool_to_definition
 from orkestrel.tool.manager import ToolManager
+from orkestrel.tool.progress_pacer import PROGRESS_INTERVAL, ProgressPacer
 from orkestrel.tool.schemas import ExportAction, ExportChange
 from orkestrel.tool.signatures import Caller
 from orkestrel.tool.threads import TOOL_THREAD_LIMIT, tool_thread_limiter
@@ -35,6 +36,7 @@ from orkestrel.tool.validators import is_tool_call
 
 __all__ = [
     "PORTABLE_NAME",
+    "PROGRESS_INTERVAL",
     "PROVIDERS",
     "TOOL_THREAD_LIMIT",
     "ArgumentFault",
@@ -49,6 +51,7 @@ __all__ = [
     "ExportResult",
     "FunctionTool",
     "LogLevel",
+    "ProgressPacer",
     "Provider",
     "Tool",
     "ToolCall",

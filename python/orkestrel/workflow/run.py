@@ -25,6 +25,7 @@ from orkestrel.workflow.types import (
     TaskFailed,
     TaskOutcome,
     WorkflowFault,
+    WorkflowProgress,
     WorkflowStoreInterface,
 )
 from orkestrel.workflow.workflow import (
@@ -137,10 +138,13 @@ class Run:
         "_behaviors",
         "_checkpoints",
         "_current",
+        "_done",
         "_fault",
         "_limit",
+        "_progress",
         "_settled",
         "_stop",
+        "_total",
         "_tree",
     )
 
@@ -150,8 +154,13 @@ class Run:
         behaviors: dict[str, Behavior],
         store: WorkflowStoreInterface | None,
         limit: int,
+        progress: WorkflowProgress | None = None,
     ) -> None:
         self._tree = tree
+        self._progress = progress
+        tasks = [task for phase in phases_of(tree) for task in phase.tasks]
+        self._total = len(tasks)
+        self._done = sum(1 for task in tasks if task.outcome is not None)
         self._limit = limit
         self._fault: WorkflowFault | None = None
         self._answers = sum(
@@ -205,6 +214,14 @@ class Run:
         if fault is None and self._checkpoints is not None:
             fault = self._checkpoints.fault
         return WorkflowResult(tree, tree.status, tree.results(), durable, fault)
+
+    async def _report(self, node: TaskNode) -> None:
+        if self._progress is None:
+            return
+        self._done += 1
+        done, total = self._done, self._total
+        message = f"{done} of {total} tasks settled: '{node.id}' {node.status}"
+        await self._progress(done, total, message)
 
     async def _checkpoint(
         self, name: Any, task: str | None = None, attempt: int | None = None
@@ -320,6 +337,7 @@ class Run:
                         phase.halt()
                     if writes:
                         await self._checkpoint("settlement", node.id, attempt)
+                    await self._report(node)
                     return
             if node.status == "pending" or node.status == "running":
                 node.move("skipped")

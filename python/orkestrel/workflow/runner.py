@@ -24,6 +24,7 @@ from orkestrel.workflow.snapshot import create_restored_workflow
 from orkestrel.workflow.types import (
     WorkflowFunctions,
     WorkflowLeaseInterface,
+    WorkflowProgress,
     WorkflowStoreInterface,
 )
 from orkestrel.workflow.workflow import Workflow, build_tree, now, phases_of, place, signature
@@ -211,6 +212,7 @@ class WorkflowRunner:
         timeout: int | None = None,
         inputs: Mapping[str, Mapping[str, Any]] | None = None,
         resume: bool = False,
+        progress: WorkflowProgress | None = None,
     ) -> WorkflowResult:
         """Runs `definition` to its `WorkflowResult`; a task's failure is data in the result,
         never raised.
@@ -220,6 +222,8 @@ class WorkflowRunner:
         `signal` aborting or `timeout` (milliseconds) expiring stops the run. `inputs` maps task
         ids to the JSON input their functions receive. `resume=True` continues the run whose
         snapshot `store` holds: completed tasks keep their outcome and do not run again.
+        `progress` is awaited after each task settles with the settled count, the task
+        count and a one-line message naming the task and its status.
         """
         _check_options(functions, store, signal, timeout, resume)
         owned = own_definition(definition)
@@ -244,7 +248,7 @@ class WorkflowRunner:
             if resume:
                 assert store is not None
                 await _read(tree, store)
-            run = Run(tree, behaviors, store, self._max_answer_bytes)
+            run = Run(tree, behaviors, store, self._max_answer_bytes, progress)
             if leased is None:
                 return await run.go(signal, timeout)
             result = None

@@ -180,6 +180,10 @@ WorkflowFunction = Callable[[TaskControllerInterface], Any | Awaitable[Any]]
 WorkflowFunctions = Mapping[str, WorkflowFunction]
 """Represents the registry a run resolves `behavior` names in, by mapping lookup only."""
 
+WorkflowProgress = Callable[[int, int, str], Awaitable[None]]
+"""Hears a run's progress: after each task settles, the settled count, the task count and a
+one-line message naming the task and its status."""
+
 
 class WorkflowStoreInterface(Protocol):
     """Represents where a run checkpoints its snapshot: async point access keyed by workflow id,
@@ -228,4 +232,5 @@ class WorkflowRunnerInterface(Protocol):
         timeout: int | None = None,
         inputs: Mapping[str, Mapping[str, Any]] | None = None,
         resume: bool = False,
+        progress: WorkflowProgress | None = None,
     ) -> WorkflowResult: ...

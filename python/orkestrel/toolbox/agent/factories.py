@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from orkestrel.contract import Contract, ParseError, create_contract, preview
-from orkestrel.tool import Tool
+from orkestrel.tool import ProgressPacer, Tool, ToolContext
 from orkestrel.toolbox.agent.constants import (
     AGENT_TOOL_DEPTH,
     AGENT_TOOL_DESCRIPTION,
@@ -123,7 +123,7 @@ def create_agent_tool(
         raise ToolboxError("TOOL", f"agent tool {error}") from None
     contract = create_contract(agent_tool_shape)
 
-    async def delegate(args: Any) -> str:
+    async def delegate(args: Any, caller: Any = None) -> str:
         call = _parse(contract, args)
         chosen = call.get("provider") or default
         if chosen is None:
@@ -155,7 +155,8 @@ def create_agent_tool(
         spend = budget if budget is not None else AgentBudget(**caps)
         spend.admit_agent()
         agent = registry.build(job, budget=spend)
-        result = await agent.generate()
+        paced = ProgressPacer(caller).report if isinstance(caller, ToolContext) else None
+        result = await agent.generate(progress=paced)
         if store is not None:
             active = agent.context.conversations.active
             if active is not None:

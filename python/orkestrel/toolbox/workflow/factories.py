@@ -15,7 +15,7 @@ from orkestrel.contract import (
     create_contract,
     schema_to_parameters,
 )
-from orkestrel.tool import ToolInterface, create_tool
+from orkestrel.tool import ProgressPacer, ToolContext, ToolInterface, create_tool
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import RUNS
 from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
@@ -41,6 +41,7 @@ from orkestrel.toolbox.workflow.lineage import (
     tag_workflow,
 )
 from orkestrel.toolbox.workflow.registry import compose_workflow_functions
+from orkestrel.toolbox.workflow.reports import log_workflow
 from orkestrel.toolbox.workflow.shapes import workflow_steps_shape
 from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage, WorkflowToolResult
 from orkestrel.workflow import (
@@ -129,7 +130,7 @@ def create_workflow_tool(
         except ParseError as error:
             raise _malformed(identity, error.faults) from None
 
-    async def execute(args: Mapping[str, Any]) -> WorkflowToolResult:
+    async def execute(args: Mapping[str, Any], caller: Any = None) -> WorkflowToolResult:
         try:
             owned = clone_json_record(args)
         except ContractError as error:
@@ -170,7 +171,12 @@ def create_workflow_tool(
                 store=store,
                 tool=create_workflow_tool,
             )
-        result = await runner.execute(target, functions=registry, store=store)
+        progress = None
+        if isinstance(caller, ToolContext):
+            progress = ProgressPacer(caller).report
+        result = await runner.execute(target, functions=registry, store=store, progress=progress)
+        if isinstance(caller, ToolContext):
+            await log_workflow(caller, result)
         return summarize_workflow(result)
 
     names = [*(leaves or {}), *(crew or {})]

@@ -1,0 +1,36 @@
+"""`ProgressPacer`: progress reports at a bounded rate, the first and last always sent."""
+
+from __future__ import annotations
+
+import pytest
+
+from orkestrel.tool import PROGRESS_INTERVAL, ProgressPacer, ToolContext
+
+pytestmark = pytest.mark.anyio
+
+
+class Heard(ToolContext):
+    def __init__(self) -> None:
+        self.reports: list[tuple[float, float | None, str | None]] = []
+
+    async def report_progress(
+        self, progress: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        self.reports.append((progress, total, message))
+
+
+async def test_reports_within_the_interval_are_coalesced_into_the_last() -> None:
+    heard = Heard()
+    pacer = ProgressPacer(heard, interval=3600)
+    for done in range(1, 11):
+        await pacer.report(done, 10, f"{done} of 10")
+    assert heard.reports == [(1, 10, "1 of 10"), (10, 10, "10 of 10")]
+
+
+async def test_without_an_interval_every_report_goes_out() -> None:
+    heard = Heard()
+    pacer = ProgressPacer(heard, interval=0)
+    for done in range(1, 4):
+        await pacer.report(done, 3, "step")
+    assert [done for done, _, _ in heard.reports] == [1, 2, 3]
+    assert PROGRESS_INTERVAL > 0
