@@ -19,6 +19,8 @@ pytestmark = pytest.mark.anyio
 
 ORKESTREL = [sys.executable, "-m", "orkestrel"]
 SAMPLES = [{"id": 1, "tag": "a"}, {"id": 2}]
+INFER = {"samples": SAMPLES, "format": None, "enum": None, "candidates": None}
+"""An infer call as `orkestrel serve` lists it: strict form, every property present."""
 
 
 def serve_args(tmp_path: Path) -> list[str]:
@@ -109,7 +111,7 @@ async def test_openai_agents_runs_the_served_tools(tmp_path: Path) -> None:
                     type="function_call",
                     call_id="c1",
                     name="infer",
-                    arguments=json.dumps({"samples": SAMPLES}),
+                    arguments=json.dumps(INFER),
                 )
                 return ModelResponse(output=[call], usage=Usage(), response_id=None)
             seen["output"] = outputs[0]["output"]
@@ -157,7 +159,7 @@ async def test_langchain_mcp_adapters_load_and_call_the_served_tools(tmp_path: P
         }
     )
     tools = {tool.name: tool for tool in await client.get_tools()}
-    answer = await tools["infer"].ainvoke({"samples": SAMPLES})
+    answer = await tools["infer"].ainvoke(INFER)
     refused = await tools["workspace"].ainvoke({"operation": "read", "path": "../x"})
     assert list(tools) == ["infer", "describe", "database", "workspace"]
     blocks = answer if isinstance(answer, list) else [answer]
