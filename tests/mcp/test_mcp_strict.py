@@ -18,6 +18,7 @@ import pytest
 from agent.conftest import backend, loopback
 from agent.servers import Backend, json_reply, openai_call, openai_completion
 from support.mcp_client import connect, stdio, wire
+from support.openai_agents import scripted_model
 
 pytestmark = pytest.mark.anyio
 
@@ -85,51 +86,12 @@ async def test_the_agents_sdk_keeps_strict_mode_and_calls_a_dict_argument_as_jso
     tmp_path: Path,
 ) -> None:
     agents = pytest.importorskip("agents")
-    from agents.items import ModelResponse
     from agents.mcp import MCPServerStdio
-    from agents.models.interface import Model
-    from agents.usage import Usage
-    from openai.types.responses import (
-        ResponseFunctionToolCall,
-        ResponseOutputMessage,
-        ResponseOutputText,
-    )
 
     seen: dict[str, Any] = {}
-
-    class Scripted(Model):
-        async def get_response(
-            self,
-            system_instructions: Any,
-            input: Any,
-            model_settings: Any,
-            tools: Any,
-            *args: Any,
-            **kwargs: Any,
-        ) -> ModelResponse:
-            items = input if isinstance(input, list) else []
-            seen["tools"] = {tool.name: tool for tool in tools}
-            outputs = [
-                item
-                for item in items
-                if isinstance(item, dict) and item.get("type") == "function_call_output"
-            ]
-            if not outputs:
-                schema = seen["tools"]["database"].params_json_schema
-                arguments = json.dumps(create_call(schema))
-                call = ResponseFunctionToolCall(
-                    type="function_call", call_id="c1", name="database", arguments=arguments
-                )
-                return ModelResponse(output=[call], usage=Usage(), response_id=None)
-            seen["output"] = outputs[0]["output"]
-            text = ResponseOutputText(type="output_text", text="done", annotations=[])
-            message = ResponseOutputMessage(
-                id="m1", type="message", role="assistant", status="completed", content=[text]
-            )
-            return ModelResponse(output=[message], usage=Usage(), response_id=None)
-
-        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-            raise NotImplementedError
+    model = scripted_model(
+        seen, lambda tools: ("database", create_call(tools["database"].params_json_schema))
+    )
 
     params = {
         "command": sys.executable,
@@ -139,7 +101,7 @@ async def test_the_agents_sdk_keeps_strict_mode_and_calls_a_dict_argument_as_jso
     async with MCPServerStdio(params=params, client_session_timeout_seconds=60) as server:
         agent = agents.Agent(
             name="strict",
-            model=Scripted(),
+            model=model,
             mcp_servers=[server],
             mcp_config={"convert_schemas_to_strict": True},
         )
