@@ -14,11 +14,14 @@ from typing import Any
 import pytest
 
 from support.mcp_client import wire
+from support.openai_agents import scripted_model
 
 pytestmark = pytest.mark.anyio
 
 ORKESTREL = [sys.executable, "-m", "orkestrel"]
 SAMPLES = [{"id": 1, "tag": "a"}, {"id": 2}]
+INFER = {"samples": SAMPLES, "format": None, "enum": None, "candidates": None}
+"""An infer call as `orkestrel serve` lists it: strict form, every property present."""
 
 
 def serve_args(tmp_path: Path) -> list[str]:
@@ -75,58 +78,16 @@ async def test_pydantic_ai_agent_calls_the_served_tools(tmp_path: Path) -> None:
 
 async def test_openai_agents_runs_the_served_tools(tmp_path: Path) -> None:
     agents = pytest.importorskip("agents")
-    from agents.items import ModelResponse
     from agents.mcp import MCPServerStdio
-    from agents.models.interface import Model
-    from agents.usage import Usage
-    from openai.types.responses import (
-        ResponseFunctionToolCall,
-        ResponseOutputMessage,
-        ResponseOutputText,
-    )
 
     seen: dict[str, Any] = {}
-
-    class Scripted(Model):
-        async def get_response(
-            self,
-            system_instructions: Any,
-            input: Any,
-            model_settings: Any,
-            tools: Any,
-            *args: Any,
-            **kwargs: Any,
-        ) -> ModelResponse:
-            items = input if isinstance(input, list) else []
-            seen["tools"] = {tool.name: tool for tool in tools}
-            outputs = [
-                item
-                for item in items
-                if isinstance(item, dict) and item.get("type") == "function_call_output"
-            ]
-            if not outputs:
-                call = ResponseFunctionToolCall(
-                    type="function_call",
-                    call_id="c1",
-                    name="infer",
-                    arguments=json.dumps({"samples": SAMPLES}),
-                )
-                return ModelResponse(output=[call], usage=Usage(), response_id=None)
-            seen["output"] = outputs[0]["output"]
-            text = ResponseOutputText(type="output_text", text="done", annotations=[])
-            message = ResponseOutputMessage(
-                id="m1", type="message", role="assistant", status="completed", content=[text]
-            )
-            return ModelResponse(output=[message], usage=Usage(), response_id=None)
-
-        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-            raise NotImplementedError
+    model = scripted_model(seen, lambda tools: ("infer", INFER))
 
     params = {"command": sys.executable, "args": serve_args(tmp_path), "env": dict(os.environ)}
     async with MCPServerStdio(params=params, client_session_timeout_seconds=60) as server:
         listed = [tool.name for tool in await server.list_tools()]
         direct = await server.call_tool("describe", {"name": "infer"})
-        agent = agents.Agent(name="schemas", model=Scripted(), mcp_servers=[server])
+        agent = agents.Agent(name="schemas", model=model, mcp_servers=[server])
         offline = agents.RunConfig(tracing_disabled=True)
         result = await agents.Runner.run(agent, "Infer a schema.", run_config=offline)
     assert listed == ["infer", "describe", "database", "workspace"]
@@ -157,7 +118,7 @@ async def test_langchain_mcp_adapters_load_and_call_the_served_tools(tmp_path: P
         }
     )
     tools = {tool.name: tool for tool in await client.get_tools()}
-    answer = await tools["infer"].ainvoke({"samples": SAMPLES})
+    answer = await tools["infer"].ainvoke(INFER)
     refused = await tools["workspace"].ainvoke({"operation": "read", "path": "../x"})
     assert list(tools) == ["infer", "describe", "database", "workspace"]
     blocks = answer if isinstance(answer, list) else [answer]

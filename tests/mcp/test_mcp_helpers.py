@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from orkestrel.mcp import RemoteToolError, mcp_to_value, result_to_mcp, tool_to_mcp
+from orkestrel.mcp.helpers import tool_wire
 from orkestrel.mcp.sdk import model
 from orkestrel.tool import Tool, ToolResult
 from support.mcp_client import wire
@@ -238,3 +239,28 @@ def test_a_schema_of_another_root_type_cannot_be_listed() -> None:
     tool = Tool(name="text", parameters={"type": "string"}, execute=lambda args: None)
     with pytest.raises(ValueError, match="tool 'text': MCP needs an object parameter schema"):
         tool_to_mcp(tool)
+
+
+def test_a_strict_listing_is_the_strict_export_or_the_schema_as_it_is() -> None:
+    free = {"type": "object", "properties": {"tags": {"type": "object"}, "n": {"type": "integer"}}}
+    entry = tool_wire(Tool(name="tagged", parameters=free, execute=lambda a: 0), strict=True)
+    assert entry["inputSchema"] == {
+        "type": "object",
+        "properties": {
+            "tags": {
+                "type": ["string", "null"],
+                "description": "Send JSON text: a string holding an object of this JSON Schema: "
+                '{"type":"object"}',
+            },
+            "n": {"type": ["integer", "null"]},
+        },
+        "required": ["tags", "n"],
+        "additionalProperties": False,
+    }
+    assert free["properties"]["tags"] == {"type": "object"}
+    anything = {"type": "object", "properties": {"value": {}}}
+    kept = tool_wire(Tool(name="any", parameters=anything, execute=lambda a: 0), strict=True)
+    assert kept["inputSchema"] == anything
+    assert (
+        tool_wire(Tool(name="plain", parameters=free, execute=lambda a: 0))["inputSchema"] == free
+    )

@@ -472,6 +472,7 @@ async def _serve(
                         max_connections=options.max_connections,
                         routes=routes,
                         access=access,
+                        strict_schemas=True,
                     ),
                 )
             )

@@ -39,6 +39,7 @@ def create_server(
     timeout: float | None = None,
     watch: ListingWatch | None = None,
     max_answer_bytes: int | None = DEFAULT_MAX_ANSWER_BYTES,
+    strict_schemas: bool = False,
 ) -> Any:
     """Creates a low-level MCP SDK server (of the installed SDK line) whose tool listing is the
     manager's definitions and whose tool calls run through the manager's `execute`.
@@ -50,9 +51,12 @@ def create_server(
     `McpToolContext`, so handlers can report progress and log to the client. A client's
     cancellation cancels the running call. A call result over `max_answer_bytes` bytes of JSON
     (default `DEFAULT_MAX_ANSWER_BYTES`; `None` for no cap) is answered with an error naming the
-    cap instead, measured before it is written. Raises `ValueError` when a registered tool
-    cannot be listed (its annotations are not valid MCP annotations, or its parameter schema's
-    root is not an object), or when `max_answer_bytes` is not a positive integer.
+    cap instead, measured before it is written. With `strict_schemas`, every input schema is
+    listed in OpenAI's strict subset where it has one (see `tool_wire`), so clients that check
+    strict compatibility (OpenAI Agents SDK, pydantic-ai) keep strict mode. Raises
+    `ValueError` when a registered tool cannot be listed (its annotations are not valid MCP
+    annotations, or its parameter schema's root is not an object), or when `max_answer_bytes`
+    is not a positive integer.
     """
     if max_answer_bytes is not None and (
         isinstance(max_answer_bytes, bool)
@@ -61,12 +65,12 @@ def create_server(
     ):
         raise ValueError(f"max_answer_bytes must be a positive integer, got {max_answer_bytes!r}")
     for tool in manager.tools():
-        tool_wire(tool)
+        tool_wire(tool, strict=strict_schemas)
     listing = watch if watch is not None else ListingWatch(manager)
 
     async def list_tools(request: sdk.Request) -> dict[str, Any]:
         listing.listed(request)
-        return {"tools": [tool_wire(tool) for tool in manager.tools()]}
+        return {"tools": [tool_wire(tool, strict=strict_schemas) for tool in manager.tools()]}
 
     async def call_tool(request: sdk.Request, tool_name: str, arguments: Any) -> dict[str, Any]:
         listing.joined(request)

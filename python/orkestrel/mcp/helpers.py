@@ -25,12 +25,17 @@ from orkestrel.mcp.constants import EMPTY_INPUT_SCHEMA
 from orkestrel.mcp.errors import RemoteToolError
 from orkestrel.tool import ToolInterface, ToolResult, tool_to_definition
 from orkestrel.tool.json_sizer import JsonSizer
+from orkestrel.tool.strict import strict_parameters
 
 
-def tool_wire(tool: ToolInterface) -> dict[str, Any]:
+def tool_wire(tool: ToolInterface, *, strict: bool = False) -> dict[str, Any]:
     """Projects a tool onto its MCP listing entry as wire JSON: the advertised definition, the
     tool's annotations (their `title` also as the tool's own), and the output schema of its
     declared return type when it has one.
+
+    With `strict`, the input schema is listed in OpenAI's strict subset, as
+    `export(..., strict=True)` renders it (every property required, `null` for absent, JSON text
+    for an object with free keys), or as it is where it has no strict form (`strict_parameters`).
 
     A tool without parameters lists an empty object schema, and a schema with no root `type`
     is listed with `"type": "object"` added, since MCP arguments are always an object. Raises
@@ -50,7 +55,12 @@ def tool_wire(tool: ToolInterface) -> dict[str, Any]:
             f"tool {tool.name!r}: MCP needs an object parameter schema, "
             f"not type {parameters['type']!r}"
         )
-    entry: dict[str, Any] = {"name": definition["name"], "inputSchema": schema}
+    # `ToolManager.execute` reads the strict form (null = absent, JSON text) and the plain alike.
+    served = strict_parameters(schema, definition["name"]) if strict else None
+    entry: dict[str, Any] = {
+        "name": definition["name"],
+        "inputSchema": served if served is not None else schema,
+    }
     description = definition.get("description")
     if description is not None:
         entry["description"] = description

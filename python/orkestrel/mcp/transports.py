@@ -68,6 +68,7 @@ async def serve(
     access: Sequence[RouteAccess] = (),
     auth: JwtAuth | None = None,
     stateless: bool = False,
+    strict_schemas: bool = False,
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serves a `ToolManager` as an MCP server until the client disconnects (stdio) or the task
@@ -77,7 +78,8 @@ async def serve(
     `http://host:port/path`, binding loopback by default; `port=0` picks a free port. Started
     with `TaskGroup.start`, it reports `"stdio"` or the HTTP URL once it accepts connections.
     HTTP needs the asyncio backend. `timeout` (seconds) bounds each tool call, and
-    `max_answer_bytes` each call's result (see `create_server`).
+    `max_answer_bytes` each call's result, and `strict_schemas` lists input schemas in OpenAI's
+    strict subset (see `create_server`).
 
     Over HTTP, `token` requires `Authorization: Bearer <token>` on every request (401
     otherwise); binding an address other than loopback without a token raises `ValueError`.
@@ -130,6 +132,7 @@ async def serve(
         timeout=timeout,
         watch=watch,
         max_answer_bytes=max_answer_bytes,
+        strict_schemas=strict_schemas,
     )
     if transport == "stdio":
         try:

@@ -13,8 +13,17 @@ import copy
 import json
 from typing import Any
 
+from orkestrel.tool.errors import ExportError
 from orkestrel.tool.freeform import encode_free_places
-from orkestrel.tool.schemas import ExportAction, Report, admits_null, pointer, resolve
+from orkestrel.tool.schemas import (
+    ExportAction,
+    Report,
+    admits_null,
+    copy_schema,
+    object_root,
+    pointer,
+    resolve,
+)
 
 STRICT_KEYWORDS = frozenset(
     {
@@ -71,6 +80,21 @@ def strict_schema(schema: dict[str, Any], report: Report) -> dict[str, Any]:
     _node(schema, schema, "", report, 0)
     _limits(schema, report)
     return schema
+
+
+def strict_parameters(parameters: Any, tool: str) -> dict[str, Any] | None:
+    """The strict-mode rendering of a tool's parameter schema (as `export(..., strict=True)`
+    writes it), or `None` where the schema has none: a property that takes any value, or a
+    place strict mode flags (no type, past its limits). The input is not modified."""
+    changes: list[Any] = []
+    report = Report(tool, changes)
+    try:
+        rendered = strict_schema(object_root(copy_schema(parameters, tool), report), report)
+    except ExportError:
+        return None
+    if any(change["action"] == "flagged" for change in changes):
+        return None
+    return rendered
 
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:
