@@ -91,9 +91,12 @@ impl<'py> PyNode<'py> {
     fn int_class(self) -> NumberClass {
         #[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy), not(GraalPy)))]
         {
-            // SAFETY: `obj` is an int; on 3.11 `ob_size` is its signed digit count. At most 34
-            // digits (of 15 or 30 bits) is below 2^1020: a finite double, so an integer.
-            if unsafe { ffi::Py_SIZE(self.obj) }.unsigned_abs() <= 34 {
+            // SAFETY: `obj` is an int; on 3.11 (this branch only) an int is a `PyVarObject` whose
+            // `ob_size` is its signed digit count, read directly: `ffi::Py_SIZE` debug-asserts that
+            // its argument is not an int (true from 3.12) and would panic in a debug build. At most
+            // 34 digits (of 15 or 30 bits) is below 2^1020: a finite double, so an integer.
+            let size = unsafe { (*self.obj.cast::<ffi::PyVarObject>()).ob_size };
+            if size.unsigned_abs() <= 34 {
                 return NumberClass::Integer;
             }
         }
