@@ -236,7 +236,9 @@ pub struct Items<'py> {
 
 impl Items<'_> {
     fn get(&self, at: isize) -> *mut ffi::PyObject {
-        // SAFETY: callers keep `at` in bounds; the container cannot change during the walk.
+        // SAFETY: callers keep `at` in bounds; the container cannot change during the walk, as
+        // the walk runs no Python code and holds the GIL, which the module keeps on even in a
+        // free-threaded build (`gil_used = true` in lib.rs; PYTHON_GIL=0 overrides it, unsupported).
         unsafe {
             if self.list {
                 ffi::PyList_GET_ITEM(self.node.obj, at)
@@ -281,7 +283,8 @@ impl Entries<'_> {
     fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
-        // SAFETY: `obj` is a live dict that cannot change during the walk.
+        // SAFETY: `obj` is a live dict that cannot change during the walk (no Python code runs and
+        // the GIL is held on every build: `gil_used = true` in lib.rs).
         let more = unsafe { ffi::PyDict_Next(self.node.obj, &mut self.pos, &mut key, &mut value) };
         if more == 0 {
             return None;
