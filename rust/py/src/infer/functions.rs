@@ -33,7 +33,8 @@ pub fn add_samples(
         }
         // The list holds every item alive and no Python code runs until the last is added.
         acc.add_all((0..list.len()).map(|i| {
-            // SAFETY: in bounds; the list cannot change while no Python code runs.
+            // SAFETY: in bounds; the list cannot change while no Python code runs and the GIL is
+            // held, which it is on every build, free-threaded too (`gil_used = true` in lib.rs).
             let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
             PyNode::borrowed(py, item)
         }));

@@ -91,9 +91,12 @@ impl<'py> PyNode<'py> {
     fn int_class(self) -> NumberClass {
         #[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy), not(GraalPy)))]
         {
-            // SAFETY: `obj` is an int; on 3.11 `ob_size` is its signed digit count. At most 34
-            // digits (of 15 or 30 bits) is below 2^1020: a finite double, so an integer.
-            if unsafe { ffi::Py_SIZE(self.obj) }.unsigned_abs() <= 34 {
+            // SAFETY: `obj` is an int; on 3.11 (this branch only) an int is a `PyVarObject` whose
+            // `ob_size` is its signed digit count, read directly: `ffi::Py_SIZE` debug-asserts that
+            // its argument is not an int (true from 3.12) and would panic in a debug build. At most
+            // 34 digits (of 15 or 30 bits) is below 2^1020: a finite double, so an integer.
+            let size = unsafe { (*self.obj.cast::<ffi::PyVarObject>()).ob_size };
+            if size.unsigned_abs() <= 34 {
                 return NumberClass::Integer;
             }
         }
@@ -233,7 +236,9 @@ pub struct Items<'py> {
 
 impl Items<'_> {
     fn get(&self, at: isize) -> *mut ffi::PyObject {
-        // SAFETY: callers keep `at` in bounds; the container cannot change during the walk.
+        // SAFETY: callers keep `at` in bounds; the container cannot change during the walk, as
+        // the walk runs no Python code and holds the GIL, which the module keeps on even in a
+        // free-threaded build (`gil_used = true` in lib.rs; PYTHON_GIL=0 overrides it, unsupported).
         unsafe {
             if self.list {
                 ffi::PyList_GET_ITEM(self.node.obj, at)
@@ -278,7 +283,8 @@ impl Entries<'_> {
     fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
-        // SAFETY: `obj` is a live dict that cannot change during the walk.
+        // SAFETY: `obj` is a live dict that cannot change during the walk (no Python code runs and
+        // the GIL is held on every build: `gil_used = true` in lib.rs).
         let more = unsafe { ffi::PyDict_Next(self.node.obj, &mut self.pos, &mut key, &mut value) };
         if more == 0 {
             return None;
