@@ -215,3 +215,17 @@ async def test_a_flat_workflow_accepts_bail_and_answers_failed(tmp_path: Path) -
     assert "bail" in listed["workflow"]["inputSchema"]["properties"]
     answer = ran.get("structuredContent")
     assert (answer["status"], answer["count"], answer["failed"]) == ("failed", 1, 1)
+
+
+async def test_refusals_name_the_path_and_what_was_expected(tmp_path: Path) -> None:
+    async with serve(tmp_path) as client:
+        flat = await client.call_tool("workflow", {"steps": "nope"})
+        infer = await client.call_tool("infer", {"samples": "nope"})
+    assert (flat.get("isError", False), only_text(flat)) == (
+        True,
+        'malformed workflow definition: steps: expected array, received "nope"',
+    )
+    assert (infer.get("isError", False), only_text(infer)) == (
+        True,
+        'malformed infer arguments: samples: expected array, received "nope"',
+    )
