@@ -385,3 +385,12 @@ def test_raw_shape_refuses_assertions_and_non_json_annotations() -> None:
         deep = [deep]
     with pytest.raises(ContractError, match="annotations must be JSON data"):
         raw_shape({"examples": deep})
+
+
+def test_a_missing_union_says_a_required_value_is_missing() -> None:
+    from orkestrel.contract import number_shape, object_shape, string_shape, union_shape
+
+    contract = create_contract(object_shape({"key": union_shape(string_shape(), number_shape())}))
+    with pytest.raises(ParseError) as caught:
+        contract.parse({})
+    assert str(caught.value).endswith("key: missing (a required value)")

@@ -38,6 +38,12 @@ async def serve(tmp_path: Path, *extra: str, mode: str | None = None) -> AsyncIt
         yield client
 
 
+def _one_failure(database: str) -> dict[str, Any]:
+    failure = {"task": "phase-0-task-0", "origin": "handler"}
+    failure["message"] = f"unknown database '{database}'"
+    return {"status": "completed", "count": 1, "failed": 1, "failures": [failure], "durable": True}
+
+
 def test_the_workflow_tool_is_built_only_when_asked_for() -> None:
     assert "workflow" not in builtin_factories()
     assert list(builtin_factories(workflow=True))[-1] == "workflow"
@@ -87,7 +93,7 @@ async def test_a_served_workflow_calls_the_other_tools_and_is_kept(tmp_path: Pat
         malformed = await client.call_tool("workflow", {"steps": [{"name": ""}]})
     assert list(listed)[-1] == "workflow"
     assert listed["workflow"]["description"] == WORKFLOW_TOOL_SUMMARY
-    assert sorted(listed["workflow"]["inputSchema"]["properties"]) == ["name", "steps"]
+    assert sorted(listed["workflow"]["inputSchema"]["properties"]) == ["bail", "name", "steps"]
     assert json.loads(only_text(described)) == SERVED_DESCRIPTION
     assert (ran.get("isError", False), ran.get("structuredContent")) == (
         False,
@@ -97,7 +103,7 @@ async def test_a_served_workflow_calls_the_other_tools_and_is_kept(tmp_path: Pat
     assert (tmp_path / "root" / "plan.md").read_text() == "# Plan\n"
     assert rows.get("structuredContent") is not None
     assert rows.get("structuredContent")["rows"] == [{"id": "tea", "name": "Tea"}]
-    assert failing.get("structuredContent") == {"status": "completed", "count": 1, "durable": True}
+    assert failing.get("structuredContent") == _one_failure("ghost")
     assert (ghost.get("isError", False), only_text(ghost)) == (
         True,
         "task 'phase-0-task-0' behavior 'ghost' is not registered",
@@ -145,7 +151,7 @@ async def test_a_readonly_server_runs_workflows_and_keeps_nothing(tmp_path: Path
             },
         )
     assert ran.get("structuredContent") == {"status": "completed", "count": 1}
-    assert refused.get("structuredContent") == {"status": "completed", "count": 1}
+    assert refused.get("structuredContent")["failed"] == 1
     assert not (tmp_path / "data").exists()
     assert not (tmp_path / "root").exists()
 
@@ -253,3 +259,51 @@ async def test_the_server_declares_logging_and_sends_nothing_below_the_set_level
     assert loud[1]["data"].endswith(": 2 tasks settled, 1 failed")
     assert [entry["level"] for entry in warned] == ["warning"]
     assert hushed == []
+
+
+def _ghost_count(index: int) -> dict[str, Any]:
+    return {
+        "name": "database",
+        "input": {"operation": "count", "id": f"ghost{index}", "table": "x"},
+    }
+
+
+async def test_a_workflow_whose_steps_failed_names_each_failure(tmp_path: Path) -> None:
+    async with serve(tmp_path) as client:
+        one = await client.call_tool("workflow", {"name": "one", "steps": [_ghost_count(0)]})
+        many = await client.call_tool(
+            "workflow", {"name": "many", "steps": [_ghost_count(index) for index in range(12)]}
+        )
+    assert one.get("structuredContent") == _one_failure("ghost0")
+    answer = many.get("structuredContent")
+    assert answer["failed"] == 12
+    assert [failure["task"] for failure in answer["failures"]] == [
+        f"phase-{index}-task-0" for index in range(10)
+    ]
+    assert answer["more"] == 2
+
+
+async def test_a_flat_workflow_accepts_bail_and_answers_failed(tmp_path: Path) -> None:
+    async with serve(tmp_path) as client:
+        listed = {tool["name"]: tool for tool in await client.list_tools()}
+        ran = await client.call_tool(
+            "workflow",
+            {"name": "stop", "bail": True, "steps": [_ghost_count(0), _ghost_count(1)]},
+        )
+    assert "bail" in listed["workflow"]["inputSchema"]["properties"]
+    answer = ran.get("structuredContent")
+    assert (answer["status"], answer["count"], answer["failed"]) == ("failed", 1, 1)
+
+
+async def test_refusals_name_the_path_and_what_was_expected(tmp_path: Path) -> None:
+    async with serve(tmp_path) as client:
+        flat = await client.call_tool("workflow", {"steps": "nope"})
+        infer = await client.call_tool("infer", {"samples": "nope"})
+    assert (flat.get("isError", False), only_text(flat)) == (
+        True,
+        'malformed workflow definition: steps: expected array, received "nope"',
+    )
+    assert (infer.get("isError", False), only_text(infer)) == (
+        True,
+        'malformed infer arguments: samples: expected array, received "nope"',
+    )

@@ -66,9 +66,20 @@ async def test_unknown_tool_is_a_typed_error() -> None:
 
 
 @pytest.mark.parametrize(
-    "arguments", [{}, {"name": ""}, {"name": None}, {"name": ["infer"]}, [], "infer", None]
+    ("arguments", "detail"),
+    [
+        ({}, "name: missing string"),
+        ({"name": ""}, 'name: min 1 failed for ""'),
+        ({"name": None}, "name: expected string, received null"),
+        ({"name": ["infer"]}, "name: expected string, received array"),
+        ([], "<root>: expected object, received array"),
+        ("infer", '<root>: expected object, received "infer"'),
+        (None, "<root>: expected object, received null"),
+    ],
 )
-async def test_malformed_calls_are_typed_errors_and_flattened_results(arguments: object) -> None:
+async def test_malformed_calls_are_typed_errors_and_flattened_results(
+    arguments: object, detail: str
+) -> None:
     tools = registry()
     tool = tools.tool("describe")
     assert tool is not None
@@ -80,7 +91,7 @@ async def test_malformed_calls_are_typed_errors_and_flattened_results(arguments:
         "id": "1",
         "name": "describe",
         "success": False,
-        "error": "malformed describe call",
+        "error": f"malformed describe call: {detail}",
     }
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from orkestrel.tool import ToolManager
 from orkestrel.toolbox import (
+    MAX_FAILURE_MESSAGE,
     MAX_WORKFLOW_CHAIN,
     MAX_WORKFLOW_TASKS,
     WORKFLOW_TOOL_DESCRIPTION,
@@ -123,7 +124,7 @@ def test_the_tool_advertises_only_the_flat_form() -> None:
     parameters = tool.parameters
     assert parameters is not None
     assert parameters["type"] == "object"
-    assert sorted(parameters["properties"]) == ["name", "steps"]
+    assert sorted(parameters["properties"]) == ["bail", "name", "steps"]
     assert parameters["required"] == ["steps"]
     assert not {"anyOf", "oneOf", "allOf"} & set(parameters)
     step = parameters["properties"]["steps"]["items"]
@@ -397,16 +398,26 @@ async def test_genuine_function_errors_are_data_in_the_summary() -> None:
         raise RuntimeError("down")
 
     tool = create_workflow_tool(RELEASE, create_workflow_runner(), functions={"broken": broken})
+    failures = [{"task": "phase-0-task-0", "origin": "handler", "message": "down"}]
     assert await tool.execute({"steps": [{"name": "broken"}]}) == {
         "status": "completed",
         "count": 1,
+        "failed": 1,
+        "failures": failures,
     }
     assert await tool.execute(
         {"bail": True, "phases": [{"tasks": [{"behavior": "broken"}]}, {"tasks": [{}]}]}
-    ) == {
-        "status": "failed",
-        "count": 1,
-    }
+    ) == {"status": "failed", "count": 1, "failed": 1, "failures": failures}
+
+
+async def test_a_failure_message_in_the_summary_is_cut_to_its_bound() -> None:
+    def loud(controller: Any) -> None:
+        raise RuntimeError("x" * (MAX_FAILURE_MESSAGE * 3))
+
+    tool = create_workflow_tool(RELEASE, create_workflow_runner(), functions={"loud": loud})
+    answer = await tool.execute({"steps": [{"name": "loud"}]})
+    message = answer["failures"][0]["message"]
+    assert (len(message), message[-1]) == (MAX_FAILURE_MESSAGE, "…")
 
 
 async def test_root_plus_eight_nested_workflows_run_and_a_ninth_is_refused() -> None:

@@ -73,6 +73,9 @@ def _rebuild(
 def _describe(fault: Mapping[str, Any]) -> str:
     where = "/".join(str(segment) for segment in fault.get("path", [])) or "<root>"
     reason = fault.get("reason")
+    if reason == "missing" and fault.get("expected") == "union":
+        # "missing union" names the shape's kind, which tells a model nothing.
+        return f"{where}: missing (a required value)"
     if reason == "missing":
         return f"{where}: missing {fault.get('expected')}"
     if reason == "type" and fault.get("expected") == "object" == fault.get("received"):

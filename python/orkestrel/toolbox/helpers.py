@@ -14,6 +14,9 @@ def contract_parameters(contract: Contract) -> dict[str, Any] | None:
     return schema_to_parameters(contract.schema)
 
 
+_PREFIX = "parse: the value does not satisfy the contract: "
+
+
 def parse_arguments(contract: Contract, args: Any, message: str) -> dict[str, Any]:
     """Parses a model's arguments through a tool's contract, or raises a `TOOL` `ToolboxError`.
 
@@ -25,7 +28,10 @@ def parse_arguments(contract: Contract, args: Any, message: str) -> dict[str, An
     try:
         parsed = contract.parse(args)
     except ParseError as error:
-        raise ToolboxError("TOOL", message, {"args": args, "faults": error.faults}) from None
+        detail = str(error).removeprefix(_PREFIX)
+        raise ToolboxError(
+            "TOOL", f"{message}: {detail}", {"args": args, "faults": error.faults}
+        ) from None
     except ContractError as error:
         raise ToolboxError("TOOL", message, {"args": args, "reason": str(error)}) from None
     if not isinstance(parsed, dict):

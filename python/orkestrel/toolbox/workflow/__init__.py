@@ -4,7 +4,9 @@ registry helpers that keep nested runs finite and the adapter that runs a live a
 from orkestrel.toolbox.workflow.agent_function import AgentFunction, is_agent_function
 from orkestrel.toolbox.workflow.agents import create_agent_function
 from orkestrel.toolbox.workflow.constants import (
+    MAX_FAILURE_MESSAGE,
     MAX_WORKFLOW_CHAIN,
+    MAX_WORKFLOW_FAILURES,
     MAX_WORKFLOW_TASKS,
     WORKFLOW_TOOL_DESCRIPTION,
     WORKFLOW_TOOL_FLAT_EXAMPLE,
@@ -46,12 +48,15 @@ from orkestrel.toolbox.workflow.types import (
     WorkflowLineage,
     WorkflowStep,
     WorkflowSteps,
+    WorkflowToolFailure,
     WorkflowToolOptions,
     WorkflowToolResult,
 )
 
 __all__ = [
+    "MAX_FAILURE_MESSAGE",
     "MAX_WORKFLOW_CHAIN",
+    "MAX_WORKFLOW_FAILURES",
     "MAX_WORKFLOW_TASKS",
     "WORKFLOW_TOOL_DESCRIPTION",
     "WORKFLOW_TOOL_FLAT_EXAMPLE",
@@ -67,6 +72,7 @@ __all__ = [
     "WorkflowLineage",
     "WorkflowStep",
     "WorkflowSteps",
+    "WorkflowToolFailure",
     "WorkflowToolOptions",
     "WorkflowToolResult",
     "complete_draft",

@@ -20,6 +20,12 @@ MAX_WORKFLOW_TASKS: Final = 1000
 """Holds the most tasks (or steps) one authored workflow may hold, `1000`, so a call cannot make
 the tool run or checkpoint an unbounded tree."""
 
+MAX_WORKFLOW_FAILURES: Final = 10
+"""Holds the most failed tasks a run's answer names, `10`; `more` counts the rest."""
+
+MAX_FAILURE_MESSAGE: Final = 500
+"""Holds the longest failure message a run's answer carries, `500` characters; a longer one is
+cut and ends with `…`."""
 
 WORKFLOW_TOOL_FLAT_EXAMPLE: Final[dict[str, Any]] = read_only(
     {"name": "release", "steps": [{"name": "compile"}, {"name": "publish"}]}
@@ -58,9 +64,10 @@ def _json(value: Mapping[str, Any]) -> str:
 
 WORKFLOW_TOOL_DESCRIPTION: Final = f"""Author a workflow and run it in one call.
 
-Flat form: {{name?, steps: [{{name, input?}}]}}. Steps run one after another; each step's name \
-is a registered behavior, and input is the JSON object that behavior receives. name, when \
-given, is the workflow's id: running the same name again replaces its stored run.
+Flat form: {{name?, bail?, steps: [{{name, input?}}]}}. Steps run one after another; each \
+step's name is a registered behavior, and input is the JSON object that behavior receives. name, \
+when given, is the workflow's id: running the same name again replaces its stored run. bail: \
+true stops the run at the first failed step.
 Example: {_json(WORKFLOW_TOOL_FLAT_EXAMPLE)}
 
 Nested form, for more control: {{id?, name?, bail?, phases: [{{id?, name?, concurrency?, \
@@ -72,8 +79,11 @@ may be left out; they are filled in by position. A workflow holds at most \
 {MAX_WORKFLOW_TASKS} tasks.
 Example: {_json(WORKFLOW_TOOL_NESTED_EXAMPLE)}
 
-The answer is {{status, count}}: status is completed, failed or stopped, and count is how many \
-tasks ran to an outcome. With a store it also has durable (whether the run was saved) and, when \
-a save failed, fault."""
+The answer is {{status, count}}: status is the run's lifecycle, completed (every phase ran; \
+tasks may still have failed), failed (a failed task stopped the run, bail) or stopped; count is \
+how many tasks ran to an outcome. When a task failed, the answer also has failed (how many) and \
+failures, the first {MAX_WORKFLOW_FAILURES} as {{task, origin, message}}, and more counts the \
+rest. With a store it also has durable (whether the run was saved) and, when a save \
+failed, fault."""
 """Holds the full teaching text of the workflow tool: the flat form and its example, the nested
 form and its example, and the answer."""

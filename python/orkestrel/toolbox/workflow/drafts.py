@@ -3,19 +3,27 @@ run summary."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from orkestrel.contract import Contract, create_contract
+from orkestrel.toolbox.workflow.constants import MAX_FAILURE_MESSAGE, MAX_WORKFLOW_FAILURES
 from orkestrel.toolbox.workflow.shapes import workflow_draft_shape
 from orkestrel.toolbox.workflow.types import (
     PhaseDraft,
     TaskDraft,
     WorkflowDraft,
     WorkflowSteps,
+    WorkflowToolFailure,
     WorkflowToolResult,
 )
-from orkestrel.workflow import PhaseDefinition, TaskDefinition, WorkflowDefinition, WorkflowResult
+from orkestrel.workflow import (
+    PhaseDefinition,
+    TaskDefinition,
+    TaskResult,
+    WorkflowDefinition,
+    WorkflowResult,
+)
 
 _TASK_TAIL = ("behavior", "retries", "timeout", "input")
 _PHASE_TAIL = ("concurrency", "bail")
@@ -74,6 +82,8 @@ def expand_steps(steps: WorkflowSteps) -> WorkflowDefinition:
     draft: dict[str, Any] = {}
     if "name" in steps:
         draft["id"] = draft["name"] = steps["name"]
+    if "bail" in steps:
+        draft["bail"] = steps["bail"]
     tasks = []
     for step in steps["steps"]:
         task: dict[str, Any] = {"behavior": step["name"]}
@@ -84,10 +94,31 @@ def expand_steps(steps: WorkflowSteps) -> WorkflowDefinition:
     return complete_draft(draft)  # type: ignore[arg-type]
 
 
+def summarize_failures(results: Iterable[TaskResult]) -> tuple[int, list[WorkflowToolFailure]]:
+    """How many of `results` failed, and the first `MAX_WORKFLOW_FAILURES` of them as
+    `{task, origin, message}` with each message cut to `MAX_FAILURE_MESSAGE` characters."""
+    failed = [entry for entry in results if not entry.result["success"]]
+    named: list[WorkflowToolFailure] = []
+    for entry in failed[:MAX_WORKFLOW_FAILURES]:
+        error = entry.result["error"]  # type: ignore[typeddict-item]
+        message = error["message"]
+        if len(message) > MAX_FAILURE_MESSAGE:
+            message = f"{message[: MAX_FAILURE_MESSAGE - 1]}…"
+        named.append({"task": entry.task.id, "origin": error["origin"], "message": message})
+    return len(failed), named
+
+
 def summarize_workflow(result: WorkflowResult) -> WorkflowToolResult:
     """Builds the plain summary the workflow tool returns for a finished run: `{status, count}`,
-    plus `durable` and `fault` exactly when the runner set them."""
+    plus `failed` and `failures` (and `more`, how many were left out) when a task failed, and
+    `durable` and `fault` exactly when the runner set them."""
+    failed, failures = summarize_failures(result.results)
     summary: WorkflowToolResult = {"status": result.status, "count": len(result.results)}
+    if failures:
+        summary["failed"] = failed
+        summary["failures"] = failures
+        if failed > len(failures):
+            summary["more"] = failed - len(failures)
     if result.durable is not None:
         summary["durable"] = result.durable
     if result.fault is not None:

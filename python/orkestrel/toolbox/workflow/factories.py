@@ -120,7 +120,7 @@ def create_workflow_tool(
     def author(owned: dict[str, Any]) -> Any:
         if not owned:
             return wrapped
-        flat = isinstance(owned.get("steps"), list)
+        flat = "steps" in owned
         schema = (steps if flat else drafts).schema
         refuse_unknown_keys(schema, owned, _MALFORMED, {"workflow": identity})
         try:

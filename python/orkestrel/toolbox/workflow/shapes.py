@@ -76,10 +76,11 @@ step_shape: Final[ObjectShape] = object_shape(
 workflow_steps_shape: Final[ObjectShape] = object_shape(
     {
         "name": _optional("The workflow's id; running the same name again replaces its run."),
+        "bail": _bail("Whether a failed step stops the run (default false)."),
         "steps": array_shape(
             step_shape, max=MAX_WORKFLOW_TASKS, description="The steps, run one after another."
         ),
     }
 )
 """Describes the flat authoring shape the workflow tool advertises as its parameters,
-`{name?, steps}`."""
+`{name?, bail?, steps}`."""

@@ -62,19 +62,32 @@ class WorkflowStep(TypedDict):
 
 
 class WorkflowSteps(TypedDict):
-    """Represents the flat authoring form, `{name?, steps}`."""
+    """Represents the flat authoring form, `{name?, bail?, steps}`."""
 
     name: NotRequired[str]
+    bail: NotRequired[bool]
     steps: list[WorkflowStep]
 
 
+class WorkflowToolFailure(TypedDict):
+    """Represents one failed task in a run's summary: its id, where it failed and why."""
+
+    task: str
+    origin: str
+    message: str
+
+
 class WorkflowToolResult(TypedDict):
-    """Represents the JSON-safe summary of a run, `{status, count, durable?, fault?}`: `count`
-    is how many tasks settled, and `durable` and `fault` appear exactly when the runner set
-    them."""
+    """Represents the JSON-safe summary of a run, `{status, count, failed?, failures?, more?,
+    durable?, fault?}`: `count` is how many tasks settled; when any failed, `failed` is how many,
+    `failures` names the first of those and `more` how many were left out; `durable` and
+    `fault` appear exactly when the runner set them."""
 
     status: WorkflowStatus
     count: int
+    failed: NotRequired[int]
+    failures: NotRequired[list[WorkflowToolFailure]]
+    more: NotRequired[int]
     durable: NotRequired[bool]
     fault: NotRequired[WorkflowFault]
 
