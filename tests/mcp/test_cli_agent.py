@@ -105,7 +105,7 @@ async def test_an_openai_compatible_sub_agent_uses_the_other_served_tools(
     )
     assert names == ["infer", "describe", "agent"]
     assert "task (required)" in text(described)
-    assert text(delegated) == '"The records have an integer id."'
+    assert text(delegated) == "The records have an integer id."
     first, second = backend.requests
     assert first.headers["authorization"] == f"Bearer {KEY}"
     assert first.body["model"] == "small-model"
@@ -178,7 +178,7 @@ async def test_an_anthropic_sub_agent_reads_its_key_from_the_environment(
     )
     names, delegated = await served(app, options, [("agent", {"task": "Say hi", "tools": []})])
     assert names == ["infer", "agent"]
-    assert text(delegated) == '"Delegated."'
+    assert text(delegated) == "Delegated."
     [request] = backend.requests
     assert request.path == "/v1/messages"
     assert request.headers["x-api-key"] == KEY
@@ -403,7 +403,7 @@ async def test_a_sub_agent_of_a_sub_agent_asks_the_person_as_itself_at_depth_two
                 assert (await web.post("/terminals/user", json=values)).status_code == 200
         group.cancel_scope.cancel()
     assert re.fullmatch(r"agent [0-9a-f]{32} at depth 2", record["from"]), record
-    assert text(result["answer"]) == '"Done."'
+    assert text(result["answer"]) == "Done."
     assert json.loads(backend.requests[2].body["messages"][-1]["content"]) == {
         "password": "hunter2"
     }

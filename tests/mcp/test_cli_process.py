@@ -93,7 +93,7 @@ async def test_the_toolbox_end_to_end_and_after_a_restart(serve: Connect, tmp_pa
     assert inferred.get("structuredContent") is not None
     assert inferred.get("structuredContent")["type"] == "object"
     assert set(inferred.get("structuredContent")["properties"]) == {"a", "b"}
-    assert only_text(described).startswith('"Work with databases')
+    assert only_text(described).startswith("Work with databases")
     assert created.get("structuredContent") == {"id": "shop", "tables": ["products"]}
     assert added.get("structuredContent") == {"keys": ["tea", "jam"]}
     assert read.get("structuredContent") is not None
@@ -103,8 +103,8 @@ async def test_the_toolbox_end_to_end_and_after_a_restart(serve: Connect, tmp_pa
     assert "\n" not in only_text(invalid)
     assert (wrote.get("isError", False), only_text(found), only_text(existing)) == (
         False,
-        '"# Today\\n"',
-        '"already here\\n"',
+        "# Today\n",
+        "already here\n",
     )
     assert (root / "notes" / "today.md").read_text() == "# Today\n"
     async with serve(*state(tmp_path)) as client:
@@ -113,7 +113,7 @@ async def test_the_toolbox_end_to_end_and_after_a_restart(serve: Connect, tmp_pa
         )
         note = await client.call_tool("workspace", {"operation": "read", "path": "notes/today.md"})
     assert again.get("structuredContent") == read.get("structuredContent")
-    assert only_text(note) == '"# Today\\n"'
+    assert only_text(note) == "# Today\n"
 
 
 async def test_paths_cannot_escape_the_served_workspace(serve: Connect, tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ async def test_paths_cannot_escape_the_served_workspace(serve: Connect, tmp_path
     assert (fine.get("isError", False), moved.get("isError", False)) == (False, True)
     assert only_text(read) == "null"
     assert "secret" not in only_text(listing)
-    assert only_text(after) == '"ok"'
+    assert only_text(after) == "ok"
     assert outside.read_text() == "secret"
     assert sorted(name for name in os.listdir(tmp_path) if name.endswith(".txt")) == ["secret.txt"]
     assert sorted(os.listdir(root)) == ["inside.txt", "link"]
@@ -198,7 +198,7 @@ async def test_readonly_refuses_writes_and_serves_reads(serve: Connect, tmp_path
         True,
         "operation 'write' is disabled in readonly mode",
     )
-    assert only_text(kept) == '"kept"'
+    assert only_text(kept) == "kept"
     assert (root / "kept.txt").read_text() == "kept"
 
 
@@ -215,7 +215,7 @@ async def test_a_plugin_package_contributes_tools(
         everything = [tool["name"] for tool in await client.list_tools()]
     assert everything[:4] == ["infer", "describe", "database", "workspace"]
     assert set(everything[4:]) == {"hello", "where", "refuse", "later"}
-    assert only_text(hello) == '"hello plugin"'
+    assert only_text(hello) == "hello plugin"
     async with serve(*state(tmp_path), "--tools", "greet", env=env) as client:
         only = [tool["name"] for tool in await client.list_tools()]
     assert only == ["hello", "where", "refuse"]

@@ -107,7 +107,7 @@ async def test_a_two_level_include_over_mcp_against_a_sqlite_file(tmp_path: Path
         True,
         "unknown relation 'acount' in include path 'contacts.acount'",
     )
-    assert text(described).startswith('"Read rows together with their related rows')
+    assert text(described).startswith("Read rows together with their related rows")
     assert (tmp_path / "data" / "databases" / "shop.sqlite3").is_file()
 
     async with serving(tmp_path, relations, "--readonly") as client:

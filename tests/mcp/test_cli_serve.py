@@ -55,7 +55,7 @@ async def test_serves_the_selected_plugin_over_http(
             refused = await client.call_tool("refuse", {"why": "because"})
         group.cancel_scope.cancel()
     assert names == ["hello", "where", "refuse"]
-    assert hello["content"] == [{"type": "text", "text": '"hello mcp"'}]
+    assert hello["content"] == [{"type": "text", "text": "hello mcp"}]
     assert (refused.get("isError", False), refused["content"]) == (
         True,
         [{"type": "text", "text": "refused: because"}],

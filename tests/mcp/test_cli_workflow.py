@@ -3,7 +3,6 @@ workflow whose steps call the other served tools, and the run is kept under `--d
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -94,12 +93,12 @@ async def test_a_served_workflow_calls_the_other_tools_and_is_kept(tmp_path: Pat
     assert list(listed)[-1] == "workflow"
     assert listed["workflow"]["description"] == WORKFLOW_TOOL_SUMMARY
     assert sorted(listed["workflow"]["inputSchema"]["properties"]) == ["bail", "name", "steps"]
-    assert json.loads(only_text(described)) == SERVED_DESCRIPTION
+    assert only_text(described) == SERVED_DESCRIPTION
     assert (ran.get("isError", False), ran.get("structuredContent")) == (
         False,
         {"status": "completed", "count": 4, "durable": True},
     )
-    assert only_text(read) == '"# Plan\\n"'
+    assert only_text(read) == "# Plan\n"
     assert (tmp_path / "root" / "plan.md").read_text() == "# Plan\n"
     assert rows.get("structuredContent") is not None
     assert rows.get("structuredContent")["rows"] == [{"id": "tea", "name": "Tea"}]

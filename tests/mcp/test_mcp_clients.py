@@ -126,3 +126,21 @@ async def test_langchain_mcp_adapters_load_and_call_the_served_tools(tmp_path: P
     schema = json.loads(texts[0])
     assert set(schema["properties"]) == {"id", "tag"}
     assert refused is not None
+
+
+async def test_a_text_result_reaches_the_mcp_client_as_plain_text(tmp_path: Path) -> None:
+    from support.mcp_client import connect, stdio, text
+
+    args = serve_args(tmp_path)
+    content = 'line "one"\nline two\n'
+    (tmp_path / "root" / "notes.md").write_text(content)
+    async with connect(stdio(sys.executable, args)) as session:
+        read = await session.call_tool("workspace", {"operation": "read", "path": "notes.md"})
+        written = await session.call_tool(
+            "workspace", {"operation": "write", "path": "b.txt", "content": "b"}
+        )
+    assert read["isError"] is False
+    assert text(read) == content
+    assert "structuredContent" not in read
+    assert json.loads(text(written)) == written["structuredContent"]
+    assert written["structuredContent"] == {"path": "b.txt", "state": "created"}

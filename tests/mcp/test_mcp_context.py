@@ -127,7 +127,7 @@ async def test_a_plain_handler_gets_the_context_as_its_caller() -> None:
     manager.add(create_tool(name="careful", execute=handler))
     async with connect(create_server(manager)) as client:
         answer = await client.call_tool("careful", {})
-    assert text(answer) == '"ok"'
+    assert text(answer) == "ok"
     assert isinstance(seen[0], ToolContext)
 
 

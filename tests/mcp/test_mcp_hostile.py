@@ -122,5 +122,5 @@ async def test_stray_prints_never_reach_the_stdio_stream() -> None:
     async with connect(parameters) as client:
         noisy = await client.call_tool("noisy", {})
         after = await client.call_tool("add", {"left": 1, "right": 1})
-    assert noisy["content"] == [{"type": "text", "text": '"quiet"'}]
+    assert noisy["content"] == [{"type": "text", "text": "quiet"}]
     assert after["content"] == [{"type": "text", "text": "2"}]

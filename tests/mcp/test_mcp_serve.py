@@ -72,7 +72,7 @@ async def test_http_serves_on_a_custom_path(app: ModuleType) -> None:
             answer = await client.call_tool("shout", {"text": "path"})
         group.cancel_scope.cancel()
     assert url.endswith("/tools/mcp")
-    assert answer["content"] == [{"type": "text", "text": '"PATH"'}]
+    assert answer["content"] == [{"type": "text", "text": "PATH"}]
 
 
 async def test_http_on_loopback_refuses_foreign_hosts_and_origins(
@@ -135,7 +135,7 @@ async def test_the_listing_follows_the_manager(anyio_backend: str) -> None:
         assert client.instructions() == "Be kind."
         assert client.server_info() == {"name": "growing", "version": "9.9"}
     assert [tool["name"] for tool in listed] == ["late"]
-    assert answer["content"] == [{"type": "text", "text": '"here"'}]
+    assert answer["content"] == [{"type": "text", "text": "here"}]
     assert (gone.get("isError", False), gone["content"]) == (
         True,
         [{"type": "text", "text": "tool not found: late"}],

@@ -62,7 +62,7 @@ async def test_listing_is_the_managers_definitions(
     assert "annotations" not in next(tool for tool in listed if tool["name"] == "echo")
 
 
-async def test_success_is_json_text_and_structured_content_for_dicts(
+async def test_success_is_json_text_and_structured_content_for_dicts_and_plain_text_for_strings(
     client: Callable[[], Any],
 ) -> None:
     async with client() as session:
@@ -78,7 +78,7 @@ async def test_success_is_json_text_and_structured_content_for_dicts(
     assert json.loads(text(record)) == {"name": "Zoë", "tags": [1, None, True]}
     assert text(record) == '{"name":"Zoë","tags":[1,null,true]}'
     assert record.get("structuredContent") == {"name": "Zoë", "tags": [1, None, True]}
-    assert (text(shouted), shouted.get("structuredContent")) == ('"QUIET"', None)
+    assert (text(shouted), shouted.get("structuredContent")) == ("QUIET", None)
 
 
 async def test_failures_are_is_error_results_with_the_message(
@@ -157,7 +157,7 @@ async def test_a_slow_call_does_not_block_a_fast_one(
         assert slow == []
         await anyio.Path(opened).touch()
     assert text(fast) == "42"
-    assert text(slow[0]) == '"opened"'
+    assert text(slow[0]) == "opened"
 
 
 async def test_arguments_are_optional(client: Callable[[], Any]) -> None:

@@ -155,8 +155,10 @@ def result_wire(
 ) -> dict[str, Any]:
     """Projects a tool result onto an MCP call result as wire JSON.
 
-    A failure is `isError` with the message as its only text. A success is its value as compact
-    JSON text, plus the same value as structured content when it encodes to a JSON object; a
+    A failure is `isError` with the message as its only text. A success whose value is a string
+    is that string as plain text, so a file or a reply reaches the model as it reads rather
+    than as a JSON literal of escapes; any other value is compact JSON text, plus the same
+    value as structured content when it encodes to a JSON object; a
     tool that declares a structured return type `returns` has its value dumped through that
     type, so the structured content matches the advertised output schema. A value that cannot
     be encoded (a cycle, excessive depth, bytes that are not UTF-8, an unknown type) becomes an
@@ -178,7 +180,9 @@ def result_wire(
             value = _adapter(returns).dump_python(raw, mode="json")
         else:
             value = _jsonable(raw)
-        text = to_json(value).decode()
+        if isinstance(value, str):
+            value.encode()  # a lone surrogate cannot be sent, as text or as JSON
+        text = value if isinstance(value, str) else to_json(value).decode()
     except (PydanticSerializationError, ValueError, TypeError, RecursionError) as error:
         return _error(f"tool result is not JSON-encodable: {_first_line(str(error))}")
     answer: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": False}
@@ -202,8 +206,9 @@ def _over(limit: int) -> dict[str, Any]:
 
 def result_to_mcp(result: ToolResult) -> Any:
     """Projects a tool result onto an MCP call result, as the installed SDK's `CallToolResult`:
-    a failure is `isError` with its message as the only text, a success is compact JSON text
-    plus structured content when the value encodes to a JSON object."""
+    a failure is `isError` with its message as the only text, a success is a string as plain
+    text, or else compact JSON text plus structured content when the value encodes to a JSON
+    object."""
     return sdk.model("CallToolResult", result_wire(result))
 
 
