@@ -90,11 +90,15 @@ def test_without_a_discriminator_properties_merge_without_usage_notes() -> None:
             {"type": "object", "properties": {"y": {"type": "number"}}},
         ]
     }
-    flat = flatten_parameters(union)
-    assert flat == {
+    closed = {"oneOf": [{**arm, "additionalProperties": False} for arm in union["oneOf"]]}
+    assert flatten_parameters(closed) == {
         "type": "object",
         "properties": {"x": {"type": "string"}, "y": {"type": "number"}},
+        "additionalProperties": False,
     }
+    # Open arms take any value for a key they do not declare ({"x": 5} passes the second arm),
+    # so the flat schema must too.
+    assert flatten_parameters(union) == {"type": "object", "properties": {"x": {}, "y": {}}}
 
 
 def test_what_is_not_a_union_of_objects_comes_back_as_an_unchanged_copy() -> None:

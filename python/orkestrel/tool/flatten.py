@@ -128,8 +128,21 @@ def _merged(
         text = field.get("description") if isinstance(field, Mapping) else None
         if isinstance(text, str) and text:
             descriptions[text] = descriptions.get(text, 0) + 1
+    # An open arm that does not declare the property lets it hold what its extra keys may hold,
+    # so the flat schema must accept that too, or it would refuse a value the arm accepts.
+    for index, arm in enumerate(arms):
+        if index in users:
+            continue
+        extra = arm.get("additionalProperties", True)
+        if extra is True:
+            kinds = {"{}": {}}
+            break
+        if isinstance(extra, Mapping):
+            kinds.setdefault(json.dumps(_bare(extra), sort_keys=True), _bare(extra))
     merged: dict[str, Any]
-    if len(kinds) == 1:
+    if "{}" in kinds:
+        merged = {}
+    elif len(kinds) == 1:
         merged = copy.deepcopy(next(iter(kinds.values())))
         if not isinstance(merged, dict):
             merged = {"anyOf": [merged]}
