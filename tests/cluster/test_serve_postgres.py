@@ -72,7 +72,13 @@ async def call(session: Any, tool: str, /, **arguments: Any) -> Any:
     result = await session.call_tool(tool, arguments)
     if result.get("isError"):
         return ("error", text(result))
-    return result.get("structuredContent", json.loads(text(result)))
+    if "structuredContent" in result:
+        return result["structuredContent"]
+    # A string result is sent as plain text; anything else that is not an object as JSON text.
+    try:
+        return json.loads(text(result))
+    except json.JSONDecodeError:
+        return text(result)
 
 
 def connections(dsn: str) -> dict[str, int]:

@@ -103,7 +103,7 @@ async def test_two_hundred_reads_of_an_eight_mebibyte_file_in_one_turn_are_bound
     tools = ("--tools", "workspace", "--agent", "openai:reader", "--base-url", f"{backend.url}/v1")
     async with serve(*tools) as client:
         answer = await client.call_tool("agent", {"task": "read big.txt 200 times"})
-    assert (answer.get("isError", False), text(answer)) == (False, '"read them all"')
+    assert (answer.get("isError", False), text(answer)) == (False, "read them all")
     answers = [m["content"] for m in backend.requests[1].body["messages"] if m["role"] == "tool"]
     assert len(answers) == 33
     kept = "b" * size

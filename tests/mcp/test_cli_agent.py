@@ -148,7 +148,7 @@ async def test_a_served_agent_reports_its_turns_and_tool_calls(
         async with connect(url) as client:
             answer = await client.call_tool("agent", {"task": "Fields?"}, progress=on_progress)
         group.cancel_scope.cancel()
-    assert text(answer) == '"An integer id."'
+    assert text(answer) == "An integer id."
     messages = [message for _, _, message in heard]
     assert messages[0] == "turn 1: the model called infer"
     assert messages[-1] == "turn 2: the model answered"

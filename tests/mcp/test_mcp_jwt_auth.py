@@ -107,8 +107,8 @@ async def test_a_valid_token_calls_tools_within_its_scopes(tmp_path: Path) -> No
                     url, json=call("change"), headers={**ACCEPT, **reader, **session}
                 )
     assert sorted(tool["name"] for tool in listed) == ["change", "look"]
-    assert text(changed) == '"changed"'
-    assert text(looked) == '"looked"'
+    assert text(changed) == "changed"
+    assert text(looked) == "looked"
     assert refused.status_code == 403
     challenge = refused.headers["www-authenticate"]
     assert challenge.startswith('Bearer error="insufficient_scope", scope="mcp:write"')
@@ -195,7 +195,7 @@ async def test_the_audience_is_the_configured_resource_and_a_replay_elsewhere_is
                     content=json.dumps(INITIALIZE),
                     headers={**ACCEPT, "Authorization": f"Bearer {replayed}"},
                 )
-    assert text(answer) == '"changed"'
+    assert text(answer) == "changed"
     assert refused.status_code == 401
     assert ran == ["change"]
 
