@@ -117,15 +117,15 @@ async def test_lean_advertisement_and_expansion() -> None:
     assert full["value"] == WORKFLOW_TOOL_DESCRIPTION
 
 
-def test_the_tool_advertises_only_the_flat_form() -> None:
+def test_the_tool_advertises_the_flat_and_read_forms() -> None:
     tool = create_workflow_tool(RELEASE, create_workflow_runner())
     assert tool.name == WORKFLOW_TOOL_NAME == "workflow"
     assert (tool.summary, tool.description) == (WORKFLOW_TOOL_SUMMARY, WORKFLOW_TOOL_DESCRIPTION)
     parameters = tool.parameters
     assert parameters is not None
     assert parameters["type"] == "object"
-    assert sorted(parameters["properties"]) == ["bail", "name", "steps"]
-    assert parameters["required"] == ["steps"]
+    assert sorted(parameters["properties"]) == ["bail", "limit", "name", "offset", "run", "steps"]
+    assert parameters.get("required", []) == []
     assert not {"anyOf", "oneOf", "allOf"} & set(parameters)
     step = parameters["properties"]["steps"]["items"]
     assert sorted(step["properties"]) == ["input", "name"]
@@ -640,3 +640,28 @@ async def test_misspelled_workflow_keys_are_refused_with_their_path_and_nearest_
     )
     ran = await tool.execute({"name": "x", "steps": [{"name": "a", "input": {"free": 1}}]})
     assert ran["status"] == "completed"
+
+
+async def test_reading_a_run_refuses_what_it_cannot_read() -> None:
+    kept = create_workflow_tool(RELEASE, create_workflow_runner(), store=MemoryWorkflowStore())
+    unkept = create_workflow_tool(RELEASE, create_workflow_runner())
+    refusals = []
+    for tool, args in [
+        (unkept, {"run": "release"}),
+        (kept, {"run": "release"}),
+        (kept, {"run": "release", "limit": 51}),
+        (kept, {"run": "release", "offset": -1}),
+        (kept, {"run": ""}),
+        (kept, {"run": "release", "steps": []}),
+    ]:
+        with pytest.raises(ToolboxError) as caught:
+            await tool.execute(args)
+        refusals.append(str(caught.value))
+    assert refusals == [
+        "no runs are kept here, so none can be read",
+        "run: no stored run 'release'",
+        "malformed workflow definition: limit: max 50 failed for 51",
+        "malformed workflow definition: offset: min 0 failed for -1",
+        'malformed workflow definition: run: min 1 failed for ""',
+        'malformed workflow definition: unknown argument "steps" (known: run, offset, limit)',
+    ]

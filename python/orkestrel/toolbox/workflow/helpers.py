@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.workflow.constants import MAX_FAILURE_MESSAGE
 
 _AGENT_MEMBERS = ("id", "status", "context", "generate")
 
@@ -39,3 +40,10 @@ def is_live_agent(value: object) -> bool:
         )
     except Exception:
         return False
+
+
+def cut_message(message: str) -> str:
+    """`message`, cut to `MAX_FAILURE_MESSAGE` characters ending with `…` when longer."""
+    if len(message) > MAX_FAILURE_MESSAGE:
+        return f"{message[: MAX_FAILURE_MESSAGE - 1]}…"
+    return message
