@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from orkestrel.cli.builtins import builtin_factories
@@ -364,3 +365,34 @@ async def test_a_served_call_reads_a_stored_run_by_id_in_pages(tmp_path: Path) -
     assert typo.get("isError", False) is True
     assert "limt" in only_text(typo)
     assert "\n" not in only_text(typo)
+
+
+async def test_a_run_whose_call_the_client_cancelled_is_stored_as_stopped(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    steps = [{"name": "infer", "input": {"samples": [{"n": n}]}} for n in range(1000)]
+    started = anyio.Event()
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        started.set()
+
+    async with serve(tmp_path) as client:
+        async with anyio.create_task_group() as group:
+
+            async def call() -> None:
+                await client.call_tool("workflow", {"name": "long", "steps": steps}, progress)
+
+            group.start_soon(call)
+            await started.wait()
+            group.cancel_scope.cancel()
+        read: dict[str, Any] = {}
+        with anyio.fail_after(60):
+            while read.get("status") in (None, "running"):
+                answer = await client.call_tool("workflow", {"run": "long", "limit": 1})
+                read = answer.get("structuredContent") or {}
+                await anyio.sleep(0.05)
+    assert (read["status"], read["total"], read["tasks"][0]["status"]) == (
+        "stopped",
+        1000,
+        "completed",
+    )
+    assert read["more"] == 999

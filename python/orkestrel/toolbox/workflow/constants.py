@@ -84,7 +84,9 @@ may be left out; they are filled in by position. A workflow holds at most \
 Example: {_json(WORKFLOW_TOOL_NESTED_EXAMPLE)}
 
 The answer is {{status, count}}: status is the run's lifecycle, completed (every phase ran; \
-tasks may still have failed), failed (a failed task stopped the run, bail) or stopped; count is \
+tasks may still have failed), failed (a failed task stopped the run, bail) or stopped (the run \
+was stopped, as when its call is cancelled: the tasks in flight stop, the rest are skipped, and \
+the stored run reads stopped); count is \
 how many tasks ran to an outcome. When a task failed, the answer also has failed (how many) and \
 failures, the first {MAX_WORKFLOW_FAILURES} as {{task, origin, message}}, and more counts the \
 rest. With a store it also has durable (whether the run was saved) and, when a save \

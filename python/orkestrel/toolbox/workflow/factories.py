@@ -33,7 +33,7 @@ from orkestrel.toolbox.workflow.drafts import (
     expand_steps,
     summarize_workflow,
 )
-from orkestrel.toolbox.workflow.helpers import snapshot_registry
+from orkestrel.toolbox.workflow.helpers import run_to_end, snapshot_registry
 from orkestrel.toolbox.workflow.lineage import (
     AGENT_TAG,
     derive_workflow_depth,
@@ -199,7 +199,11 @@ def create_workflow_tool(
         progress = None
         if isinstance(caller, ToolContext):
             progress = ProgressPacer(caller).report
-        result = await runner.execute(target, functions=registry, store=store, progress=progress)
+        result = await run_to_end(
+            lambda signal: runner.execute(
+                target, functions=registry, store=store, progress=progress, signal=signal
+            )
+        )
         if isinstance(caller, ToolContext):
             await log_workflow(caller, result)
         return summarize_workflow(result)
