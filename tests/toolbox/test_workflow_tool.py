@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+import anyio
 import pytest
 
 from orkestrel.tool import ToolManager
@@ -665,3 +666,26 @@ async def test_reading_a_run_refuses_what_it_cannot_read() -> None:
         'malformed workflow definition: run: min 1 failed for ""',
         'malformed workflow definition: unknown argument "steps" (known: run, offset, limit)',
     ]
+
+
+async def test_a_cancelled_call_stops_its_run_and_stores_it_stopped() -> None:
+    store = MemoryWorkflowStore()
+    first = anyio.Event()
+
+    async def slow(controller: Any) -> str:
+        first.set()
+        await anyio.sleep_forever()
+        return "never"
+
+    tool = create_workflow_tool(
+        RELEASE, create_workflow_runner(), functions={"slow": slow}, store=store
+    )
+    async with anyio.create_task_group() as group:
+        group.start_soon(tool.execute, {"steps": [{"name": "slow"}, {"name": "slow"}]})
+        await first.wait()
+        group.cancel_scope.cancel()
+    page = await tool.execute({"run": "wf"})
+    assert (page["status"], [task["status"] for task in page["tasks"]]) == (
+        "stopped",
+        ["skipped", "skipped"],
+    )
