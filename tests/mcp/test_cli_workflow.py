@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from orkestrel.cli.builtins import builtin_factories
@@ -92,7 +93,14 @@ async def test_a_served_workflow_calls_the_other_tools_and_is_kept(tmp_path: Pat
         malformed = await client.call_tool("workflow", {"steps": [{"name": ""}]})
     assert list(listed)[-1] == "workflow"
     assert listed["workflow"]["description"] == WORKFLOW_TOOL_SUMMARY
-    assert sorted(listed["workflow"]["inputSchema"]["properties"]) == ["bail", "name", "steps"]
+    assert sorted(listed["workflow"]["inputSchema"]["properties"]) == [
+        "bail",
+        "limit",
+        "name",
+        "offset",
+        "run",
+        "steps",
+    ]
     assert only_text(described) == SERVED_DESCRIPTION
     assert (ran.get("isError", False), ran.get("structuredContent")) == (
         False,
@@ -306,3 +314,85 @@ async def test_refusals_name_the_path_and_what_was_expected(tmp_path: Path) -> N
         True,
         'malformed infer arguments: samples: expected array, received "nope"',
     )
+
+
+async def test_a_served_call_reads_a_stored_run_by_id_in_pages(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    steps: list[dict[str, Any]] = [
+        {"name": "infer", "input": {"samples": [1]}},
+        {"name": "database", "input": {"operation": "count", "id": "ghost", "table": "x"}},
+        {"name": "infer", "input": {"samples": ["a"]}},
+    ]
+    async with serve(tmp_path) as client:
+        listed = {tool["name"]: tool for tool in await client.list_tools()}
+        await client.call_tool("workflow", {"name": "mixed", "steps": steps})
+        first = await client.call_tool("workflow", {"run": "mixed", "limit": 2})
+        rest = await client.call_tool("workflow", {"run": "mixed", "offset": 2})
+        unknown = await client.call_tool("workflow", {"run": "nothing"})
+        typo = await client.call_tool("workflow", {"run": "mixed", "limt": 2})
+        described = await client.call_tool("describe", {"name": "workflow"})
+    properties = listed["workflow"]["inputSchema"]["properties"]
+    assert sorted(properties) == ["bail", "limit", "name", "offset", "run", "steps"]
+    assert "Read form" in only_text(described)
+    page = first.get("structuredContent")
+    assert page is not None
+    assert (page["run"], page["status"], page["total"], page["offset"], page["more"]) == (
+        "mixed",
+        "completed",
+        3,
+        0,
+        1,
+    )
+    assert [(task["task"], task["status"]) for task in page["tasks"]] == [
+        ("phase-0-task-0", "completed"),
+        ("phase-1-task-0", "failed"),
+    ]
+    assert page["tasks"][0]["value"]["properties"]["value"]["type"] == "integer"
+    assert page["tasks"][1]["error"] == {
+        "origin": "handler",
+        "message": "unknown database 'ghost'",
+    }
+    tail = rest.get("structuredContent")
+    assert tail is not None
+    assert "more" not in tail
+    assert [
+        (task["task"], task["value"]["properties"]["value"]["type"]) for task in tail["tasks"]
+    ] == [("phase-2-task-0", "string")]
+    assert (unknown.get("isError", False), only_text(unknown)) == (
+        True,
+        "run: no stored run 'nothing'",
+    )
+    assert typo.get("isError", False) is True
+    assert "limt" in only_text(typo)
+    assert "\n" not in only_text(typo)
+
+
+async def test_a_run_whose_call_the_client_cancelled_is_stored_as_stopped(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    steps = [{"name": "infer", "input": {"samples": [{"n": n}]}} for n in range(1000)]
+    started = anyio.Event()
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        started.set()
+
+    async with serve(tmp_path) as client:
+        async with anyio.create_task_group() as group:
+
+            async def call() -> None:
+                await client.call_tool("workflow", {"name": "long", "steps": steps}, progress)
+
+            group.start_soon(call)
+            await started.wait()
+            group.cancel_scope.cancel()
+        read: dict[str, Any] = {}
+        with anyio.fail_after(60):
+            while read.get("status") in (None, "running"):
+                answer = await client.call_tool("workflow", {"run": "long", "limit": 1})
+                read = answer.get("structuredContent") or {}
+                await anyio.sleep(0.05)
+    assert (read["status"], read["total"], read["tasks"][0]["status"]) == (
+        "stopped",
+        1000,
+        "completed",
+    )
+    assert read["more"] == 999

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+import anyio
 import pytest
 
 from orkestrel.tool import ToolManager
@@ -117,15 +118,15 @@ async def test_lean_advertisement_and_expansion() -> None:
     assert full["value"] == WORKFLOW_TOOL_DESCRIPTION
 
 
-def test_the_tool_advertises_only_the_flat_form() -> None:
+def test_the_tool_advertises_the_flat_and_read_forms() -> None:
     tool = create_workflow_tool(RELEASE, create_workflow_runner())
     assert tool.name == WORKFLOW_TOOL_NAME == "workflow"
     assert (tool.summary, tool.description) == (WORKFLOW_TOOL_SUMMARY, WORKFLOW_TOOL_DESCRIPTION)
     parameters = tool.parameters
     assert parameters is not None
     assert parameters["type"] == "object"
-    assert sorted(parameters["properties"]) == ["bail", "name", "steps"]
-    assert parameters["required"] == ["steps"]
+    assert sorted(parameters["properties"]) == ["bail", "limit", "name", "offset", "run", "steps"]
+    assert parameters.get("required", []) == []
     assert not {"anyOf", "oneOf", "allOf"} & set(parameters)
     step = parameters["properties"]["steps"]["items"]
     assert sorted(step["properties"]) == ["input", "name"]
@@ -640,3 +641,51 @@ async def test_misspelled_workflow_keys_are_refused_with_their_path_and_nearest_
     )
     ran = await tool.execute({"name": "x", "steps": [{"name": "a", "input": {"free": 1}}]})
     assert ran["status"] == "completed"
+
+
+async def test_reading_a_run_refuses_what_it_cannot_read() -> None:
+    kept = create_workflow_tool(RELEASE, create_workflow_runner(), store=MemoryWorkflowStore())
+    unkept = create_workflow_tool(RELEASE, create_workflow_runner())
+    refusals = []
+    for tool, args in [
+        (unkept, {"run": "release"}),
+        (kept, {"run": "release"}),
+        (kept, {"run": "release", "limit": 51}),
+        (kept, {"run": "release", "offset": -1}),
+        (kept, {"run": ""}),
+        (kept, {"run": "release", "steps": []}),
+    ]:
+        with pytest.raises(ToolboxError) as caught:
+            await tool.execute(args)
+        refusals.append(str(caught.value))
+    assert refusals == [
+        "no runs are kept here, so none can be read",
+        "run: no stored run 'release'",
+        "malformed workflow definition: limit: max 50 failed for 51",
+        "malformed workflow definition: offset: min 0 failed for -1",
+        'malformed workflow definition: run: min 1 failed for ""',
+        'malformed workflow definition: unknown argument "steps" (known: run, offset, limit)',
+    ]
+
+
+async def test_a_cancelled_call_stops_its_run_and_stores_it_stopped() -> None:
+    store = MemoryWorkflowStore()
+    first = anyio.Event()
+
+    async def slow(controller: Any) -> str:
+        first.set()
+        await anyio.sleep_forever()
+        return "never"
+
+    tool = create_workflow_tool(
+        RELEASE, create_workflow_runner(), functions={"slow": slow}, store=store
+    )
+    async with anyio.create_task_group() as group:
+        group.start_soon(tool.execute, {"steps": [{"name": "slow"}, {"name": "slow"}]})
+        await first.wait()
+        group.cancel_scope.cancel()
+    page = await tool.execute({"run": "wf"})
+    assert (page["status"], [task["status"] for task in page["tasks"]]) == (
+        "stopped",
+        ["skipped", "skipped"],
+    )

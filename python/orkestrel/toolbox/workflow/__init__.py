@@ -5,6 +5,7 @@ from orkestrel.toolbox.workflow.agent_function import AgentFunction, is_agent_fu
 from orkestrel.toolbox.workflow.agents import create_agent_function
 from orkestrel.toolbox.workflow.constants import (
     MAX_FAILURE_MESSAGE,
+    MAX_RUN_PAGE,
     MAX_WORKFLOW_CHAIN,
     MAX_WORKFLOW_FAILURES,
     MAX_WORKFLOW_TASKS,
@@ -55,6 +56,7 @@ from orkestrel.toolbox.workflow.types import (
 
 __all__ = [
     "MAX_FAILURE_MESSAGE",
+    "MAX_RUN_PAGE",
     "MAX_WORKFLOW_CHAIN",
     "MAX_WORKFLOW_FAILURES",
     "MAX_WORKFLOW_TASKS",

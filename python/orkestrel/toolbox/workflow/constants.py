@@ -27,6 +27,10 @@ MAX_FAILURE_MESSAGE: Final = 500
 """Holds the longest failure message a run's answer carries, `500` characters; a longer one is
 cut and ends with `…`."""
 
+MAX_RUN_PAGE: Final = 50
+"""Holds the most tasks one read of a stored run lists, `50`, its default `limit`; `more`
+counts the tasks after the page."""
+
 WORKFLOW_TOOL_FLAT_EXAMPLE: Final[dict[str, Any]] = read_only(
     {"name": "release", "steps": [{"name": "compile"}, {"name": "publish"}]}
 )
@@ -80,10 +84,19 @@ may be left out; they are filled in by position. A workflow holds at most \
 Example: {_json(WORKFLOW_TOOL_NESTED_EXAMPLE)}
 
 The answer is {{status, count}}: status is the run's lifecycle, completed (every phase ran; \
-tasks may still have failed), failed (a failed task stopped the run, bail) or stopped; count is \
+tasks may still have failed), failed (a failed task stopped the run, bail) or stopped (the run \
+was stopped, as when its call is cancelled: the tasks in flight stop, the rest are skipped, and \
+the stored run reads stopped); count is \
 how many tasks ran to an outcome. When a task failed, the answer also has failed (how many) and \
 failures, the first {MAX_WORKFLOW_FAILURES} as {{task, origin, message}}, and more counts the \
 rest. With a store it also has durable (whether the run was saved) and, when a save \
-failed, fault."""
+failed, fault.
+
+Read form, with a store: {{run, offset?, limit?}} reads the stored run whose id is run (a flat \
+run's name) instead of running anything. The answer is {{run, status, total, offset, tasks, \
+more?}}: status is the stored lifecycle (running while it runs); tasks lists at most limit \
+(default and most {MAX_RUN_PAGE}) of its total tasks from offset, each {{task, phase, status, \
+value?, error?}}, the error as {{origin, message}} with message cut at {MAX_FAILURE_MESSAGE} \
+characters; more counts the tasks after the page, read on with offset + limit."""
 """Holds the full teaching text of the workflow tool: the flat form and its example, the nested
 form and its example, and the answer."""

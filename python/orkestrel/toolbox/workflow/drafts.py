@@ -7,7 +7,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from orkestrel.contract import Contract, create_contract
-from orkestrel.toolbox.workflow.constants import MAX_FAILURE_MESSAGE, MAX_WORKFLOW_FAILURES
+from orkestrel.toolbox.workflow.constants import MAX_WORKFLOW_FAILURES
+from orkestrel.toolbox.workflow.helpers import cut_message
 from orkestrel.toolbox.workflow.shapes import workflow_draft_shape
 from orkestrel.toolbox.workflow.types import (
     PhaseDraft,
@@ -101,9 +102,7 @@ def summarize_failures(results: Iterable[TaskResult]) -> tuple[int, list[Workflo
     named: list[WorkflowToolFailure] = []
     for entry in failed[:MAX_WORKFLOW_FAILURES]:
         error = entry.result["error"]  # type: ignore[typeddict-item]
-        message = error["message"]
-        if len(message) > MAX_FAILURE_MESSAGE:
-            message = f"{message[: MAX_FAILURE_MESSAGE - 1]}…"
+        message = cut_message(error["message"])
         named.append({"task": entry.task.id, "origin": error["origin"], "message": message})
     return len(failed), named
 

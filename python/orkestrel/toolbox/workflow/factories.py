@@ -20,6 +20,7 @@ from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.hints import RUNS
 from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
 from orkestrel.toolbox.workflow.constants import (
+    MAX_RUN_PAGE,
     MAX_WORKFLOW_CHAIN,
     MAX_WORKFLOW_TASKS,
     WORKFLOW_TOOL_DESCRIPTION,
@@ -32,7 +33,7 @@ from orkestrel.toolbox.workflow.drafts import (
     expand_steps,
     summarize_workflow,
 )
-from orkestrel.toolbox.workflow.helpers import snapshot_registry
+from orkestrel.toolbox.workflow.helpers import run_to_end, snapshot_registry
 from orkestrel.toolbox.workflow.lineage import (
     AGENT_TAG,
     derive_workflow_depth,
@@ -42,7 +43,12 @@ from orkestrel.toolbox.workflow.lineage import (
 )
 from orkestrel.toolbox.workflow.registry import compose_workflow_functions
 from orkestrel.toolbox.workflow.reports import log_workflow
-from orkestrel.toolbox.workflow.shapes import workflow_steps_shape
+from orkestrel.toolbox.workflow.runs import read_run
+from orkestrel.toolbox.workflow.shapes import (
+    run_read_shape,
+    workflow_call_shape,
+    workflow_steps_shape,
+)
 from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage, WorkflowToolResult
 from orkestrel.workflow import (
     WorkflowFunctions,
@@ -115,7 +121,22 @@ def create_workflow_tool(
     crew = None if agents is None else MappingProxyType(snapshot_registry("agents", agents))
     steps = create_contract(workflow_steps_shape)
     drafts = create_workflow_draft_contract()
+    reads = create_contract(run_read_shape)
     identity = wrapped["id"]
+
+    async def read(owned: dict[str, Any]) -> dict[str, Any]:
+        refuse_unknown_keys(reads.schema, owned, _MALFORMED, {"workflow": identity})
+        try:
+            page = reads.parse(owned)
+        except ParseError as error:
+            raise _malformed(identity, error.faults) from None
+        run = page["run"]
+        if store is None:
+            raise ToolboxError("TOOL", "no runs are kept here, so none can be read", {"run": run})
+        snapshot = await store.get(run)
+        if snapshot is None:
+            raise ToolboxError("TOOL", f"run: no stored run '{run}'", {"run": run})
+        return read_run(snapshot, int(page.get("offset", 0)), int(page.get("limit", MAX_RUN_PAGE)))
 
     def author(owned: dict[str, Any]) -> Any:
         if not owned:
@@ -130,11 +151,15 @@ def create_workflow_tool(
         except ParseError as error:
             raise _malformed(identity, error.faults) from None
 
-    async def execute(args: Mapping[str, Any], caller: Any = None) -> WorkflowToolResult:
+    async def execute(
+        args: Mapping[str, Any], caller: Any = None
+    ) -> WorkflowToolResult | dict[str, Any]:
         try:
             owned = clone_json_record(args)
         except ContractError as error:
             raise _malformed(identity, reason=clone_reason(error)) from None
+        if "run" in owned:
+            return await read(owned)
         target = author(owned)
         if not strict.is_valid(target):
             raise _malformed(identity, strict.explain(target))
@@ -174,7 +199,11 @@ def create_workflow_tool(
         progress = None
         if isinstance(caller, ToolContext):
             progress = ProgressPacer(caller).report
-        result = await runner.execute(target, functions=registry, store=store, progress=progress)
+        result = await run_to_end(
+            lambda signal: runner.execute(
+                target, functions=registry, store=store, progress=progress, signal=signal
+            )
+        )
         if isinstance(caller, ToolContext):
             await log_workflow(caller, result)
         return summarize_workflow(result)
@@ -184,7 +213,7 @@ def create_workflow_tool(
         name=WORKFLOW_TOOL_NAME,
         description=_described(names),
         summary=WORKFLOW_TOOL_SUMMARY,
-        parameters=schema_to_parameters(steps.schema),
+        parameters=schema_to_parameters(create_contract(workflow_call_shape).schema),
         annotations={**RUNS, "title": "Workflows"},
         execute=execute,
     )

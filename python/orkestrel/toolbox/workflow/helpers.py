@@ -3,12 +3,22 @@ value a live agent."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
 
+import anyio
+
+from orkestrel._errors import raise_alone
+from orkestrel.abort import AbortController, AbortSignal
 from orkestrel.toolbox.errors import ToolboxError
+from orkestrel.toolbox.workflow.constants import MAX_FAILURE_MESSAGE
 
 _AGENT_MEMBERS = ("id", "status", "context", "generate")
+
+CANCELLED = "the call was cancelled"
+"""The reason a run is stopped with when the call that started it is cancelled."""
+
+T = TypeVar("T")
 
 
 def snapshot_registry(option: str, value: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -39,3 +49,38 @@ def is_live_agent(value: object) -> bool:
         )
     except Exception:
         return False
+
+
+def cut_message(message: str) -> str:
+    """`message`, cut to `MAX_FAILURE_MESSAGE` characters ending with `…` when longer."""
+    if len(message) > MAX_FAILURE_MESSAGE:
+        return f"{message[: MAX_FAILURE_MESSAGE - 1]}…"
+    return message
+
+
+async def run_to_end(start: Callable[[AbortSignal], Awaitable[T]]) -> T:
+    """Awaits `start(signal)` shielded from the caller's cancellation: when the caller is
+    cancelled, `signal` aborts with `CANCELLED` and the run is awaited to its own end (so it
+    stops and checkpoints as `stopped`, never left `running`) before the cancellation goes on."""
+    abort = AbortController()
+    done = anyio.Event()
+    box: list[T] = []
+
+    async def body() -> None:
+        try:
+            with anyio.CancelScope(shield=True):
+                box.append(await start(abort.signal))
+        finally:
+            done.set()
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(body)
+            try:
+                await done.wait()
+            except anyio.get_cancelled_exc_class():
+                abort.abort(CANCELLED)
+                raise
+    except BaseExceptionGroup as group:
+        raise_alone(group)
+    return box[0]

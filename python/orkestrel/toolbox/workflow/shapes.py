@@ -9,6 +9,7 @@ from orkestrel.contract import (
     ContractShape,
     ObjectShape,
     array_shape,
+    integer_shape,
     json_shape,
     literal_shape,
     object_shape,
@@ -16,7 +17,7 @@ from orkestrel.contract import (
     record_shape,
     string_shape,
 )
-from orkestrel.toolbox.workflow.constants import MAX_WORKFLOW_TASKS
+from orkestrel.toolbox.workflow.constants import MAX_RUN_PAGE, MAX_WORKFLOW_TASKS
 from orkestrel.workflow.shapes import phase_fields, task_fields, workflow_fields
 
 
@@ -84,3 +85,30 @@ workflow_steps_shape: Final[ObjectShape] = object_shape(
 )
 """Describes the flat authoring shape the workflow tool advertises as its parameters,
 `{name?, bail?, steps}`."""
+
+_RUN: Final = string_shape(
+    min=1, description="A stored run's id (its workflow name) to read, not run."
+)
+_OFFSET: Final = integer_shape(min=0, description="With run: how many tasks to skip (default 0).")
+_LIMIT: Final = integer_shape(
+    min=1,
+    max=MAX_RUN_PAGE,
+    description=f"With run: the most tasks to list (default {MAX_RUN_PAGE}).",
+)
+
+run_read_shape: Final[ObjectShape] = object_shape(
+    {"run": _RUN, "offset": optional_shape(_OFFSET), "limit": optional_shape(_LIMIT)}
+)
+"""Describes the read form, `{run, offset?, limit?}`: a page of a stored run's tasks."""
+
+workflow_call_shape: Final[ObjectShape] = object_shape(
+    {
+        **workflow_steps_shape["properties"],
+        "steps": optional_shape(workflow_steps_shape["properties"]["steps"]),
+        "run": optional_shape(_RUN),
+        "offset": optional_shape(_OFFSET),
+        "limit": optional_shape(_LIMIT),
+    }
+)
+"""Describes what the workflow tool advertises: the flat form `{name?, bail?, steps}` or the
+read form `{run, offset?, limit?}`, as one object (a strict client needs one)."""
