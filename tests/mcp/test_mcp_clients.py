@@ -144,3 +144,37 @@ async def test_a_text_result_reaches_the_mcp_client_as_plain_text(tmp_path: Path
     assert "structuredContent" not in read
     assert json.loads(text(written)) == written["structuredContent"]
     assert written["structuredContent"] == {"path": "b.txt", "state": "created"}
+
+
+async def test_a_4_mb_read_is_bounded_and_reading_on_with_the_offset_gets_the_rest(
+    tmp_path: Path,
+) -> None:
+    from orkestrel.toolbox import WORKSPACE_READ_CHARS, WORKSPACE_READ_LINES
+    from support.mcp_client import connect, stdio, text
+
+    args = serve_args(tmp_path)
+    content = "".join(f"{index:06d} {'x' * 92}\n" for index in range(40_000))
+    (tmp_path / "root" / "big.txt").write_text(content)
+    pieces: list[str] = []
+    offset = 1
+    async with connect(stdio(sys.executable, args)) as session:
+        first = await session.call_tool("workspace", {"operation": "read", "path": "big.txt"})
+        while True:
+            answer = await session.call_tool(
+                "workspace", {"operation": "read", "path": "big.txt", "offset": offset}
+            )
+            body, _, note = text(answer).rpartition("[truncated: ")
+            if not note.endswith("]"):
+                pieces.append(text(answer))
+                break
+            assert note.startswith(f"showed lines {offset}-")
+            pieces.append(body)
+            offset = int(note.removesuffix("]").rpartition("read on with offset ")[2])
+    assert len(content) == 4_000_000
+    assert len(text(first)) <= WORKSPACE_READ_CHARS + 100
+    assert text(first).count("\n") == WORKSPACE_READ_LINES
+    assert text(first).endswith(
+        f"[truncated: showed lines 1-{WORKSPACE_READ_LINES} of 40000; "
+        f"read on with offset {WORKSPACE_READ_LINES + 1}]"
+    )
+    assert "".join(pieces) == content

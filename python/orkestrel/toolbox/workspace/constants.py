@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+from typing import Final
 
 from orkestrel.toolbox.readonly import read_only
 
 WORKSPACE_TOOL_NAME = "workspace"
 """Holds the name `create_workspace_tool` advertises by default, `'workspace'`."""
+
+WORKSPACE_READ_LINES: Final = 2_000
+"""Holds the default cap on the lines one `read` answers (`create_workspace_tool(read_lines=)`)."""
+
+WORKSPACE_READ_CHARS: Final = 262_144
+"""Holds the default cap on the characters one `read` answers
+(`create_workspace_tool(read_chars=)`)."""
 
 WORKSPACE_TOOL_EXAMPLE: dict[str, str] = read_only(
     {"operation": "write", "path": "notes.txt", "content": "hello"}
@@ -44,7 +52,11 @@ WORKSPACE_TOOL_DESCRIPTION = f"""Work on the files of the active workspace. Each
 object: its "operation" field names the action, the other fields belong to that action.
 
 Look:
-- read {{path}}: the file's text; null when the file is missing or is an image.
+- read {{path, offset?, limit?}}: the file's text from line offset (default 1), at most limit \
+lines (default and most {WORKSPACE_READ_LINES}, and at most {WORKSPACE_READ_CHARS} characters); \
+null when the file is missing or is an image. A cut answer ends with a line of its own, \
+[truncated: showed lines A-B of N; read on with offset B+1]: call read again with that offset \
+for the rest.
 - list {{}}: every file as {{path, state, size, lines, kind}}; kind is "text" or "binary".
 - has {{path}}: true when the file exists.
 - search {{query, regex?, sensitive?, limit?}}: matches, file by file then line by line, as \

@@ -10,10 +10,13 @@ from orkestrel.toolbox.helpers import named_text
 from orkestrel.toolbox.hints import WRITES
 from orkestrel.toolbox.operation_contract import OperationContract
 from orkestrel.toolbox.workspace.constants import (
+    WORKSPACE_READ_CHARS,
+    WORKSPACE_READ_LINES,
     WORKSPACE_TOOL_DESCRIPTION,
     WORKSPACE_TOOL_NAME,
     WORKSPACE_TOOL_SUMMARY,
 )
+from orkestrel.toolbox.workspace.helpers import read_window
 from orkestrel.toolbox.workspace.shapes import workspace_tool_shape
 from orkestrel.workspace import (
     MemoryWorkspaceStore,
@@ -121,9 +124,6 @@ def _splice(workspace: WorkspaceInterface, call: Call) -> None:
 _HANDLERS: Mapping[str, Handler] = {
     "workspaces": _workspaces,
     "switch": _switch,
-    "read": lambda manager, call: (
-        None if manager.active is None else manager.active.read(call["path"])
-    ),
     "list": _list,
     "has": lambda manager, call: manager.active is not None and manager.active.has(call["path"]),
     "search": _search,
@@ -143,6 +143,8 @@ def create_workspace_tool(
     description: str | None = None,
     manager: WorkspaceManagerInterface | None = None,
     store: WorkspaceStoreInterface | None = None,
+    read_lines: int = WORKSPACE_READ_LINES,
+    read_chars: int = WORKSPACE_READ_CHARS,
 ) -> ToolInterface:
     """Builds an LLM-callable workspace-editing tool that advertises `workspace_tool_shape` as its
     parameters and runs each parsed operation against the manager's active workspace.
@@ -152,13 +154,25 @@ def create_workspace_tool(
     tool: durability is the caller's `save`. A writing operation with no active workspace creates
     and activates one; a reading one answers empty. A malformed call raises `ToolboxError`
     (`TOOL`); a refused edit raises the workspace's own `WorkspaceError`.
+
+    One `read` answers at most `read_lines` lines and `read_chars` characters; a cut answer ends
+    with a `[truncated: ...; read on with offset N]` line (see `read_window`).
     """
     target = manager if manager is not None else WorkspaceManager(store or MemoryWorkspaceStore())
     label = name if name is not None else WORKSPACE_TOOL_NAME
     contract = OperationContract(workspace_tool_shape, label=label)
 
+    def _read(manager: WorkspaceManagerInterface, call: Call) -> str | None:
+        text = None if manager.active is None else manager.active.read(call["path"])
+        if text is None:
+            return None
+        limit = min(call.get("limit") or read_lines, read_lines)
+        return read_window(text, call.get("offset") or 1, limit, read_chars)
+
     async def execute(args: Mapping[str, Any]) -> Any:
         call: Call = contract.parse(args)
+        if call["operation"] == "read":
+            return _read(target, call)
         return _HANDLERS[call["operation"]](target, call)
 
     return create_tool(
