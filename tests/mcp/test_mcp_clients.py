@@ -178,3 +178,27 @@ async def test_a_4_mb_read_is_bounded_and_reading_on_with_the_offset_gets_the_re
         f"read on with offset {WORKSPACE_READ_LINES + 1}]"
     )
     assert "".join(pieces) == content
+
+
+async def test_an_add_of_20000_rows_answers_the_count_and_a_bounded_list_of_keys(
+    tmp_path: Path,
+) -> None:
+    from orkestrel.toolbox import DATABASE_TOOL_KEYS
+    from support.mcp_client import connect, stdio, text
+
+    tables = {"notes": {"columns": {"body": "string"}}}
+    rows = [{"body": f"note {index}"} for index in range(20_000)]
+    async with connect(stdio(sys.executable, serve_args(tmp_path))) as session:
+        await session.call_tool("database", {"operation": "create", "id": "log", "tables": tables})
+        add = {"operation": "add", "id": "log", "table": "notes", "row": rows}
+        added = await session.call_tool("database", add)
+        few = await session.call_tool("database", {**add, "row": rows[:2]})
+        count = {"operation": "count", "id": "log", "table": "notes"}
+        counted = await session.call_tool("database", count)
+    answer = added["structuredContent"]
+    assert len(text(added)) < 10_000
+    assert (answer["count"], answer["truncated"]) == (20_000, True)
+    assert len(answer["keys"]) == DATABASE_TOOL_KEYS == len(set(answer["keys"]))
+    assert list(few["structuredContent"]) == ["keys"]
+    assert len(few["structuredContent"]["keys"]) == 2
+    assert json.loads(text(counted)) == {"count": 20_002}
