@@ -202,3 +202,23 @@ async def test_an_add_of_20000_rows_answers_the_count_and_a_bounded_list_of_keys
     assert list(few["structuredContent"]) == ["keys"]
     assert len(few["structuredContent"]["keys"]) == 2
     assert json.loads(text(counted)) == {"count": 20_002}
+
+
+async def test_a_search_with_many_hits_is_capped_and_says_so(tmp_path: Path) -> None:
+    from orkestrel.toolbox import WORKSPACE_SEARCH_MATCHES
+    from support.mcp_client import connect, stdio, text
+
+    args = serve_args(tmp_path)
+    (tmp_path / "root" / "hits.txt").write_text("".join(f"hit {index}\n" for index in range(5000)))
+    (tmp_path / "root" / "few.txt").write_text("rare\nrare\n")
+    search = {"operation": "search", "query": "hit"}
+    async with connect(stdio(sys.executable, args)) as session:
+        many = await session.call_tool("workspace", search)
+        limited = await session.call_tool("workspace", {**search, "limit": 3})
+        few = await session.call_tool("workspace", {**search, "query": "rare"})
+    answer = json.loads(text(many))
+    assert (answer["truncated"], len(answer["matches"])) == (True, WORKSPACE_SEARCH_MATCHES)
+    assert answer["matches"][-1]["content"] == f"hit {WORKSPACE_SEARCH_MATCHES - 1}"
+    assert "narrow the query" in answer["note"]
+    assert [match["line"] for match in json.loads(text(limited))] == [1, 2, 3]
+    assert [match["path"] for match in json.loads(text(few))] == ["few.txt", "few.txt"]

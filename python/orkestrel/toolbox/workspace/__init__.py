@@ -3,6 +3,7 @@
 from orkestrel.toolbox.workspace.constants import (
     WORKSPACE_READ_CHARS,
     WORKSPACE_READ_LINES,
+    WORKSPACE_SEARCH_MATCHES,
     WORKSPACE_TOOL_DESCRIPTION,
     WORKSPACE_TOOL_EXAMPLE,
     WORKSPACE_TOOL_NAME,
@@ -15,6 +16,7 @@ from orkestrel.toolbox.workspace.types import WorkspaceOperation, WorkspaceToolO
 __all__ = [
     "WORKSPACE_READ_CHARS",
     "WORKSPACE_READ_LINES",
+    "WORKSPACE_SEARCH_MATCHES",
     "WORKSPACE_TOOL_DESCRIPTION",
     "WORKSPACE_TOOL_EXAMPLE",
     "WORKSPACE_TOOL_NAME",

@@ -17,6 +17,10 @@ WORKSPACE_READ_CHARS: Final = 262_144
 """Holds the default cap on the characters one `read` answers
 (`create_workspace_tool(read_chars=)`)."""
 
+WORKSPACE_SEARCH_MATCHES: Final = 200
+"""Holds the default cap on the matches one `search` answers
+(`create_workspace_tool(search_matches=)`); its lines are held to `WORKSPACE_READ_CHARS`."""
+
 WORKSPACE_TOOL_EXAMPLE: dict[str, str] = read_only(
     {"operation": "write", "path": "notes.txt", "content": "hello"}
 )
@@ -60,7 +64,9 @@ for the rest.
 - list {{}}: every file as {{path, state, size, lines, kind}}; kind is "text" or "binary".
 - has {{path}}: true when the file exists.
 - search {{query, regex?, sensitive?, limit?}}: matches, file by file then line by line, as \
-{{path, line, column, length, content}}; content is the whole line.
+{{path, line, column, length, content}}; content is the whole line. At most \
+{WORKSPACE_SEARCH_MATCHES} matches and {WORKSPACE_READ_CHARS} characters of lines are answered; \
+past that the answer is {{matches, truncated: true, note}}: narrow the query for the rest.
 
 Change (the first change creates a workspace when none is active):
 - write {{path, content}}: create the file or replace all of its text.

@@ -1,6 +1,12 @@
-"""`read_window`: the lines of a file one `read` answers, cut to the tool's caps."""
+"""`read_window` and `search_window`: what one `read` or `search` answers, cut to the tool's
+caps."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from orkestrel.workspace import SearchMatch
 
 
 def read_window(text: str, offset: int, limit: int, chars: int) -> str:
@@ -31,3 +37,36 @@ def read_window(text: str, offset: int, limit: int, chars: int) -> str:
         f"{body}{separator}[truncated: showed lines {offset}-{end} of {len(lines)}{cut}; "
         f"read on with offset {end + 1}]"
     )
+
+
+def search_window(found: Iterable[SearchMatch], limit: int, chars: int) -> Any:
+    """Answers the first `limit` of `found` as `{path, line, column, length, content}` while
+    their lines add up to at most `chars` characters (a first line longer than that is cut at
+    it). Every match fitting, the answer is the list; cut, it is
+    `{matches, truncated: true, note}`, the note saying how to find the rest."""
+    matches: list[dict[str, Any]] = []
+    size = 0
+    cut = False
+    for match in found:
+        if len(matches) == limit or (matches and size + len(match.content) > chars):
+            cut = True
+            break
+        content = match.content[:chars]
+        cut = cut or len(content) < len(match.content)
+        size += len(content)
+        matches.append(
+            {
+                "path": match.path,
+                "line": match.line,
+                "column": match.column,
+                "length": match.length,
+                "content": content,
+            }
+        )
+    if not cut:
+        return matches
+    note = (
+        f"showed the first {len(matches)} matches ({size} characters of lines); there are "
+        "more: narrow the query, or search fewer files"
+    )
+    return {"matches": matches, "truncated": True, "note": note}

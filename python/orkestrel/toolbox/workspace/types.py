@@ -18,6 +18,7 @@ class WorkspaceToolOptions(TypedDict):
     store: NotRequired[WorkspaceStoreInterface]
     read_lines: NotRequired[int]
     read_chars: NotRequired[int]
+    search_matches: NotRequired[int]
 
 
 class _Path(TypedDict):

@@ -1,5 +1,5 @@
-"""The workspace tool's `read` window: whole files as they are, cut ones with a note saying how
-to read on, and a line longer than the character cap cut at it."""
+"""The workspace tool's `read` and `search` windows: whole answers as they are, cut ones with a
+note saying how to go on, and a line longer than the character cap cut at it."""
 
 from __future__ import annotations
 
@@ -40,3 +40,18 @@ async def test_a_limit_over_the_cap_is_held_to_the_cap() -> None:
     await tool.execute({"operation": "write", "path": "a.txt", "content": "1\n2\n"})
     read = await tool.execute({"operation": "read", "path": "a.txt", "limit": 50})
     assert read == "1\n[truncated: showed lines 1-1 of 2; read on with offset 2]"
+
+
+async def test_a_search_is_cut_at_the_match_cap_and_at_the_character_cap() -> None:
+    tool = create_workspace_tool(search_matches=2, read_chars=6)
+    await tool.execute({"operation": "write", "path": "a.txt", "content": "ab\nab\nab\n"})
+    await tool.execute({"operation": "write", "path": "b.txt", "content": "abcdefgh\n"})
+    one = await tool.execute({"operation": "search", "query": "ab", "limit": 1})
+    many = await tool.execute({"operation": "search", "query": "ab"})
+    long = await tool.execute({"operation": "search", "query": "fgh"})
+    assert [match["line"] for match in one] == [1]
+    assert [match["line"] for match in many["matches"]] == [1, 2]
+    assert many["truncated"] is True
+    assert long["matches"][0]["content"] == "abcdef"
+    assert long["truncated"] is True
+    assert await tool.execute({"operation": "search", "query": "zz"}) == []
