@@ -144,3 +144,81 @@ async def test_a_text_result_reaches_the_mcp_client_as_plain_text(tmp_path: Path
     assert "structuredContent" not in read
     assert json.loads(text(written)) == written["structuredContent"]
     assert written["structuredContent"] == {"path": "b.txt", "state": "created"}
+
+
+async def test_a_4_mb_read_is_bounded_and_reading_on_with_the_offset_gets_the_rest(
+    tmp_path: Path,
+) -> None:
+    from orkestrel.toolbox import WORKSPACE_READ_CHARS, WORKSPACE_READ_LINES
+    from support.mcp_client import connect, stdio, text
+
+    args = serve_args(tmp_path)
+    content = "".join(f"{index:06d} {'x' * 92}\n" for index in range(40_000))
+    (tmp_path / "root" / "big.txt").write_text(content)
+    pieces: list[str] = []
+    offset = 1
+    async with connect(stdio(sys.executable, args)) as session:
+        first = await session.call_tool("workspace", {"operation": "read", "path": "big.txt"})
+        while True:
+            answer = await session.call_tool(
+                "workspace", {"operation": "read", "path": "big.txt", "offset": offset}
+            )
+            body, _, note = text(answer).rpartition("[truncated: ")
+            if not note.endswith("]"):
+                pieces.append(text(answer))
+                break
+            assert note.startswith(f"showed lines {offset}-")
+            pieces.append(body)
+            offset = int(note.removesuffix("]").rpartition("read on with offset ")[2])
+    assert len(content) == 4_000_000
+    assert len(text(first)) <= WORKSPACE_READ_CHARS + 100
+    assert text(first).count("\n") == WORKSPACE_READ_LINES
+    assert text(first).endswith(
+        f"[truncated: showed lines 1-{WORKSPACE_READ_LINES} of 40000; "
+        f"read on with offset {WORKSPACE_READ_LINES + 1}]"
+    )
+    assert "".join(pieces) == content
+
+
+async def test_an_add_of_20000_rows_answers_the_count_and_a_bounded_list_of_keys(
+    tmp_path: Path,
+) -> None:
+    from orkestrel.toolbox import DATABASE_TOOL_KEYS
+    from support.mcp_client import connect, stdio, text
+
+    tables = {"notes": {"columns": {"body": "string"}}}
+    rows = [{"body": f"note {index}"} for index in range(20_000)]
+    async with connect(stdio(sys.executable, serve_args(tmp_path))) as session:
+        await session.call_tool("database", {"operation": "create", "id": "log", "tables": tables})
+        add = {"operation": "add", "id": "log", "table": "notes", "row": rows}
+        added = await session.call_tool("database", add)
+        few = await session.call_tool("database", {**add, "row": rows[:2]})
+        count = {"operation": "count", "id": "log", "table": "notes"}
+        counted = await session.call_tool("database", count)
+    answer = added["structuredContent"]
+    assert len(text(added)) < 10_000
+    assert (answer["count"], answer["truncated"]) == (20_000, True)
+    assert len(answer["keys"]) == DATABASE_TOOL_KEYS == len(set(answer["keys"]))
+    assert list(few["structuredContent"]) == ["keys"]
+    assert len(few["structuredContent"]["keys"]) == 2
+    assert json.loads(text(counted)) == {"count": 20_002}
+
+
+async def test_a_search_with_many_hits_is_capped_and_says_so(tmp_path: Path) -> None:
+    from orkestrel.toolbox import WORKSPACE_SEARCH_MATCHES
+    from support.mcp_client import connect, stdio, text
+
+    args = serve_args(tmp_path)
+    (tmp_path / "root" / "hits.txt").write_text("".join(f"hit {index}\n" for index in range(5000)))
+    (tmp_path / "root" / "few.txt").write_text("rare\nrare\n")
+    search = {"operation": "search", "query": "hit"}
+    async with connect(stdio(sys.executable, args)) as session:
+        many = await session.call_tool("workspace", search)
+        limited = await session.call_tool("workspace", {**search, "limit": 3})
+        few = await session.call_tool("workspace", {**search, "query": "rare"})
+    answer = json.loads(text(many))
+    assert (answer["truncated"], len(answer["matches"])) == (True, WORKSPACE_SEARCH_MATCHES)
+    assert answer["matches"][-1]["content"] == f"hit {WORKSPACE_SEARCH_MATCHES - 1}"
+    assert "narrow the query" in answer["note"]
+    assert [match["line"] for match in json.loads(text(limited))] == [1, 2, 3]
+    assert [match["path"] for match in json.loads(text(few))] == ["few.txt", "few.txt"]

@@ -230,3 +230,24 @@ async def test_a_one_row_get_answers_whatever_its_size(setup: Setup) -> None:
     assert await tool.execute(get(setup, "big")) == {"row": big}
     with pytest.raises(ToolboxError, match="size cap of 1024 bytes"):
         await tool.execute(get(setup, ["big", "missing"]))
+
+
+async def test_a_write_past_the_key_cap_answers_count_first_keys_and_truncated(
+    setup: Setup,
+) -> None:
+    tool = await filled(setup, 0, keys=2)
+    call = {"operation": "add", "id": setup.id, "table": "items"}
+    rows = [{"id": f"k{index}", "n": index} for index in range(5)]
+    added = await tool.execute({**call, "row": rows})
+    replaced = await tool.execute({**call, "operation": "set", "row": rows})
+    two = await tool.execute({**call, "row": [{"id": "a", "n": 1}, {"id": "b", "n": 2}]})
+    counted = await tool.execute({"operation": "count", "id": setup.id, "table": "items"})
+    assert added == {"count": 5, "keys": ["k0", "k1"], "truncated": True}
+    assert replaced == added
+    assert two == {"keys": ["a", "b"]}
+    assert counted == {"count": 7}
+
+
+def test_a_negative_key_cap_is_refused() -> None:
+    with pytest.raises(ToolboxError, match="keys"):
+        create_database_tool(keys=-1)

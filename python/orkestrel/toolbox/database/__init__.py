@@ -9,6 +9,7 @@ from orkestrel.toolbox.database.compilers import (
 )
 from orkestrel.toolbox.database.constants import (
     DATABASE_TOOL_DESCRIPTION,
+    DATABASE_TOOL_KEYS,
     DATABASE_TOOL_LIMIT,
     DATABASE_TOOL_MUTATIONS,
     DATABASE_TOOL_NAME,
@@ -69,6 +70,7 @@ from orkestrel.toolbox.database.validators import (
 
 __all__ = [
     "DATABASE_TOOL_DESCRIPTION",
+    "DATABASE_TOOL_KEYS",
     "DATABASE_TOOL_LIMIT",
     "DATABASE_TOOL_MUTATIONS",
     "DATABASE_TOOL_NAME",

@@ -16,6 +16,12 @@ DATABASE_TOOL_LIMIT: Final = 1000
 `1000`: the database tool's default row ceiling.
 """
 
+DATABASE_TOOL_KEYS: Final = 100
+"""Holds the default cap on the keys an `add` or `set` of many rows answers, `100`: beyond the
+seed, which answers every key (20,000 rows answered 780 KB of keys); a cut answer carries the
+first keys with `count` and `truncated: true`.
+"""
+
 DATABASE_TOOL_SIZE: Final = 262_144
 """Holds the default cap on the size of a `records` answer, and of a `get` answer of more than
 one row, `262_144` bytes of JSON: beyond the seed, so that no answer can flood a model's
@@ -63,8 +69,10 @@ Operations:
 - aggregate: {operation, id, table, function, column, query?} computes count, sum, average,
   minimum or maximum over matching rows.
 - add: {operation, id, table, row} inserts one row (or a list of rows) and answers the key(s);
-  an existing key is an error and nothing is written.
-- set: {operation, id, table, row} inserts or fully replaces one row or a list of rows.
+  an existing key is an error and nothing is written. Past the tool's key cap (default 100)
+  it answers {count, keys, truncated: true}: every row was written, keys holds the first keys.
+- set: {operation, id, table, row} inserts or fully replaces one row or a list of rows,
+  answered like add.
 - update: {operation, id, table, key, changes} changes some columns of the row(s) with the
   key(s); answers whether each row existed.
 - remove: {operation, id, table, key} deletes the row(s); answers whether each existed.

@@ -19,6 +19,7 @@ from orkestrel.database import (
 )
 from orkestrel.toolbox.database.constants import (
     DATABASE_TOOL_DESCRIPTION,
+    DATABASE_TOOL_KEYS,
     DATABASE_TOOL_LIMIT,
     DATABASE_TOOL_NAME,
     DATABASE_TOOL_SIZE,
@@ -86,6 +87,7 @@ def create_database_tool(
     generator: KeyGenerator | None = None,
     limit: int | None = None,
     size: int | None = None,
+    keys: int | None = None,
     timeout_ms: int | None = None,
     readonly: bool = False,
     resolver: DatabaseResolver | None = None,
@@ -95,7 +97,9 @@ def create_database_tool(
 
     `parameters` is compiled from `database_tool_shape`, and every call's arguments are parsed
     through the same contract. `records` answers carry at most `limit` rows (default
-    `DATABASE_TOOL_LIMIT`) and at most `size` bytes of JSON (default `DATABASE_TOOL_SIZE`);
+    `DATABASE_TOOL_LIMIT`) and at most `size` bytes of JSON (default `DATABASE_TOOL_SIZE`); an
+    `add` or `set` of many rows answers at most `keys` keys (default `DATABASE_TOOL_KEYS`), and
+    past that `{count, keys, truncated: true}`;
     `timeout_ms` (milliseconds) interrupts a slow read or write and rolls it back; `readonly`
     refuses every mutation and opens the databases the tool builds read-only. A caller-built
     `resolver` (instead of `databases`, `store`, `drivers` and `generator`) is where the tool
@@ -107,6 +111,8 @@ def create_database_tool(
     _check_count("limit", cap, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
     budget = DATABASE_TOOL_SIZE if size is None else size
     _check_count("size", budget, MIN_SIZE, MAX_SAFE_INTEGER, f"an integer of at least {MIN_SIZE}")
+    answered = DATABASE_TOOL_KEYS if keys is None else keys
+    _check_count("keys", answered, 0, MAX_SAFE_INTEGER, "a nonnegative safe integer")
     label = DATABASE_TOOL_NAME if name is None else name
     contract = OperationContract(database_tool_shape, label=label)
     if resolver is None:
@@ -124,7 +130,13 @@ def create_database_tool(
     else:
         store = resolver.store
     handler = DatabaseToolHandler(
-        resolver, store, limit=cap, size=budget, timeout=timeout_ms, readonly=bool(readonly)
+        resolver,
+        store,
+        limit=cap,
+        size=budget,
+        timeout=timeout_ms,
+        readonly=bool(readonly),
+        keys=answered,
     )
 
     plain = create_contract(array_shape(row_shape))

@@ -11,7 +11,7 @@ import anyio
 from orkestrel.abort import AbortSignal
 from orkestrel.database import DatabaseError, DatabaseInterface
 from orkestrel.timeout import MAX_TIMEOUT_MS, create_timeout
-from orkestrel.toolbox.database.constants import DATABASE_TOOL_MUTATIONS
+from orkestrel.toolbox.database.constants import DATABASE_TOOL_KEYS, DATABASE_TOOL_MUTATIONS
 from orkestrel.toolbox.database.helpers import (
     clamp_query,
     fit_records,
@@ -41,6 +41,7 @@ class DatabaseToolHandler:
 
     __slots__ = (
         "_drivers",
+        "_keys",
         "_limit",
         "_locks",
         "_operations",
@@ -60,7 +61,9 @@ class DatabaseToolHandler:
         size: int,
         timeout: int | None,
         readonly: bool,
+        keys: int = DATABASE_TOOL_KEYS,
     ) -> None:
+        self._keys = keys
         self._resolver = resolver
         self._store = store
         self._limit = limit
@@ -203,7 +206,11 @@ class DatabaseToolHandler:
         many, rows = _keys(call["row"])
         async with self._deadline() as signal:
             keys = await getattr(table, method)(rows, signal=signal)
-        return {"keys": keys} if many else {"key": keys[0]}
+        if not many:
+            return {"key": keys[0]}
+        if len(keys) <= self._keys:
+            return {"keys": keys}
+        return {"count": len(keys), "keys": keys[: self._keys], "truncated": True}
 
     async def _add(self, call: Call) -> dict[str, Any]:
         return await self._write(call, "add")

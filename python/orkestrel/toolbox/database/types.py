@@ -121,7 +121,8 @@ class ClampedQuery(TypedDict):
 
 class DatabaseToolOptions(TypedDict, total=False):
     """Represents the options for `create_database_tool`: the live handles, definition store,
-    driver registry, key generator, row cap, byte cap, timeout in milliseconds, and readonly gate.
+    driver registry, key generator, row cap, byte cap, answered-key cap, timeout in milliseconds,
+    and readonly gate.
     """
 
     name: str
@@ -132,6 +133,7 @@ class DatabaseToolOptions(TypedDict, total=False):
     generator: KeyGenerator
     limit: int
     size: int
+    keys: int
     timeout_ms: int
     readonly: bool
     resolver: Any

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import json
+from typing import Final
 
 from orkestrel.toolbox.readonly import read_only
 
 WORKSPACE_TOOL_NAME = "workspace"
 """Holds the name `create_workspace_tool` advertises by default, `'workspace'`."""
+
+WORKSPACE_READ_LINES: Final = 2_000
+"""Holds the default cap on the lines one `read` answers (`create_workspace_tool(read_lines=)`)."""
+
+WORKSPACE_READ_CHARS: Final = 262_144
+"""Holds the default cap on the characters one `read` answers
+(`create_workspace_tool(read_chars=)`)."""
+
+WORKSPACE_SEARCH_MATCHES: Final = 200
+"""Holds the default cap on the matches one `search` answers
+(`create_workspace_tool(search_matches=)`); its lines are held to `WORKSPACE_READ_CHARS`."""
 
 WORKSPACE_TOOL_EXAMPLE: dict[str, str] = read_only(
     {"operation": "write", "path": "notes.txt", "content": "hello"}
@@ -44,11 +56,17 @@ WORKSPACE_TOOL_DESCRIPTION = f"""Work on the files of the active workspace. Each
 object: its "operation" field names the action, the other fields belong to that action.
 
 Look:
-- read {{path}}: the file's text; null when the file is missing or is an image.
+- read {{path, offset?, limit?}}: the file's text from line offset (default 1), at most limit \
+lines (default and most {WORKSPACE_READ_LINES}, and at most {WORKSPACE_READ_CHARS} characters); \
+null when the file is missing or is an image. A cut answer ends with a line of its own, \
+[truncated: showed lines A-B of N; read on with offset B+1]: call read again with that offset \
+for the rest.
 - list {{}}: every file as {{path, state, size, lines, kind}}; kind is "text" or "binary".
 - has {{path}}: true when the file exists.
 - search {{query, regex?, sensitive?, limit?}}: matches, file by file then line by line, as \
-{{path, line, column, length, content}}; content is the whole line.
+{{path, line, column, length, content}}; content is the whole line. At most \
+{WORKSPACE_SEARCH_MATCHES} matches and {WORKSPACE_READ_CHARS} characters of lines are answered; \
+past that the answer is {{matches, truncated: true, note}}: narrow the query for the rest.
 
 Change (the first change creates a workspace when none is active):
 - write {{path, content}}: create the file or replace all of its text.

@@ -10,10 +10,14 @@ from orkestrel.toolbox.helpers import named_text
 from orkestrel.toolbox.hints import WRITES
 from orkestrel.toolbox.operation_contract import OperationContract
 from orkestrel.toolbox.workspace.constants import (
+    WORKSPACE_READ_CHARS,
+    WORKSPACE_READ_LINES,
+    WORKSPACE_SEARCH_MATCHES,
     WORKSPACE_TOOL_DESCRIPTION,
     WORKSPACE_TOOL_NAME,
     WORKSPACE_TOOL_SUMMARY,
 )
+from orkestrel.toolbox.workspace.helpers import read_window, search_window
 from orkestrel.toolbox.workspace.shapes import workspace_tool_shape
 from orkestrel.workspace import (
     MemoryWorkspaceStore,
@@ -83,22 +87,6 @@ def _list(manager: WorkspaceManagerInterface, call: Call) -> list[dict[str, Any]
     ]
 
 
-def _search(manager: WorkspaceManagerInterface, call: Call) -> list[dict[str, Any]]:
-    workspace = manager.active
-    if workspace is None:
-        return []
-    return [
-        {
-            "path": match.path,
-            "line": match.line,
-            "column": match.column,
-            "length": match.length,
-            "content": match.content,
-        }
-        for match in workspace.search(call["query"], **_options(call))
-    ]
-
-
 def _replace(manager: WorkspaceManagerInterface, call: Call) -> dict[str, int]:
     result = _editable(manager).replace(call["query"], call["replacement"], **_options(call))
     return {"occurrences": result.occurrences, "files": result.files}
@@ -121,12 +109,8 @@ def _splice(workspace: WorkspaceInterface, call: Call) -> None:
 _HANDLERS: Mapping[str, Handler] = {
     "workspaces": _workspaces,
     "switch": _switch,
-    "read": lambda manager, call: (
-        None if manager.active is None else manager.active.read(call["path"])
-    ),
     "list": _list,
     "has": lambda manager, call: manager.active is not None and manager.active.has(call["path"]),
-    "search": _search,
     "replace": _replace,
     "write": _edit(lambda space, call: space.write(call["path"], call["content"])),
     "splice": _edit(_splice),
@@ -143,6 +127,9 @@ def create_workspace_tool(
     description: str | None = None,
     manager: WorkspaceManagerInterface | None = None,
     store: WorkspaceStoreInterface | None = None,
+    read_lines: int = WORKSPACE_READ_LINES,
+    read_chars: int = WORKSPACE_READ_CHARS,
+    search_matches: int = WORKSPACE_SEARCH_MATCHES,
 ) -> ToolInterface:
     """Builds an LLM-callable workspace-editing tool that advertises `workspace_tool_shape` as its
     parameters and runs each parsed operation against the manager's active workspace.
@@ -152,13 +139,38 @@ def create_workspace_tool(
     tool: durability is the caller's `save`. A writing operation with no active workspace creates
     and activates one; a reading one answers empty. A malformed call raises `ToolboxError`
     (`TOOL`); a refused edit raises the workspace's own `WorkspaceError`.
+
+    One `read` answers at most `read_lines` lines and `read_chars` characters; a cut answer ends
+    with a `[truncated: ...; read on with offset N]` line (see `read_window`). One `search`
+    answers at most `search_matches` matches and `read_chars` characters of matched lines; a cut
+    one is `{matches, truncated: true, note}` (see `search_window`).
     """
     target = manager if manager is not None else WorkspaceManager(store or MemoryWorkspaceStore())
     label = name if name is not None else WORKSPACE_TOOL_NAME
     contract = OperationContract(workspace_tool_shape, label=label)
 
+    def _read(manager: WorkspaceManagerInterface, call: Call) -> str | None:
+        text = None if manager.active is None else manager.active.read(call["path"])
+        if text is None:
+            return None
+        limit = min(call.get("limit") or read_lines, read_lines)
+        return read_window(text, call.get("offset") or 1, limit, read_chars)
+
+    def _search(manager: WorkspaceManagerInterface, call: Call) -> Any:
+        workspace = manager.active
+        if workspace is None:
+            return []
+        limit = min(call.get("limit") or search_matches, search_matches)
+        probe = limit + 1 if limit == search_matches else limit
+        options = {**_options(call), "limit": probe}
+        return search_window(workspace.search(call["query"], **options), limit, read_chars)
+
     async def execute(args: Mapping[str, Any]) -> Any:
         call: Call = contract.parse(args)
+        if call["operation"] == "read":
+            return _read(target, call)
+        if call["operation"] == "search":
+            return _search(target, call)
         return _HANDLERS[call["operation"]](target, call)
 
     return create_tool(

@@ -13,6 +13,7 @@ from orkestrel.contract import (
     string_shape,
     union_shape,
 )
+from orkestrel.toolbox.workspace.constants import WORKSPACE_READ_LINES
 
 
 def _operation(name: str, what: str, **fields: ContractShape) -> ContractShape:
@@ -49,7 +50,20 @@ def _matching() -> dict[str, ContractShape]:
 _QUERY = string_shape(description="The text, or with regex the pattern, to look for.")
 
 workspace_tool_shape: UnionShape = union_shape(
-    _operation("read", "Read one file's text.", path=_path()),
+    _operation(
+        "read",
+        "Read one file's text, a window of its lines.",
+        path=_path(),
+        offset=optional_shape(
+            integer_shape(min=1, description="The first line to read, from 1 (default 1).")
+        ),
+        limit=optional_shape(
+            integer_shape(
+                min=1,
+                description=f"The most lines to read (default and most {WORKSPACE_READ_LINES}).",
+            )
+        ),
+    ),
     _operation("list", "List the files."),
     _operation("has", "Tell whether a file exists.", path=_path()),
     _operation("search", "Find matches in every file.", query=_QUERY, **_matching()),

@@ -16,6 +16,9 @@ class WorkspaceToolOptions(TypedDict):
     description: NotRequired[str]
     manager: NotRequired[WorkspaceManagerInterface]
     store: NotRequired[WorkspaceStoreInterface]
+    read_lines: NotRequired[int]
+    read_chars: NotRequired[int]
+    search_matches: NotRequired[int]
 
 
 class _Path(TypedDict):
@@ -34,9 +37,11 @@ class _Matching(TypedDict):
 
 
 class ReadOperation(_Path):
-    """Represents `read`: one file's text."""
+    """Represents `read`: a window of one file's lines, from `offset` (from 1), at most `limit`."""
 
     operation: Literal["read"]
+    offset: NotRequired[int]
+    limit: NotRequired[int]
 
 
 class ListOperation(TypedDict):
