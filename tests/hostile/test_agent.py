@@ -14,6 +14,7 @@ import pytest
 
 from agent.servers import Backend, Reply, openai_stream, stream_reply
 from hostile.conftest import Serve
+from orkestrel.toolbox.workspace import WORKSPACE_READ_CHARS
 from support.mcp_client import text
 
 pytestmark = pytest.mark.anyio
@@ -106,12 +107,13 @@ async def test_two_hundred_reads_of_an_eight_mebibyte_file_in_one_turn_are_bound
     assert (answer.get("isError", False), text(answer)) == (False, "read them all")
     answers = [m["content"] for m in backend.requests[1].body["messages"] if m["role"] == "tool"]
     assert len(answers) == 33
-    kept = "b" * size
-    notice = (
-        f"not kept: this answer of {size} characters would take the conversation over the "
-        "agent's max_context limit of 16777216; ask for less"
+    # The workspace tool's read window (WORKSPACE_READ_CHARS) bounds each answer before the
+    # agent's max_context has to (tests/agent/test_bounds.py covers that limit on its own).
+    window = (
+        "b" * WORKSPACE_READ_CHARS + "\n[truncated: showed lines 1-1 of 1 (line 1 cut at "
+        f"{WORKSPACE_READ_CHARS} characters); read on with offset 2]"
     )
-    assert answers[:32] == [kept] + [notice] * 31
+    assert answers[:32] == [window] * 32
     assert answers[32] == (
         "not run: this turn made 200 tool calls, over the agent's max_calls limit of 32 per "
         "turn; the first 32 ran and the other 168 were dropped"
