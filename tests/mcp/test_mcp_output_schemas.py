@@ -6,6 +6,7 @@ change with the operation advertise none."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -139,3 +140,21 @@ async def test_the_tools_without_an_output_schema_answer_text_or_shapes_that_var
     assert "structuredContent" not in files
     assert (text(has), "structuredContent" in has) == ("true", False)
     assert "structuredContent" not in databases
+
+
+async def test_the_fastmcp_client_reads_the_structured_answers_as_data(tmp_path: Path) -> None:
+    fastmcp = pytest.importorskip("fastmcp", reason="fastmcp's client needs the 2.x SDK line")
+    from fastmcp.client.transports import StdioTransport
+
+    calls = [
+        ("infer", INFER_CALLS[0]),
+        ("infer", INFER_CALLS[-1]),
+        *[("workflow", call) for call in WORKFLOW_CALLS[:2] + WORKFLOW_CALLS[3:4]],
+    ]
+    argv = every_flag(tmp_path)
+    async with fastmcp.Client(StdioTransport(sys.executable, argv, env=dict(os.environ))) as client:
+        answers = [await client.call_tool(name, call) for name, call in calls]
+    assert [answer.is_error for answer in answers] == [False] * len(calls)
+    assert [answer.data for answer in answers] == [answer.structured_content for answer in answers]
+    assert answers[2].data["status"] == "completed"
+    assert answers[-1].data["run"] == "fine"
