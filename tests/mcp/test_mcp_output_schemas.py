@@ -131,6 +131,9 @@ async def test_the_tools_without_an_output_schema_answer_text_or_shapes_that_var
         files = await client.call_tool("workspace", {"operation": "list"})
         has = await client.call_tool("workspace", {"operation": "has", "path": "notes.md"})
         databases = await client.call_tool("database", {"operation": "databases"})
+        write = {"operation": "write", "path": "new.md", "content": "x"}
+        written = await client.call_tool("workspace", write)
+        failed = await client.call_tool("infer", {"samples": "not a list"})
     assert set(listed) - SCHEMAS == {"describe", "database", "workspace", "relation", "agent"}
     assert all("outputSchema" not in listed[name] for name in set(listed) - SCHEMAS)
     assert "structuredContent" not in described
@@ -140,6 +143,8 @@ async def test_the_tools_without_an_output_schema_answer_text_or_shapes_that_var
     assert "structuredContent" not in files
     assert (text(has), "structuredContent" in has) == ("true", False)
     assert "structuredContent" not in databases
+    assert written["structuredContent"] == {"path": "new.md", "state": "created"}
+    assert (failed["isError"], "structuredContent" in failed) == (True, False)
 
 
 async def test_the_fastmcp_client_reads_the_structured_answers_as_data(tmp_path: Path) -> None:
