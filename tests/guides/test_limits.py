@@ -15,7 +15,20 @@ from orkestrel.cli.serve import register
 from support.markdown import sections, tables
 
 GUIDE = ROOT / "docs" / "guides" / "serve.md"
-BOUNDING = ("max", "timeout", "threads", "queue", "buffer", "idle", "pool", "frame")
+BOUNDING = (
+    "max",
+    "timeout",
+    "threads",
+    "queue",
+    "buffer",
+    "idle",
+    "pool",
+    "frame",
+    "answer",
+    "lines",
+    "chars",
+    "matches",
+)
 """Words in the name of an option that bounds a resource."""
 
 

@@ -12,10 +12,15 @@ from orkestrel.cli.guards import changes_state
 from orkestrel.cli.hints import annotate
 from orkestrel.cli.toolbox import ToolboxContext, ToolFactory
 from orkestrel.cli.workflow import workflow as served_workflow
-from orkestrel.cli.workspace import open_shared_workspace_tool, open_workspace_tool
+from orkestrel.cli.workspace import (
+    WorkspaceCaps,
+    open_shared_workspace_tool,
+    open_workspace_tool,
+)
 from orkestrel.database import create_database, create_sqlite_driver, create_sqlite_factory
 from orkestrel.tool import ToolInterface
 from orkestrel.toolbox import (
+    DATABASE_TOOL_KEYS,
     RELATION_TOOL_MUTATIONS,
     DatabaseDefinitionStore,
     DatabaseResolver,
@@ -63,12 +68,12 @@ def describe(context: ToolboxContext) -> ToolInterface:
     return create_describe_tool(context.manager)
 
 
-def workspace(context: ToolboxContext) -> ToolInterface:
+def workspace(context: ToolboxContext, caps: WorkspaceCaps | None = None) -> ToolInterface:
     """Builds the workspace tool over the files of `--root` (with `--database`, over the
-    workspace that PostgreSQL keeps under the root folder's name)."""
+    workspace that PostgreSQL keeps under the root folder's name), answering within `caps`."""
     if context.shared is not None:
-        return open_shared_workspace_tool(context.root, context.readonly, context.shared)
-    return open_workspace_tool(context.root, context.readonly, context.data)
+        return open_shared_workspace_tool(context.root, context.readonly, context.shared, caps)
+    return open_workspace_tool(context.root, context.readonly, context.data, caps)
 
 
 def open_definitions(data: Path, readonly: bool) -> DefinitionStoreInterface:
@@ -115,11 +120,12 @@ def open_shared_resolver(
     return DatabaseResolver(None, drivers, None, store, readonly=readonly)
 
 
-def database(context: ToolboxContext) -> list[ToolInterface]:
+def database(context: ToolboxContext, keys: int = DATABASE_TOOL_KEYS) -> list[ToolInterface]:
     """Builds the database tool over SQLite files and a definition store under `--data`,
     creating `--data` on the first call rather than when the toolbox is listed (with
-    `--database`, over schemas of that PostgreSQL instead); with `--relations`, also the
-    relation tool over the same databases."""
+    `--database`, over schemas of that PostgreSQL instead), answering at most `keys` keys for
+    an `add` or `set` of many rows; with `--relations`, also the relation tool over the same
+    databases."""
     shared = context.shared
     if shared is not None:
         store = open_shared_definitions(shared, context.readonly)
@@ -132,7 +138,7 @@ def database(context: ToolboxContext) -> list[ToolInterface]:
         context.stack.push_async_callback(closer)
     context.stack.push_async_callback(resolver.close)
     tools: list[ToolInterface] = [
-        create_database_tool(resolver=resolver, readonly=context.readonly)
+        create_database_tool(resolver=resolver, readonly=context.readonly, keys=keys)
     ]
     if context.relations is not None:
         # Deferred for start-up time: relations load only with `--relations`.

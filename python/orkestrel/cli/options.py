@@ -18,12 +18,21 @@ from orkestrel.cli.agent import (
 )
 from orkestrel.cli.arguments import positive_int
 from orkestrel.cli.builtins import builtin_factories
+from orkestrel.cli.builtins import database as served_database
+from orkestrel.cli.builtins import workspace as served_workspace
 from orkestrel.cli.shared import PostgresSettings, SharedState, open_shared_state, unreachable
 from orkestrel.cli.toolbox import ToolboxSetupError, open_toolbox
 from orkestrel.cli.workflow import workflow as served_workflow
+from orkestrel.cli.workspace import WorkspaceCaps
 from orkestrel.database.constants import POSTGRES_POOL_SIZE, POSTGRES_POOL_TIMEOUT
 from orkestrel.tool import ToolManager
-from orkestrel.toolbox import AGENT_TOOL_NAME
+from orkestrel.toolbox import (
+    AGENT_TOOL_NAME,
+    DATABASE_TOOL_KEYS,
+    WORKSPACE_READ_CHARS,
+    WORKSPACE_READ_LINES,
+    WORKSPACE_SEARCH_MATCHES,
+)
 from orkestrel.workflow import MAX_ANSWER_BYTES
 
 DATA_FOLDER = ".orkestrel"
@@ -38,7 +47,8 @@ def data_of(options: argparse.Namespace) -> Path:
 
 def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds `--root`, `--data`, `--database`, `--pool-size`, `--pool-timeout`, `--readonly`,
-    `--relations`, `--workflow`, `--workflow-answer-bytes` and `--tools` to a toolbox command's
+    `--relations`, `--workflow`, `--workflow-answer-bytes`, the caps on what one workspace
+    `read` or `search` and one database `add` answer, and `--tools` to a toolbox command's
     parser."""
     parser.add_argument(
         "--root",
@@ -103,6 +113,38 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         f"that passes it fails and stops the run (default: {MAX_ANSWER_BYTES})",
     )
     parser.add_argument(
+        "--workspace-read-lines",
+        type=positive_int,
+        default=WORKSPACE_READ_LINES,
+        metavar="N",
+        help="most lines one workspace read answers; a cut answer ends with a line saying how "
+        f"to read on (default: {WORKSPACE_READ_LINES})",
+    )
+    parser.add_argument(
+        "--workspace-read-chars",
+        type=positive_int,
+        default=WORKSPACE_READ_CHARS,
+        metavar="N",
+        help="most characters one workspace read answers, and one search of matched lines "
+        f"(default: {WORKSPACE_READ_CHARS})",
+    )
+    parser.add_argument(
+        "--workspace-search-matches",
+        type=positive_int,
+        default=WORKSPACE_SEARCH_MATCHES,
+        metavar="N",
+        help="most matches one workspace search answers; past it the answer says it was cut "
+        f"(default: {WORKSPACE_SEARCH_MATCHES})",
+    )
+    parser.add_argument(
+        "--database-answer-keys",
+        type=_count,
+        default=DATABASE_TOOL_KEYS,
+        metavar="N",
+        help="most keys a database add or set of many rows answers; past it the answer is the "
+        f"count, the first N keys and truncated: true (default: {DATABASE_TOOL_KEYS})",
+    )
+    parser.add_argument(
         "--tools",
         type=_names,
         default=None,
@@ -118,6 +160,16 @@ def _positive_seconds(text: str) -> float:
         value = 0.0
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a nonnegative integer, got {text!r}")
     return value
 
 
@@ -174,6 +226,17 @@ async def toolbox_of(
             delegate=None if spec is None else AGENT_TOOL_NAME,
             max_answer_bytes=getattr(options, "workflow_answer_bytes", MAX_ANSWER_BYTES),
         )
+    builtins["workspace"] = functools.partial(
+        served_workspace,
+        caps=WorkspaceCaps(
+            read_lines=getattr(options, "workspace_read_lines", WORKSPACE_READ_LINES),
+            read_chars=getattr(options, "workspace_read_chars", WORKSPACE_READ_CHARS),
+            search_matches=getattr(options, "workspace_search_matches", WORKSPACE_SEARCH_MATCHES),
+        ),
+    )
+    builtins["database"] = functools.partial(
+        served_database, keys=getattr(options, "database_answer_keys", DATABASE_TOOL_KEYS)
+    )
     if spec is not None:
         builtins[AGENT_TOOL_NAME] = agent_factory(
             spec,

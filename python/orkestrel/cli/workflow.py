@@ -145,4 +145,5 @@ def workflow(
         parameters=advertised.parameters,
         annotations=advertised.annotations,
         execute=execute,
+        returns=getattr(advertised, "returns", None),
     )

@@ -4,6 +4,7 @@ change, read-only on request."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +15,12 @@ from orkestrel.cli.hints import annotate
 from orkestrel.cli.readonly_store import ReadonlyWorkspaceStore
 from orkestrel.database import create_database
 from orkestrel.tool import ToolInterface
-from orkestrel.toolbox import create_workspace_tool
+from orkestrel.toolbox import (
+    WORKSPACE_READ_CHARS,
+    WORKSPACE_READ_LINES,
+    WORKSPACE_SEARCH_MATCHES,
+    create_workspace_tool,
+)
 from orkestrel.toolbox.hints import READS_STATE, WRITES
 from orkestrel.workspace import (
     DIRECTORY_FILE_LIMIT,
@@ -38,8 +44,22 @@ WORKSPACE_MUTATIONS = frozenset(
 """The workspace tool's operations that change files, refused under `--readonly`."""
 
 
-def open_workspace_tool(root: Path, readonly: bool, data: Path | None = None) -> ToolInterface:
-    """Builds the workspace tool over the files of the folder `root`.
+@dataclass(frozen=True, slots=True)
+class WorkspaceCaps:
+    """Represents the caps on what one workspace call answers: the lines and characters of a
+    `read` (`--workspace-read-lines`, `--workspace-read-chars`, the latter also bounding the
+    matched lines of a `search`) and the matches of a `search` (`--workspace-search-matches`)."""
+
+    read_lines: int = WORKSPACE_READ_LINES
+    read_chars: int = WORKSPACE_READ_CHARS
+    search_matches: int = WORKSPACE_SEARCH_MATCHES
+
+
+def open_workspace_tool(
+    root: Path, readonly: bool, data: Path | None = None, caps: WorkspaceCaps | None = None
+) -> ToolInterface:
+    """Builds the workspace tool over the files of the folder `root`, answering within `caps`
+    (the tool's defaults when not given).
 
     When the toolbox's `data` folder lies inside `root`, the top folder holding it is hidden from
     the workspace (never read, written or deleted), so an agent cannot touch the toolbox's own
@@ -61,7 +81,7 @@ def open_workspace_tool(root: Path, readonly: bool, data: Path | None = None) ->
     )
     store: WorkspaceStoreInterface = ReadonlyWorkspaceStore(directory) if readonly else directory
     manager = WorkspaceManager(store, limit=DIRECTORY_FILE_LIMIT)
-    inner = create_workspace_tool(manager=manager)
+    inner = create_workspace_tool(manager=manager, **asdict(caps or WorkspaceCaps()))
     lock = anyio.Lock()
 
     async def execute(args: Mapping[str, Any]) -> Any:
@@ -94,9 +114,11 @@ def _hidden(root: Path, data: Path | None) -> frozenset[str]:
     return frozenset(inside.parts[:1])
 
 
-def open_shared_workspace_tool(root: Path, readonly: bool, shared: SharedState) -> ToolInterface:
+def open_shared_workspace_tool(
+    root: Path, readonly: bool, shared: SharedState, caps: WorkspaceCaps | None = None
+) -> ToolInterface:
     """Builds the workspace tool over the workspace the `--database` PostgreSQL keeps under the
-    name of the folder `root`, shared by every server pointed at it.
+    name of the folder `root`, shared by every server pointed at it, answering within `caps`.
 
     Each call reads the stored workspace afresh, so it sees what any server saved. A change
     runs under an advisory lock on that workspace, held across every server, from the read to
@@ -109,7 +131,7 @@ def open_shared_workspace_tool(root: Path, readonly: bool, shared: SharedState) 
     )
     store = DatabaseWorkspaceStore(engine.table(WORKSPACES_TABLE), engine)
     manager = WorkspaceManager(store, limit=DIRECTORY_FILE_LIMIT)
-    inner = create_workspace_tool(manager=manager)
+    inner = create_workspace_tool(manager=manager, **asdict(caps or WorkspaceCaps()))
     lock = anyio.Lock()
 
     async def fresh() -> None:

@@ -145,9 +145,62 @@ def _schema(kind: Any) -> dict[str, Any] | None:
 
 def output_schema(tool: ToolInterface) -> dict[str, Any] | None:
     """The JSON Schema (an object root) of the structured value a tool declares it returns,
-    or `None` when it declares none."""
+    or `None` when it declares none: the return type of a `@tool` function, or else the tool's
+    own `returns` type (see `Tool`), whose `TypedDict`s list their keys and no others."""
     kind = return_type(tool)
-    return None if kind is None else copy.deepcopy(_schema(kind))
+    if kind is not None:
+        return copy.deepcopy(_schema(kind))
+    declared = getattr(tool, "returns", None)
+    if declared is None:
+        return None
+    schema = _declared_schema(declared)
+    if schema is None:
+        raise ValueError(f"tool {tool.name!r}: its returns type has no JSON object schema")
+    return copy.deepcopy(schema)
+
+
+@lru_cache(maxsize=64)
+def _declared_schema(kind: Any) -> dict[str, Any] | None:
+    try:
+        schema: dict[str, Any] = _adapter(kind).json_schema(mode="serialization")
+    except Exception:  # a type pydantic cannot describe
+        return None
+    _close(schema)
+    definitions = schema.get("$defs", {})
+    if schema.get("type") == "object":
+        return schema
+    arms = schema.get("anyOf")
+    if not arms or not all(_resolve(arm, definitions).get("type") == "object" for arm in arms):
+        return None
+    # MCP needs an object root; every arm is one, so saying so changes nothing it accepts.
+    return {"type": "object", **schema}
+
+
+def _close(schema: Any) -> None:
+    """Closes every object schema that lists properties and says nothing of others (how
+    pydantic renders a `TypedDict`), so an answer with a key its type lacks fails."""
+    if isinstance(schema, list):
+        for item in schema:
+            _close(item)
+        return
+    if not isinstance(schema, dict):
+        return
+    if schema.get("type") == "object" and "properties" in schema:
+        schema.setdefault("additionalProperties", False)
+    for key, value in schema.items():
+        if key in ("properties", "$defs"):
+            for part in value.values():
+                _close(part)
+        elif key in ("items", "anyOf", "oneOf", "allOf", "additionalProperties"):
+            _close(value)
+
+
+def _resolve(arm: Mapping[str, Any], definitions: Mapping[str, Any]) -> Mapping[str, Any]:
+    reference = arm.get("$ref")
+    if isinstance(reference, str) and reference.startswith("#/$defs/"):
+        found: Mapping[str, Any] = definitions.get(reference.removeprefix("#/$defs/"), {})
+        return found
+    return arm
 
 
 def result_wire(

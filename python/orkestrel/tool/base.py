@@ -54,13 +54,15 @@ def _is_async(handler: ToolHandler) -> bool:
 class Tool:
     """Binds an executable tool definition to a handler.
 
-    `description`, `summary`, `parameters` and `annotations` are `None` when not supplied. The
-    parameter schema, the annotations, the arguments and the caller context are passed by
-    reference, never copied. `annotations` holds behaviour hints for an MCP listing
+    `description`, `summary`, `parameters`, `annotations` and `returns` are `None` when not
+    supplied. The parameter schema, the annotations, the arguments and the caller context are
+    passed by reference, never copied. `annotations` holds behaviour hints for an MCP listing
     (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`, `title`) and is never
-    part of the advertised definition. A `Tool` never catches: a handler that raises makes
-    `execute` raise. `name` is the tool's identity, the key a registry files it under, so it
-    cannot be changed after construction.
+    part of the advertised definition. `returns` is the type of every value the handler returns
+    (a `TypedDict`, a union of them, a pydantic model or a dataclass) when it has one shape: an
+    MCP listing advertises its JSON Schema as the tool's `outputSchema`. A `Tool` never catches:
+    a handler that raises makes `execute` raise. `name` is the tool's identity, the key a
+    registry files it under, so it cannot be changed after construction.
     """
 
     __slots__ = (
@@ -72,6 +74,7 @@ class Tool:
         "annotations",
         "description",
         "parameters",
+        "returns",
         "summary",
     )
 
@@ -79,6 +82,7 @@ class Tool:
     summary: str | None
     parameters: dict[str, Any] | None
     annotations: dict[str, Any] | None
+    returns: Any
 
     def __init__(
         self,
@@ -89,6 +93,7 @@ class Tool:
         summary: str | None = None,
         parameters: dict[str, Any] | None = None,
         annotations: dict[str, Any] | None = None,
+        returns: Any = None,
     ) -> None:
         if not callable(execute):
             raise TypeError(f"Tool {name!r}: execute must be callable")
@@ -99,6 +104,7 @@ class Tool:
         self.summary = summary
         self.parameters = parameters
         self.annotations = annotations
+        self.returns = returns
         self._handler = execute
         self._async = _is_async(execute)
         self._arity = _arity(execute)

@@ -58,6 +58,7 @@ class ToolOptions(TypedDict):
     summary: NotRequired[str]
     parameters: NotRequired[dict[str, Any]]
     annotations: NotRequired[dict[str, Any]]
+    returns: NotRequired[Any]
     execute: ToolHandler
 
 

@@ -9,9 +9,12 @@ from typing import (
     Literal,
     NotRequired,
     Protocol,
-    TypedDict,
     runtime_checkable,
 )
+
+# typing_extensions: pydantic describes these records (the workflow tool's outputSchema), which
+# before Python 3.12 it can only do for a TypedDict from typing_extensions.
+from typing_extensions import TypedDict
 
 from orkestrel.abort import AbortSignal
 

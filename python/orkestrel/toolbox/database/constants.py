@@ -47,7 +47,7 @@ DATABASE_TOOL_SUMMARY: Final = (
 pointing at `describe` for the operation list, the query form, and the column DSL.
 """
 
-DATABASE_TOOL_DESCRIPTION: Final = """\
+_DESCRIPTION: Final = """\
 Work with databases of flat tables. Every call names an `operation` and the database `id`
 (`create` chooses it), and row operations name the `table`.
 
@@ -69,8 +69,8 @@ Operations:
 - aggregate: {operation, id, table, function, column, query?} computes count, sum, average,
   minimum or maximum over matching rows.
 - add: {operation, id, table, row} inserts one row (or a list of rows) and answers the key(s);
-  an existing key is an error and nothing is written. Past the tool's key cap (default 100)
-  it answers {count, keys, truncated: true}: every row was written, keys holds the first keys.
+  an existing key is an error and nothing is written. A list of more than KEY_CAP rows is
+  answered {count, keys, truncated: true}: every row was written, keys holds the first KEY_CAP.
 - set: {operation, id, table, row} inserts or fully replaces one row or a list of rows,
   answered like add.
 - update: {operation, id, table, key, changes} changes some columns of the row(s) with the
@@ -93,6 +93,15 @@ Example:
  "connector": "or"}, {"column": "name", "operator": "starts", "values": ["Wid"]}],
  "order": [{"column": "price", "direction": "descending"}], "limit": 20}}
 """
+
+
+def database_description(keys: int = DATABASE_TOOL_KEYS) -> str:
+    """The database tool's teaching text, naming the cap on the keys an `add` or `set` of many
+    rows answers (`create_database_tool(keys=)`)."""
+    return _DESCRIPTION.replace("KEY_CAP", str(keys))
+
+
+DATABASE_TOOL_DESCRIPTION: Final = database_description()
 """Holds the description `create_database_tool` advertises: a multi-line guide that teaches a
 small model the operation list, the serialized query form, and the `TableSpec` column DSL.
 """

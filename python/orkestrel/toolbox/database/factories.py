@@ -18,12 +18,12 @@ from orkestrel.database import (
     create_memory_driver,
 )
 from orkestrel.toolbox.database.constants import (
-    DATABASE_TOOL_DESCRIPTION,
     DATABASE_TOOL_KEYS,
     DATABASE_TOOL_LIMIT,
     DATABASE_TOOL_NAME,
     DATABASE_TOOL_SIZE,
     DATABASE_TOOL_SUMMARY,
+    database_description,
 )
 from orkestrel.toolbox.database.database_store import (
     DEFINITIONS_COLUMNS,
@@ -155,7 +155,7 @@ def create_database_tool(
     return DatabaseTool(
         resolver=resolver,
         name=label,
-        description=named_text(DATABASE_TOOL_DESCRIPTION, DATABASE_TOOL_NAME, label)
+        description=named_text(database_description(answered), DATABASE_TOOL_NAME, label)
         if description is None
         else description,
         summary=named_text(DATABASE_TOOL_SUMMARY, DATABASE_TOOL_NAME, label),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from orkestrel.contract import (
     ParseError,
@@ -22,7 +22,12 @@ from orkestrel.toolbox.inference.constants import (
     INFER_TOOL_SUMMARY,
 )
 from orkestrel.toolbox.inference.shapes import infer_tool_shape
-from orkestrel.toolbox.inference.types import EndpointDefinition, InferCheck
+from orkestrel.toolbox.inference.types import (
+    EndpointDefinition,
+    InferAnswer,
+    InferCheck,
+    InferredSchema,
+)
 
 
 def _check(checker: Any, index: int, candidate: Any) -> InferCheck:
@@ -51,7 +56,7 @@ def create_infer_tool(*, name: str | None = None, description: str | None = None
     """
     contract = create_contract(infer_tool_shape)
 
-    async def infer(args: Any) -> Any:
+    async def infer(args: Any) -> InferAnswer:
         call = parse_arguments(contract, args, "malformed infer arguments")
         schema = samples_to_schema(
             call["samples"], format=call.get("format", False), enum=call.get("enum", False)
@@ -59,11 +64,13 @@ def create_infer_tool(*, name: str | None = None, description: str | None = None
         parameters = schema_to_parameters(schema_to_object(schema))
         if parameters is None:
             raise ToolboxError("TOOL", "could not infer a schema", {"schema": schema})
+        # `schema_to_object` always gives an object schema; `InferredSchema` is how it is typed.
+        inferred = cast(InferredSchema, parameters)
         if "candidates" not in call:
-            return parameters
+            return inferred
         checker = create_contract(schema_to_shape(schema))
         checks = [_check(checker, index, value) for index, value in enumerate(call["candidates"])]
-        return {"parameters": parameters, "checks": checks}
+        return {"parameters": inferred, "checks": checks}
 
     label = INFER_TOOL_NAME if name is None else name
     return Tool(
@@ -75,6 +82,7 @@ def create_infer_tool(*, name: str | None = None, description: str | None = None
         parameters=contract_parameters(contract),
         annotations={**READS, "title": "Infer a schema"},
         execute=infer,
+        returns=InferAnswer,
     )
 
 

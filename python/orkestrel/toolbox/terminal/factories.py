@@ -8,7 +8,14 @@ from typing import Any, NoReturn
 import anyio
 
 from orkestrel.contract import Contract, ContractError, ParseError, create_contract
-from orkestrel.form import FormError, FormSchema, create_form, explain_form, parse_form
+from orkestrel.form import (
+    FormError,
+    FormSchema,
+    FormValues,
+    create_form,
+    explain_form,
+    parse_form,
+)
 from orkestrel.form.validators import copy_values
 from orkestrel.terminal import TerminalError, TerminalManagerInterface
 from orkestrel.tool import ToolInterface, create_tool
@@ -112,7 +119,7 @@ def create_prompt_tool(
     contract = create_contract(prompt_tool_shape)
     tool_name = PROMPT_TOOL_NAME if name is None else name
 
-    async def execute(args: Mapping[str, Any]) -> dict[str, Any]:
+    async def execute(args: Mapping[str, Any]) -> FormValues:
         call = _parse(contract, _plain(args), "ask")
         to: str = call["to"]
         schema = parse_form(call["schema"])
@@ -145,6 +152,7 @@ def create_prompt_tool(
         parameters=contract_parameters(contract),
         annotations={**ASKS, "title": "Ask a person"},
         execute=execute,
+        returns=FormValues,
     )
 
 

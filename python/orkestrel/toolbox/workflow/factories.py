@@ -49,7 +49,13 @@ from orkestrel.toolbox.workflow.shapes import (
     workflow_call_shape,
     workflow_steps_shape,
 )
-from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage, WorkflowToolResult
+from orkestrel.toolbox.workflow.types import (
+    WorkflowAgents,
+    WorkflowLineage,
+    WorkflowRunPage,
+    WorkflowToolAnswer,
+    WorkflowToolResult,
+)
 from orkestrel.workflow import (
     WorkflowFunctions,
     WorkflowRunnerInterface,
@@ -124,7 +130,7 @@ def create_workflow_tool(
     reads = create_contract(run_read_shape)
     identity = wrapped["id"]
 
-    async def read(owned: dict[str, Any]) -> dict[str, Any]:
+    async def read(owned: dict[str, Any]) -> WorkflowRunPage:
         refuse_unknown_keys(reads.schema, owned, _MALFORMED, {"workflow": identity})
         try:
             page = reads.parse(owned)
@@ -153,7 +159,7 @@ def create_workflow_tool(
 
     async def execute(
         args: Mapping[str, Any], caller: Any = None
-    ) -> WorkflowToolResult | dict[str, Any]:
+    ) -> WorkflowToolResult | WorkflowRunPage:
         try:
             owned = clone_json_record(args)
         except ContractError as error:
@@ -216,4 +222,5 @@ def create_workflow_tool(
         parameters=schema_to_parameters(create_contract(workflow_call_shape).schema),
         annotations={**RUNS, "title": "Workflows"},
         execute=execute,
+        returns=WorkflowToolAnswer,
     )

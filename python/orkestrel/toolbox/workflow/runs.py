@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from orkestrel.toolbox.workflow.constants import MAX_RUN_PAGE
 from orkestrel.toolbox.workflow.helpers import cut_message
+from orkestrel.toolbox.workflow.types import WorkflowRunPage, WorkflowRunTask
 from orkestrel.workflow import WorkflowSnapshot
 
 
 def read_run(
     snapshot: WorkflowSnapshot, offset: int = 0, limit: int = MAX_RUN_PAGE
-) -> dict[str, Any]:
+) -> WorkflowRunPage:
     """`{run, status, total, offset, tasks, more?}`: the run's stored status and the tasks from
     `offset`, at most `limit`, each `{task, phase, status, value?, error?}` with the error's
     message cut; `more` counts the tasks after the page."""
     every = [(phase["id"], task) for phase in snapshot["phases"] for task in phase["tasks"]]
-    tasks: list[dict[str, Any]] = []
+    tasks: list[WorkflowRunTask] = []
     for phase, task in every[offset : offset + limit]:
-        entry: dict[str, Any] = {"task": task["id"], "phase": phase, "status": task["status"]}
+        entry: WorkflowRunTask = {"task": task["id"], "phase": phase, "status": task["status"]}
         outcome = task.get("result")
         if outcome is not None and outcome["success"] is True:
             entry["value"] = outcome.get("value")
@@ -26,7 +25,7 @@ def read_run(
             error = outcome["error"]
             entry["error"] = {"origin": error["origin"], "message": cut_message(error["message"])}
         tasks.append(entry)
-    answer: dict[str, Any] = {
+    answer: WorkflowRunPage = {
         "run": snapshot["id"],
         "status": snapshot["status"],
         "total": len(every),

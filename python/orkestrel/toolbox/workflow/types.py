@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NotRequired, Protocol, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, Protocol
+
+# typing_extensions: pydantic derives the tool's outputSchema from these records, which before
+# Python 3.12 it can only do for a TypedDict from typing_extensions.
+from typing_extensions import TypedDict
 
 from orkestrel.tool import ToolInterface
 from orkestrel.workflow import (
+    TaskFailure,
+    TaskStatus,
     WorkflowFault,
     WorkflowFunctions,
     WorkflowRunnerInterface,
@@ -90,6 +96,34 @@ class WorkflowToolResult(TypedDict):
     more: NotRequired[int]
     durable: NotRequired[bool]
     fault: NotRequired[WorkflowFault]
+
+
+class WorkflowRunTask(TypedDict):
+    """Represents one task of a stored run's page, `{task, phase, status, value?, error?}`:
+    `value` is its answer when it succeeded, `error` why it failed (its message cut)."""
+
+    task: str
+    phase: str
+    status: TaskStatus
+    value: NotRequired[Any]
+    error: NotRequired[TaskFailure]
+
+
+class WorkflowRunPage(TypedDict):
+    """Represents a page of a stored run, `{run, status, total, offset, tasks, more?}`: its
+    stored status, how many tasks it has, the page's tasks from `offset`, and `more` counting
+    the tasks after the page."""
+
+    run: str
+    status: WorkflowStatus
+    total: int
+    offset: int
+    tasks: list[WorkflowRunTask]
+    more: NotRequired[int]
+
+
+WorkflowToolAnswer = WorkflowToolResult | WorkflowRunPage
+"""Represents every answer of the workflow tool: a run's summary, or a page of a stored run."""
 
 
 WorkflowLineage = tuple[str, ...]

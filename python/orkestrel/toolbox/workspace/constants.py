@@ -52,12 +52,20 @@ WORKSPACE_TOOL_SUMMARY = (
 
 _EXAMPLE = json.dumps(WORKSPACE_TOOL_EXAMPLE, separators=(",", ":"))
 
-WORKSPACE_TOOL_DESCRIPTION = f"""Work on the files of the active workspace. Each call is one JSON \
+
+def workspace_description(
+    read_lines: int = WORKSPACE_READ_LINES,
+    read_chars: int = WORKSPACE_READ_CHARS,
+    search_matches: int = WORKSPACE_SEARCH_MATCHES,
+) -> str:
+    """The workspace tool's teaching text, naming the caps one `read` and one `search` answer
+    under (`create_workspace_tool(read_lines=, read_chars=, search_matches=)`)."""
+    return f"""Work on the files of the active workspace. Each call is one JSON \
 object: its "operation" field names the action, the other fields belong to that action.
 
 Look:
 - read {{path, offset?, limit?}}: the file's text from line offset (default 1), at most limit \
-lines (default and most {WORKSPACE_READ_LINES}, and at most {WORKSPACE_READ_CHARS} characters); \
+lines (default and most {read_lines}, and at most {read_chars} characters); \
 null when the file is missing or is an image. A cut answer ends with a line of its own, \
 [truncated: showed lines A-B of N; read on with offset B+1]: call read again with that offset \
 for the rest.
@@ -65,7 +73,7 @@ for the rest.
 - has {{path}}: true when the file exists.
 - search {{query, regex?, sensitive?, limit?}}: matches, file by file then line by line, as \
 {{path, line, column, length, content}}; content is the whole line. At most \
-{WORKSPACE_SEARCH_MATCHES} matches and {WORKSPACE_READ_CHARS} characters of lines are answered; \
+{search_matches} matches and {read_chars} characters of lines are answered; \
 past that the answer is {{matches, truncated: true, note}}: narrow the query for the rest.
 
 Change (the first change creates a workspace when none is active):
@@ -89,4 +97,7 @@ matches across lines; ^ and $ mark line starts and ends. Images can be listed, m
 removed, not read or edited as text.
 
 Example: {_EXAMPLE}"""
+
+
+WORKSPACE_TOOL_DESCRIPTION = workspace_description()
 """Holds the full teaching text of the workspace tool: every operation, its fields and results."""

@@ -13,9 +13,9 @@ from orkestrel.toolbox.workspace.constants import (
     WORKSPACE_READ_CHARS,
     WORKSPACE_READ_LINES,
     WORKSPACE_SEARCH_MATCHES,
-    WORKSPACE_TOOL_DESCRIPTION,
     WORKSPACE_TOOL_NAME,
     WORKSPACE_TOOL_SUMMARY,
+    workspace_description,
 )
 from orkestrel.toolbox.workspace.helpers import read_window, search_window
 from orkestrel.toolbox.workspace.shapes import workspace_tool_shape
@@ -177,7 +177,11 @@ def create_workspace_tool(
         name=label,
         description=description
         if description is not None
-        else named_text(WORKSPACE_TOOL_DESCRIPTION, WORKSPACE_TOOL_NAME, label),
+        else named_text(
+            workspace_description(read_lines, read_chars, search_matches),
+            WORKSPACE_TOOL_NAME,
+            label,
+        ),
         summary=named_text(WORKSPACE_TOOL_SUMMARY, WORKSPACE_TOOL_NAME, label),
         parameters=contract.parameters,
         annotations={**WRITES, "title": "Workspace files"},
