@@ -1,8 +1,9 @@
 """What the model reads of `orkestrel serve`'s answers, through each client users run it with:
 the official MCP SDK's client (both lines: the 1.x suite runs in its own venv), fastmcp's
 `Client`, pydantic-ai, the OpenAI Agents SDK (with and without `use_structured_content`) and
-langchain-mcp-adapters. One served session per client makes four calls: an object result, a
-failed call, a misspelled argument and a multi-line text result (`support/model_reads.py`).
+langchain-mcp-adapters. One served session per client makes five calls: an object result, a
+failed call (an unknown table, a path outside the root), a misspelled argument and a multi-line
+text result (`support/model_reads.py`).
 
 A client runs on the SDK lines it installs on (pydantic-ai and fastmcp need 2.x,
 langchain-mcp-adapters 1.x) and is skipped on the other; on its own line a missing package
@@ -27,6 +28,7 @@ from support.model_reads import (
     FAILED_LINE,
     NOTE,
     OBJECT,
+    REFUSED_LINE,
     TYPO_LINE,
     Reader,
     Reading,
@@ -90,7 +92,7 @@ CLIENTS = {
 def seen(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Client, dict[str, Reading]]:
-    """One client's readings of the four calls, made once per module over one served session."""
+    """One client's readings of the calls, made once per module over one served session."""
     client = CLIENTS[request.param]
     if MAJOR not in client.lines:
         line = " and ".join(f"{major}.x" for major in sorted(client.lines))
@@ -117,8 +119,8 @@ def test_an_object_result_reaches_the_model_as_json_text_and_structured_content(
 
 @pytest.mark.parametrize(
     ("scenario", "line"),
-    [("failed", FAILED_LINE), ("typo", TYPO_LINE)],
-    ids=["unknown-table", "misspelled-argument-did-you-mean"],
+    [("failed", FAILED_LINE), ("refused", REFUSED_LINE), ("typo", TYPO_LINE)],
+    ids=["unknown-table", "path-outside-the-root", "misspelled-argument-did-you-mean"],
 )
 def test_a_refused_call_reaches_the_model_as_its_one_line_error(
     seen: tuple[Client, dict[str, Reading]], scenario: str, line: str

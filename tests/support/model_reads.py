@@ -30,12 +30,14 @@ CALLS: list[tuple[str, str, dict[str, Any]]] = [
         "database",
         {"operation": "records", "id": "log", "table": "notes", "query": {"limt": 1}},
     ),
+    ("refused", "workspace", {"operation": "write", "path": "../notes.md", "content": "x"}),
     ("text", "workspace", {"operation": "read", "path": "notes.md"}),
 ]
 """(scenario, tool, arguments), made in this order in one session."""
 
 OBJECT = {"id": "log", "tables": ["notes"]}
 FAILED_LINE = "database 'log' has no table \"nope\""
+REFUSED_LINE = "Path must be relative and normalized (no empty, '.' or '..' parts): '../notes.md'"
 TYPO_LINE = (
     'malformed database call: records: unknown argument "limt" in query (did you mean limit?)'
 )
