@@ -79,6 +79,9 @@ CLIENTS = {
     "openai-agents": Client(
         read_openai_agents(False), BOTH, "agents.mcp", compact, same, False, False
     ),
+    "openai-agents-responses": Client(
+        read_openai_agents(False, responses=True), BOTH, "agents.mcp", compact, same, False, False
+    ),
     "openai-agents-structured": Client(
         read_openai_agents(True), BOTH, "agents.mcp", json.dumps, same, False, False
     ),

@@ -211,9 +211,59 @@ async def read_pydantic_ai(folder: Path) -> dict[str, Reading]:
     }
 
 
-def read_openai_agents(structured: bool) -> Reader:
-    """The OpenAI Agents SDK's `MCPServerStdio` under its Chat Completions model: what its
-    Runner sends the model, with `use_structured_content` as given."""
+def responses_model(outputs: list[Any]) -> Any:
+    """An Agents SDK `Model` in the Responses API's terms (the SDK's default) that calls `CALLS`
+    one a turn, in the strict form of the tool it is offered, then answers "done". Each
+    `function_call_output` item the Runner puts in its input is appended to `outputs`."""
+    # Deferred: the Agents SDK is a test-only dependency, imported where a test needs it.
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import (
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
+
+    class Scripted(Model):
+        async def get_response(
+            self,
+            system_instructions: Any,
+            input: Any,
+            model_settings: Any,
+            tools: Any,
+            *rest: Any,
+            **more: Any,
+        ) -> ModelResponse:
+            items = input if isinstance(input, list) else []
+            answered = [item for item in items if item.get("type") == "function_call_output"]
+            if len(answered) == len(CALLS):
+                outputs.extend(item["output"] for item in answered)
+                text = ResponseOutputText(type="output_text", text="done", annotations=[])
+                message = ResponseOutputMessage(
+                    id="m1", type="message", role="assistant", status="completed", content=[text]
+                )
+                return ModelResponse(output=[message], usage=Usage(), response_id=None)
+            _, name, arguments = CALLS[len(answered)]
+            offered = {tool.name: tool.params_json_schema for tool in tools}
+            call = ResponseFunctionToolCall(
+                type="function_call",
+                call_id=f"call-{len(answered)}",
+                name=name,
+                arguments=json.dumps(strict(offered[name], arguments)),
+            )
+            return ModelResponse(output=[call], usage=Usage(), response_id=None)
+
+        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    return Scripted()
+
+
+def read_openai_agents(structured: bool, responses: bool = False) -> Reader:
+    """The OpenAI Agents SDK's `MCPServerStdio` with `use_structured_content` as given: what its
+    Runner sends the model, over the Chat Completions wire to the loopback model, or (with
+    `responses`) as the Responses API input items its default model would send."""
 
     async def read(folder: Path) -> dict[str, Reading]:
         import agents
@@ -223,6 +273,7 @@ def read_openai_agents(structured: bool) -> Reader:
         from agent.servers import Backend
 
         backend = Backend()
+        outputs: list[Any] = []
         try:
             scripted(backend)
             params = {
@@ -238,16 +289,21 @@ def read_openai_agents(structured: bool) -> Reader:
                     use_structured_content=structured,
                 ) as server,
             ):
-                model = agents.OpenAIChatCompletionsModel("gpt-test", client)
+                model = (
+                    responses_model(outputs)
+                    if responses
+                    else agents.OpenAIChatCompletionsModel("gpt-test", client)
+                )
                 agent = agents.Agent(name="caller", model=model, mcp_servers=[server])
                 offline = agents.RunConfig(tracing_disabled=True)
                 result = await agents.Runner.run(agent, "Make the calls.", run_config=offline)
         finally:
             backend.stop()
         assert result.final_output == "done"
+        read = outputs if responses else tool_messages(backend)
         return {
             scenario: Reading(texts(content), None, None)
-            for (scenario, _, _), content in zip(CALLS, tool_messages(backend), strict=True)
+            for (scenario, _, _), content in zip(CALLS, read, strict=True)
         }
 
     return read
