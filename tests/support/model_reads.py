@@ -211,53 +211,13 @@ async def read_pydantic_ai(folder: Path) -> dict[str, Reading]:
     }
 
 
-def responses_model(outputs: list[Any]) -> Any:
-    """An Agents SDK `Model` in the Responses API's terms (the SDK's default) that calls `CALLS`
-    one a turn, in the strict form of the tool it is offered, then answers "done". Each
-    `function_call_output` item the Runner puts in its input is appended to `outputs`."""
-    # Deferred: the Agents SDK is a test-only dependency, imported where a test needs it.
-    from agents.items import ModelResponse
-    from agents.models.interface import Model
-    from agents.usage import Usage
-    from openai.types.responses import (
-        ResponseFunctionToolCall,
-        ResponseOutputMessage,
-        ResponseOutputText,
-    )
-
-    class Scripted(Model):
-        async def get_response(
-            self,
-            system_instructions: Any,
-            input: Any,
-            model_settings: Any,
-            tools: Any,
-            *rest: Any,
-            **more: Any,
-        ) -> ModelResponse:
-            items = input if isinstance(input, list) else []
-            answered = [item for item in items if item.get("type") == "function_call_output"]
-            if len(answered) == len(CALLS):
-                outputs.extend(item["output"] for item in answered)
-                text = ResponseOutputText(type="output_text", text="done", annotations=[])
-                message = ResponseOutputMessage(
-                    id="m1", type="message", role="assistant", status="completed", content=[text]
-                )
-                return ModelResponse(output=[message], usage=Usage(), response_id=None)
-            _, name, arguments = CALLS[len(answered)]
-            offered = {tool.name: tool.params_json_schema for tool in tools}
-            call = ResponseFunctionToolCall(
-                type="function_call",
-                call_id=f"call-{len(answered)}",
-                name=name,
-                arguments=json.dumps(strict(offered[name], arguments)),
-            )
-            return ModelResponse(output=[call], usage=Usage(), response_id=None)
-
-        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-            raise NotImplementedError
-
-    return Scripted()
+def next_call(tools: dict[str, Any], outputs: list[Any]) -> tuple[str, dict[str, Any]] | None:
+    """For a scripted Agents SDK model: the next of `CALLS` in the strict form of the tool it is
+    offered, or None once each is answered."""
+    if len(outputs) == len(CALLS):
+        return None
+    _, name, arguments = CALLS[len(outputs)]
+    return name, strict(tools[name].params_json_schema, arguments)
 
 
 def read_openai_agents(structured: bool, responses: bool = False) -> Reader:
@@ -271,9 +231,10 @@ def read_openai_agents(structured: bool, responses: bool = False) -> Reader:
         from openai import AsyncOpenAI
 
         from agent.servers import Backend
+        from support.openai_agents import scripted_calls
 
         backend = Backend()
-        outputs: list[Any] = []
+        seen: dict[str, Any] = {}
         try:
             scripted(backend)
             params = {
@@ -290,7 +251,7 @@ def read_openai_agents(structured: bool, responses: bool = False) -> Reader:
                 ) as server,
             ):
                 model = (
-                    responses_model(outputs)
+                    scripted_calls(seen, next_call)
                     if responses
                     else agents.OpenAIChatCompletionsModel("gpt-test", client)
                 )
@@ -300,7 +261,7 @@ def read_openai_agents(structured: bool, responses: bool = False) -> Reader:
         finally:
             backend.stop()
         assert result.final_output == "done"
-        read = outputs if responses else tool_messages(backend)
+        read = seen["outputs"] if responses else tool_messages(backend)
         return {
             scenario: Reading(texts(content), None, None)
             for (scenario, _, _), content in zip(CALLS, read, strict=True)
