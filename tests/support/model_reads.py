@@ -71,12 +71,13 @@ def strict(parameters: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[
 
 
 def texts(blocks: Any) -> str:
-    """The text of a content block list (MCP wire dicts, SDK models, or OpenAI message parts),
-    or the string itself."""
+    """The text of a content list that holds one text block (MCP wire dicts, SDK models, or
+    OpenAI message parts), or the string itself; any other list fails the test."""
     if isinstance(blocks, str):
         return blocks
-    parts = [block["text"] if isinstance(block, dict) else block.text for block in blocks]
-    return "".join(parts)
+    assert len(blocks) == 1, f"expected one text block, got {blocks!r}"
+    (block,) = blocks
+    return block["text"] if isinstance(block, dict) else block.text
 
 
 async def read_mcp(folder: Path) -> dict[str, Reading]:
