@@ -1,7 +1,8 @@
 """`orkestrel serve` driven by the MCP clients users run it with: pydantic-ai's `MCPToolset`
 under a scripted `FunctionModel`, the OpenAI Agents SDK's `MCPServerStdio` under a scripted
 model, and langchain-mcp-adapters. Each is a real package; a client missing from the installed
-SDK line's environment is skipped (pydantic-ai needs mcp 2.x, langchain-mcp-adapters 1.x)."""
+SDK line's environment is skipped (pydantic-ai needs mcp 2.x, langchain-mcp-adapters 1.x).
+What the model reads of each kind of answer, client by client, is test_mcp_model_reads.py."""
 
 from __future__ import annotations
 
@@ -119,13 +120,11 @@ async def test_langchain_mcp_adapters_load_and_call_the_served_tools(tmp_path: P
     )
     tools = {tool.name: tool for tool in await client.get_tools()}
     answer = await tools["infer"].ainvoke(INFER)
-    refused = await tools["workspace"].ainvoke({"operation": "read", "path": "../x"})
     assert list(tools) == ["infer", "describe", "database", "workspace"]
     blocks = answer if isinstance(answer, list) else [answer]
     texts = [block["text"] if isinstance(block, dict) else str(block) for block in blocks]
     schema = json.loads(texts[0])
     assert set(schema["properties"]) == {"id", "tag"}
-    assert refused is not None
 
 
 async def test_a_text_result_reaches_the_mcp_client_as_plain_text(tmp_path: Path) -> None:

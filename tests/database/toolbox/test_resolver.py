@@ -152,3 +152,73 @@ async def test_concurrent_resolves_share_reads_and_see_what_was_stored_before_th
     assert late == [["b"]]
     assert store.reads <= 3
     await resolver.close()
+
+
+class LateReadStore:
+    """A memory definition store whose second read takes its answer, then returns it only
+    after a definition was stored: a read that ran before a concurrent create stored its
+    definition and finished after the create had set its handle."""
+
+    def __init__(self) -> None:
+        self.inner = create_memory_definition_store()
+        self.reads = 0
+        self.first = anyio.Event()
+        self.reading = anyio.Event()
+        self.stored = anyio.Event()
+
+    async def get(self, id: str) -> Any:
+        self.reads += 1
+        answer = await self.inner.get(id)
+        if self.reads == 1:
+            self.first.set()
+        if self.reads == 2:
+            self.reading.set()
+            await self.stored.wait()
+        return answer
+
+    async def set(self, definition: Any) -> None:
+        await self.reading.wait()
+        await self.inner.set(definition)
+        self.stored.set()
+
+    async def delete(self, id: str) -> None:
+        await self.inner.delete(id)
+
+
+async def test_a_read_that_asked_before_a_concurrent_create_finished_keeps_the_new_database() -> (
+    None
+):
+    """Found by pydantic-ai, which runs a turn's tool calls at once: a `records` on an id being
+    created read "none stored" before the create stored its definition, found the create's
+    handle when that read came back, and closed it as stale: the create failed with "the
+    database is closed" and was taken back out, or, when it had already answered, its live
+    database was dropped."""
+    store = LateReadStore()
+    tool = create_database_tool(store=store)
+    create = {
+        "operation": "create",
+        "id": "log",
+        "tables": {"notes": {"columns": {"body": "string"}}},
+    }
+    records = {"operation": "records", "id": "log", "table": "notes"}
+    answers: dict[str, Any] = {}
+
+    async def run(key: str, args: dict[str, Any]) -> None:
+        try:
+            answers[key] = await tool.execute(args)
+        except ToolboxError as error:
+            answers[key] = str(error)
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(run, "create", create)
+        await store.first.wait()  # the create's own read, before it stores the definition
+        group.start_soon(run, "records", records)
+    assert store.reads == 2
+    assert answers["create"] == {"id": "log", "tables": ["notes"]}, answers
+    database = tool.resolver.get("log")
+    assert database is not None
+    assert database.status == "open"
+    await tool.execute({"operation": "add", "id": "log", "table": "notes", "row": {"body": "a"}})
+    assert (await tool.execute(records))["count"] == 1
+    assert await store.inner.get("log") is not None
+    await tool.resolver.close()

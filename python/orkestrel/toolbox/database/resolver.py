@@ -134,14 +134,16 @@ class DatabaseResolver:
         """Resolves the live database for id as it is defined now: a handle the caller gave;
         without a store, the cached handle; with one, the cached handle while the stored
         definition is still the one it was built from, else a handle built from the stored
-        definition (the stale one is closed), or `None` when none is stored.
+        definition (the stale one is closed), or `None` when none is stored. A handle set while
+        the definition was being read (by a concurrent create) is newer than that read: it is
+        the answer, never closed for it.
         """
-        cached = self._handles.get(id)
-        if cached is not None and (self._store is None or self.given(id)):
-            return cached
+        before = self._handles.get(id)
+        if before is not None and (self._store is None or self.given(id)):
+            return before
         definition = None if self._reads is None else await self._reads.get(id)
         cached = self._handles.get(id)
-        if cached is not None and self.given(id):
+        if cached is not None and (cached is not before or self.given(id)):
             return cached
         fresh = definition is not None and self._definitions.get(id) == definition
         if cached is not None and cached.status != "closed" and fresh:
