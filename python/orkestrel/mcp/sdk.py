@@ -333,22 +333,43 @@ def session_manager(
     idle_timeout: float | None,
     max_sessions: int | None,
     stateless: bool = False,
+    sessions: dict[str, Any] | None = None,
 ) -> Any:
     """Builds the SDK's streamable HTTP session manager over `server`, with our own transport
     guard in front of it instead of the SDK's (see `orkestrel.mcp.http`). A `stateless` one
-    keeps no session: each POST is served on its own and answered with plain JSON."""
+    keeps no session: each POST is served on its own and answered with plain JSON. A stateful
+    one keeps its open sessions in `sessions` when given (a table that gives each session's
+    transport its event store)."""
     # Deferred for start-up time: a client never loads the SDK's server side.
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     if MAJOR < 2:
         _quiet_closed_streams()
-    return StreamableHTTPSessionManager(
+    manager = StreamableHTTPSessionManager(
         app=server,
         session_idle_timeout=idle_timeout,
         max_sessions=max_sessions,
         stateless=stateless,
         json_response=stateless,
     )
+    if sessions is not None and not stateless:
+        # Both SDK lines register every new session's transport in this one table.
+        manager._server_instances = sessions
+    return manager
+
+
+def message_json(message: Any) -> str:
+    """The wire JSON of an SDK `JSONRPCMessage`, as the transport sends it."""
+    text: str = message.model_dump_json(by_alias=True, exclude_unset=True)
+    return text
+
+
+def event_message(message: Any, event_id: str) -> Any:
+    """Wraps a kept message and its event id for the transport's replay."""
+    # Deferred for start-up time: a client never loads the SDK's server side.
+    from mcp.server.streamable_http import EventMessage
+
+    return EventMessage(message, event_id)
 
 
 class _ClosedStreamFilter(logging.Filter):
