@@ -289,3 +289,45 @@ async def test_bad_prompt_requests_get_one_line_refusals(tmp_path: Path) -> None
     assert "prompts/get: no prompt named 'nope'" in unknown[1]
     assert "prompts/get edit_files: argument 'path' is required" in missing[1]
     assert "argument 'path' is 100000 characters; expected at most 4096" in huge[1]
+
+
+async def test_a_kept_workflow_runs_snapshot_is_a_resource_read_in_pages(tmp_path: Path) -> None:
+    project(tmp_path)
+    steps = [{"name": "infer", "input": {"samples": [index]}} for index in range(60)]
+    async with serve(tmp_path, "--workflow") as client:
+        templates = wire(await session(client).list_resource_templates())
+        await client.call_tool("workflow", {"name": "many", "steps": steps})
+        tool = await client.call_tool("workflow", {"run": "many"})
+        first = await read(client, "workflow:///runs/many")
+        rest = await read(client, "workflow:///runs/many?offset=50")
+        unknown = await read(client, "workflow:///runs/nothing")
+        hostile = [
+            await read(client, uri)
+            for uri in (
+                "workflow:///runs/many?offset=-1",
+                "workflow:///runs/many?offset=99999999999999",
+                "workflow:///runs/many?limit=5000",
+                "workflow:///runs/..%2F..%2Fetc%2Fpasswd",
+            )
+        ]
+    assert "workflow:///runs/{id}" in [t["uriTemplate"] for t in templates["resourceTemplates"]]
+    (content,) = first["contents"]
+    assert content["mimeType"] == "application/json"
+    page = json.loads(content["text"])
+    assert page == tool["structuredContent"]
+    assert (page["run"], page["status"], page["total"], len(page["tasks"]), page["more"]) == (
+        "many",
+        "completed",
+        60,
+        50,
+        10,
+    )
+    tail = json.loads(rest["contents"][0]["text"])
+    assert (tail["offset"], len(tail["tasks"]), "more" in tail) == (50, 10, False)
+    assert unknown[0] == "error"
+    assert "run: no stored run 'nothing'" in unknown[1]
+    assert [answer[0] for answer in hostile] == ["error"] * 4
+    assert "expected ?offset=N" in hostile[0][1]
+    assert "expected ?offset=N" in hostile[1][1]
+    assert "expected ?offset=N" in hostile[2][1]
+    assert "run: no stored run '../../etc/passwd'" in hostile[3][1]

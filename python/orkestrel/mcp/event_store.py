@@ -50,7 +50,7 @@ class EventStore:
         self.size = 0
         self.count = 0
         self._events: OrderedDict[tuple[str, int], StoredEvent] = OrderedDict()
-        self._streams: dict[tuple[str, str], deque[int]] = {}
+        self._streams: dict[str, dict[str, deque[int]]] = {}
 
     def store(self, session: str, stream: str, message: Any, size: int) -> int:
         """Keeps `message` as the next event of `session`'s `stream`; gives its number."""
@@ -58,7 +58,7 @@ class EventStore:
         number = self.count
         self._events[(session, number)] = StoredEvent(stream, message, size, self.clock())
         self.size += size
-        kept = self._streams.setdefault((session, stream), deque())
+        kept = self._streams.setdefault(session, {}).setdefault(stream, deque())
         kept.append(number)
         if len(kept) > self.per_stream:
             self._drop(session, kept.popleft())
@@ -75,15 +75,14 @@ class EventStore:
         event = self.find(session, number)
         if event is None:
             return []
-        kept = self._streams.get((session, event.stream), deque())
+        kept = self._streams.get(session, {}).get(event.stream, deque())
         return [(later, self._events[(session, later)]) for later in kept if later > number]
 
     def forget(self, session: str) -> None:
         """Drops every event of `session` (it ended)."""
-        for key in [key for key in self._events if key[0] == session]:
-            self.size -= self._events.pop(key).size
-        for stream in [stream for stream in self._streams if stream[0] == session]:
-            del self._streams[stream]
+        for kept in self._streams.pop(session, {}).values():
+            for number in kept:
+                self._drop(session, number)
 
     def _drop(self, session: str, number: int) -> None:
         event = self._events.pop((session, number), None)
@@ -97,7 +96,10 @@ class EventStore:
             if self.size <= self.max_bytes and event.at >= oldest:
                 return
             self._drop(session, number)
-            kept = self._streams.get((session, event.stream))
+            streams = self._streams.get(session, {})
+            kept = streams.get(event.stream)
             # Kept in order, so the oldest event overall is the oldest of its stream.
             if kept and kept[0] == number:
                 kept.popleft()
+            if not kept:
+                streams.pop(event.stream, None)

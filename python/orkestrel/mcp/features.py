@@ -21,6 +21,13 @@ WORKSPACE_SCHEME = "workspace:///"
 DATABASE_SCHEME = "database:///"
 """The prefix of a database's table definitions URI: `database:///{id}/tables`."""
 
+RUNS_SCHEME = "workflow:///runs/"
+"""The prefix of a kept workflow run's snapshot URI: `workflow:///runs/{id}`, with `?offset=N`
+for the page of tasks from N."""
+
+MAX_OFFSET = 10**9
+"""The largest task offset a run snapshot URI may ask for."""
+
 LIST_CHANGES = frozenset({"write", "move", "remove"})
 """The workspace tool's operations that can change the list of files, so of resources."""
 
@@ -48,6 +55,16 @@ _TEMPLATES: dict[str, dict[str, Any]] = {
         "name": "database-tables",
         "title": "Database tables",
         "description": "The table definitions of one database, as the database tool lists them.",
+        "mimeType": "application/json",
+    },
+    "workflow": {
+        "uriTemplate": RUNS_SCHEME + "{id}",
+        "name": "workflow-run",
+        "title": "Workflow run",
+        "description": (
+            "A kept workflow run's snapshot, as the workflow tool reads it: its status and a "
+            "page of at most 50 tasks with their outcomes; add ?offset=N for the tasks from N."
+        ),
         "mimeType": "application/json",
     },
 }
@@ -135,9 +152,13 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
             tables = await call("database", {"operation": "tables", "id": database})
             text = json.dumps(tables, ensure_ascii=False)
             return {"contents": [{"uri": uri, "mimeType": "application/json", "text": text}]}
+        if uri.startswith(RUNS_SCHEME) and served("workflow"):
+            page = await call("workflow", _run_page(uri))
+            text = json.dumps(page, ensure_ascii=False)
+            return {"contents": [{"uri": uri, "mimeType": "application/json", "text": text}]}
         raise ValueError(
             f"resources/read: {uri!r} is not a served resource; expected "
-            f"{WORKSPACE_SCHEME}<path> or {DATABASE_SCHEME}<id>/tables"
+            f"{WORKSPACE_SCHEME}<path>, {DATABASE_SCHEME}<id>/tables or {RUNS_SCHEME}<id>"
         )
 
     async def list_prompts(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
@@ -203,6 +224,22 @@ def changes_resources(tool_name: str, arguments: Any) -> bool:
         and isinstance(arguments, Mapping)
         and arguments.get("operation") in LIST_CHANGES
     )
+
+
+def _run_page(uri: str) -> dict[str, Any]:
+    """The workflow tool's read of the run `uri` names, from its `?offset=N` when given."""
+    run, _, query = uri[len(RUNS_SCHEME) :].partition("?")
+    page: dict[str, Any] = {"run": unquote(run)}
+    if not query:
+        return page
+    name, _, value = query.partition("=")
+    if name != "offset" or not value.isdecimal() or not value.isascii() or len(value) > 9:
+        raise ValueError(
+            f"resources/read: {uri[:200]!r} asks for {query[:100]!r}; expected ?offset=N, "
+            f"N a whole number below {MAX_OFFSET}"
+        )
+    page["offset"] = int(value)
+    return page
 
 
 def _offset(cursor: Any) -> int:

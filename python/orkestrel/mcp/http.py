@@ -368,9 +368,13 @@ class _Endpoint:
                 events = self._events(headers)
                 resumable = headers.get(b"mcp-protocol-version", b"") >= PRIMING_VERSION.encode()
                 resumed = events.resumed(str(id)) if events and resumable else None
-                await handle_watched(
-                    self.manager, scope, replay, receive, send, id, resumed, self.resume
-                )
+                try:
+                    await handle_watched(
+                        self.manager, scope, replay, receive, send, id, resumed, self.resume
+                    )
+                finally:
+                    if resumed is not None:
+                        events.release(str(id))
                 return
         elif await self._short_of_scope(scope, send, None):
             return

@@ -51,6 +51,10 @@ class SessionEvents:
         """Set once a client reconnects to `stream` with one of its event ids."""
         return self._resumed.setdefault(stream, anyio.Event())
 
+    def release(self, stream: str) -> None:
+        """Forgets whether `stream` was resumed (its call is settled)."""
+        self._resumed.pop(stream, None)
+
     @staticmethod
     def number(event_id: str) -> int | None:
         text = event_id.strip()
