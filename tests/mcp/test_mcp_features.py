@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from support.mcp_client import (
@@ -331,3 +332,63 @@ async def test_a_kept_workflow_runs_snapshot_is_a_resource_read_in_pages(tmp_pat
     assert "expected ?offset=N" in hostile[1][1]
     assert "expected ?offset=N" in hostile[2][1]
     assert "run: no stored run '../../etc/passwd'" in hostile[3][1]
+
+
+# The 2.x client deprecates `resources/subscribe`, which the 2025 era this test speaks still has.
+@pytest.mark.filterwarnings("ignore:resources/(un)?subscribe is removed")
+async def test_a_subscribed_file_written_through_the_tool_announces_its_update(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, mode="legacy" if MAJOR >= 2 else None) as client:
+        resources = client.capabilities()["resources"]
+        raw = session(client)
+        await raw.subscribe_resource("workspace:///README.md")
+        await raw.subscribe_resource("workspace:///src/f000.py")
+        refused = []
+        for uri in ("database:///shop/tables", "file:///etc/passwd", "workspace:///" + "a" * 5000):
+            try:
+                await raw.subscribe_resource(uri)
+            except Exception as error:
+                refused.append(str(getattr(error, "error", error)))
+        other = {"operation": "write", "path": "other.md", "content": "x\n"}
+        await client.call_tool("workspace", other)
+        write = {"operation": "write", "path": "README.md", "content": "# Changed\n"}
+        await client.call_tool("workspace", write)
+        moved = {"operation": "move", "from": "src/f000.py", "to": "src/g.py"}
+        await client.call_tool("workspace", moved)
+
+        def updated() -> list[str]:
+            return [
+                n["params"]["uri"]
+                for n in client.notifications
+                if n["method"] == "notifications/resources/updated"
+            ]
+
+        await until(lambda: len(updated()) >= 2)
+        await raw.unsubscribe_resource("workspace:///README.md")
+        await client.call_tool("workspace", write)
+        await client.call_tool("workspace", other)
+        after = list(updated())
+    assert resources["subscribe"] is True
+    assert after == ["workspace:///README.md", "workspace:///src/f000.py"]
+    assert len(refused) == 3
+    assert all("only workspace files announce updates" in line for line in refused)
+
+
+@pytest.mark.skipif(MAJOR < 2, reason="subscriptions/listen is the 2026 era, on the 2.x line")
+async def test_a_listen_stream_hears_of_its_subscribed_files_updates(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with (
+        serve(tmp_path, mode="auto") as client,
+        client.client.listen(resource_subscriptions=["workspace:///README.md"]) as stream,
+    ):
+        await client.call_tool(
+            "workspace", {"operation": "write", "path": "other.md", "content": "x\n"}
+        )
+        await client.call_tool(
+            "workspace", {"operation": "replace", "query": "Project", "replacement": "P"}
+        )
+        with anyio.fail_after(10):
+            event = await stream.__anext__()
+    assert event.uri == "workspace:///README.md"

@@ -85,3 +85,9 @@ RESUME_SECONDS = 30.0
 """How long a call whose client dropped the connection runs on, waiting for the client to
 reconnect with `Last-Event-ID`, when that client was sent event ids (protocol 2025-11-25 or
 later); it is cancelled when none comes."""
+
+MAX_SUBSCRIPTIONS = 1000
+"""How many resources one connection may subscribe to with `resources/subscribe`."""
+
+MAX_URI = 4096
+"""The longest resource URI `resources/subscribe` accepts."""

@@ -31,6 +31,9 @@ MAX_OFFSET = 10**9
 LIST_CHANGES = frozenset({"write", "move", "remove"})
 """The workspace tool's operations that can change the list of files, so of resources."""
 
+FILE_CHANGES = frozenset({"write", "splice", "prepend", "append", "move", "remove"})
+"""The workspace tool's operations that change the files their arguments name."""
+
 PAGE_SIZE = 100
 """How many resources one `resources/list` page holds."""
 
@@ -215,6 +218,20 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
         "prompts/get": get_prompt,
         "completion/complete": complete,
     }
+
+
+def updated_files(tool_name: str, arguments: Any) -> list[str] | None:
+    """The workspace files a successful call of `tool_name` with `arguments` changed: `[]`
+    for a call that changes none, `None` for one that may change any (`replace`)."""
+    if tool_name != "workspace" or not isinstance(arguments, Mapping):
+        return []
+    operation = arguments.get("operation")
+    if operation == "replace":
+        return None
+    keys = {"move": ("from", "to")}.get(str(operation), ("path",))
+    if operation not in FILE_CHANGES:
+        return []
+    return [value for key in keys if isinstance(value := arguments.get(key), str)]
 
 
 def changes_resources(tool_name: str, arguments: Any) -> bool:

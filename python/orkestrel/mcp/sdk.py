@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import logging
 import os
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
@@ -49,6 +50,8 @@ EXTRA_METHODS: dict[str, tuple[str, str, str]] = {
     "prompts/list": ("PaginatedRequestParams", "ListPromptsResult", "ListPromptsRequest"),
     "prompts/get": ("GetPromptRequestParams", "GetPromptResult", "GetPromptRequest"),
     "completion/complete": ("CompleteRequestParams", "CompleteResult", "CompleteRequest"),
+    "resources/subscribe": ("SubscribeRequestParams", "EmptyResult", "SubscribeRequest"),
+    "resources/unsubscribe": ("UnsubscribeRequestParams", "EmptyResult", "UnsubscribeRequest"),
 }
 """Each method `build_server` can serve beyond tools: its params model, result model and (on
 the 1.x line) request model, by name in the installed line's types module."""
@@ -197,10 +200,26 @@ def _server_v2(
     from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 
     bus = InMemorySubscriptionBus()
+    listen = ListenHandler(bus)
+    listening: Counter[str] = Counter()
+
+    async def on_listen(ctx: Any, params: Any) -> Any:
+        # Kept so that a change whose files are not known is told to every listened URI.
+        uris = list(params.notifications.resource_subscriptions or ())
+        listening.update(uris)
+        try:
+            return await listen(ctx, params)
+        finally:
+            listening.subtract(uris)
+            for uri in uris:
+                if listening[uri] <= 0:
+                    del listening[uri]
+
     server.add_request_handler(
-        "subscriptions/listen", types.SubscriptionsListenRequestParams, ListenHandler(bus)
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, on_listen
     )
     server.orkestrel_bus = bus  # type: ignore[attr-defined]
+    server.orkestrel_listening = listening  # type: ignore[attr-defined]
     return server
 
 
@@ -214,6 +233,20 @@ async def publish_resources_changed(server: Any) -> None:
     """Tells the `subscriptions/listen` streams of a 2.x server that the resource list
     changed (the 1.x line has no such streams)."""
     await _publish(server, "ResourcesListChanged")
+
+
+async def publish_resources_updated(server: Any, uris: set[str] | None) -> None:
+    """Tells the `subscriptions/listen` streams of a 2.x server that the resources `uris`
+    changed (`None`: every workspace file a stream listens to)."""
+    bus = getattr(server, "orkestrel_bus", None)
+    if bus is None:
+        return
+    # Deferred: an optional dependency's module, on the SDK's 2.x line only.
+    from mcp.server.subscriptions import ResourceUpdated
+
+    listened = set(getattr(server, "orkestrel_listening", ()))
+    for uri in sorted(listened if uris is None else uris & listened):
+        await bus.publish(ResourceUpdated(uri=uri))
 
 
 async def _publish(server: Any, event: str) -> None:
@@ -245,6 +278,15 @@ def _server_v1(
                     tools_changed=True, resources_changed=True
                 )
             return super().create_initialization_options(*args, **kwargs)
+
+        def get_capabilities(self, *args: Any, **kwargs: Any) -> Any:
+            # The 1.x line announces `resources.subscribe: false` even with a handler.
+            capabilities = super().get_capabilities(*args, **kwargs)
+            if capabilities.resources is not None and types.SubscribeRequest in (
+                self.request_handlers
+            ):
+                capabilities.resources.subscribe = True
+            return capabilities
 
         async def run(self, read_stream: Any, *args: Any, **kwargs: Any) -> Any:
             # One gate per session; the handler tasks the run spawns inherit it.
