@@ -67,6 +67,13 @@ JWKS_FETCH_SECONDS = 10.0
 JWKS_REFRESH_SECONDS = 300.0
 """How long a JWKS read from a URL is kept before it is fetched again."""
 
+JWKS_MAX_BYTES = 1024 * 1024
+"""The largest JWKS read from a URL or a file; a larger one is refused unread past it."""
+
+JWKS_KID_REFETCH_SECONDS = 30.0
+"""How old a JWKS read from a URL must be before a token with a `kid` it lacks fetches it
+again (the keys may have rotated); sooner, such a token is refused without a fetch."""
+
 PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource"
 """Where the protected resource metadata (RFC 9728) is served, with the MCP path after it."""
 
