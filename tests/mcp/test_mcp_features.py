@@ -376,6 +376,18 @@ async def test_a_subscribed_file_written_through_the_tool_announces_its_update(
     assert all("only workspace files announce updates" in line for line in refused)
 
 
+@pytest.mark.filterwarnings("ignore:resources/(un)?subscribe is removed")
+async def test_subscribing_without_the_workspace_tool_is_refused(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, "--tools", "database", mode="legacy" if MAJOR >= 2 else None) as c:
+        try:
+            await session(c).subscribe_resource("workspace:///README.md")
+            refused = ""
+        except Exception as error:
+            refused = str(getattr(error, "error", error))
+    assert "this server serves no workspace tool, so no workspace file" in refused
+
+
 @pytest.mark.skipif(MAJOR < 2, reason="subscriptions/listen is the 2026 era, on the 2.x line")
 async def test_a_listen_stream_hears_of_its_subscribed_files_updates(tmp_path: Path) -> None:
     project(tmp_path)

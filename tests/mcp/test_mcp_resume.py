@@ -5,6 +5,7 @@ naming no event of the reconnecting session is refused."""
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from collections.abc import Iterator
@@ -12,10 +13,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
+import pytest
 
+from orkestrel.cli.serve import run_serve
 from support.plugins import tool_plugin
-from support.serve_http import served
+from support.serve_http import parse_serve, served
 
 STEPPED = """
 import anyio
@@ -210,3 +214,14 @@ def wait_for(mark: Path) -> None:
     while not mark.exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert mark.exists(), f"{mark.name} never appeared"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--resume-seconds", "5"], ["--event-ttl", "5"], ["--events-per-stream", "5"]],
+)
+def test_the_resumability_options_need_http(argv: list[str]) -> None:
+    err = io.StringIO()
+    status = anyio.run(lambda: run_serve(parse_serve(*argv), stderr=err))
+    assert status == 2
+    assert err.getvalue() == f"orkestrel serve: {argv[0]} needs --transport http\n"

@@ -422,6 +422,10 @@ def _http_only(options: argparse.Namespace) -> list[str]:
         "--allow-origin": bool(options.allow_origin),
         "--jwks": options.jwks is not None,
         "--stateless": options.stateless,
+        "--events-per-stream": options.events_per_stream != EVENTS_PER_STREAM,
+        "--event-bytes": options.event_bytes != EVENT_BYTES,
+        "--event-ttl": options.event_ttl != EVENT_TTL_SECONDS,
+        "--resume-seconds": options.resume_seconds != RESUME_SECONDS,
     }
     return [flag for flag, present in given.items() if present]
 

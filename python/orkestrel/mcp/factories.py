@@ -68,7 +68,7 @@ def create_server(
     for tool in manager.tools():
         tool_wire(tool, strict=strict_schemas)
     listing = watch if watch is not None else ListingWatch(manager)
-    subscriptions = ResourceSubscriptions()
+    subscriptions = ResourceSubscriptions(manager)
 
     async def list_tools(request: sdk.Request) -> dict[str, Any]:
         listing.listed(request)

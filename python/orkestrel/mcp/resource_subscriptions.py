@@ -15,6 +15,7 @@ import anyio
 from orkestrel.mcp import sdk
 from orkestrel.mcp.constants import MAX_SUBSCRIPTIONS, MAX_URI
 from orkestrel.mcp.features import WORKSPACE_SCHEME
+from orkestrel.tool import ToolManagerInterface
 
 logger = logging.getLogger("orkestrel.mcp")
 
@@ -25,7 +26,8 @@ class ResourceSubscriptions:
     each subscribed URI among `paths` (every subscribed one when `paths` is `None`: a change
     whose files are not known), and publishes the same to the 2026 era's listen streams."""
 
-    def __init__(self) -> None:
+    def __init__(self, manager: ToolManagerInterface) -> None:
+        self._manager = manager
         self._subscribed: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
         self._servers: list[Any] = []
 
@@ -35,6 +37,11 @@ class ResourceSubscriptions:
 
     async def subscribe(self, request: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
         uri = _workspace_uri(params.get("uri"), "resources/subscribe")
+        if self._manager.tool("workspace") is None:
+            raise ValueError(
+                f"resources/subscribe: {uri[:100]!r} cannot be subscribed to; this server "
+                "serves no workspace tool, so no workspace file"
+            )
         subscribed = self._subscribed.setdefault(sdk.connection(request), set())
         if uri not in subscribed and len(subscribed) >= MAX_SUBSCRIPTIONS:
             raise ValueError(
