@@ -4,6 +4,7 @@ capabilities the guide's feature table lists."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -32,6 +33,10 @@ pytestmark = pytest.mark.anyio
 
 ORKESTREL = [sys.executable, "-m", "orkestrel"]
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "serve.md"
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
 
 
 @asynccontextmanager
@@ -236,7 +241,7 @@ async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_pa
     from fastmcp import Client
     from fastmcp.client.transports import StdioTransport
 
-    project(tmp_path)
+    (project(tmp_path) / "logo.png").write_bytes(PNG)
     state = ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
     transport = StdioTransport(
         ORKESTREL[0], [*ORKESTREL[1:], "serve", *state], env=dict(os.environ)
@@ -244,6 +249,7 @@ async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_pa
     async with Client(transport) as client:
         resources = await client.list_resources()
         contents = await client.read_resource("workspace:///README.md")
+        image = await client.read_resource("workspace:///logo.png")
         prompt = await client.get_prompt("edit_files", {"path": "README.md"})
         completed = await client.complete(
             {"type": "ref/resource", "uri": "workspace:///{path}"}, {"name": "path", "value": "R"}
@@ -252,6 +258,9 @@ async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_pa
     assert [getattr(c, "text", None) for c in contents] == ["# Project\n"]
     assert "Edit README.md" in prompt.messages[0].content.text  # type: ignore[union-attr]
     assert completed.values == ["README.md"]
+    assert [(c.mime_type, base64.b64decode(getattr(c, "blob", ""))) for c in image] == [
+        ("image/png", PNG)
+    ]
 
 
 async def test_a_written_file_announces_a_changed_resource_list(tmp_path: Path) -> None:
@@ -404,3 +413,24 @@ async def test_a_listen_stream_hears_of_its_subscribed_files_updates(tmp_path: P
         with anyio.fail_after(10):
             event = await stream.__anext__()
     assert event.uri == "workspace:///README.md"
+
+
+async def test_an_image_is_read_as_a_base64_blob_and_the_model_still_gets_no_bytes(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    (root / "logo.png").write_bytes(PNG)
+    async with serve(tmp_path) as client:
+        listed = await list_resources(client)
+        image = await read(client, "workspace:///logo.png")
+        text = await read(client, "workspace:///README.md")
+        tool = await client.call_tool("workspace", {"operation": "read", "path": "logo.png"})
+    entry = next(r for r in listed["resources"] if r["uri"] == "workspace:///logo.png")
+    assert (entry["mimeType"], entry["size"]) == ("image/png", len(PNG))
+    (content,) = image["contents"]
+    assert content["mimeType"] == "image/png"
+    assert "text" not in content
+    assert base64.b64decode(content["blob"]) == PNG
+    assert text["contents"][0]["text"] == "# Project\n"
+    assert "blob" not in text["contents"][0]
+    assert "iVBOR" not in json.dumps(tool)

@@ -14,6 +14,7 @@ from urllib.parse import quote, unquote
 
 from orkestrel.mcp import sdk
 from orkestrel.tool import ToolCall, ToolManagerInterface
+from orkestrel.toolbox.workspace.content_read import ContentRead
 
 WORKSPACE_SCHEME = "workspace:///"
 """The prefix of a workspace file's URI; the rest is its percent-encoded path under the root."""
@@ -113,8 +114,10 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
     """Builds the handlers of `resources/*`, `prompts/*` and `completion/complete` over the
     tools `manager` serves, read afresh on every request."""
 
-    async def call(name: str, arguments: dict[str, Any]) -> Any:
+    async def call(name: str, arguments: dict[str, Any], caller: Any = None) -> Any:
         tool_call: ToolCall = {"id": str(uuid.uuid4()), "name": name, "arguments": arguments}
+        if caller is not None:
+            tool_call["caller"] = caller
         result = await manager.execute(tool_call)
         if result["success"] is False:
             raise ValueError(result["error"])
@@ -146,10 +149,14 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
         uri = str(params.get("uri", ""))
         if uri.startswith(WORKSPACE_SCHEME) and served("workspace"):
             path = unquote(uri[len(WORKSPACE_SCHEME) :])
-            text = await call("workspace", {"operation": "read", "path": path})
-            if text is None:
+            read = {"operation": "read", "path": path}
+            answer = await call("workspace", read, ContentRead())
+            if answer is None:
                 raise ValueError(f"resources/read: {uri} names no file under the root")
-            return {"contents": [{"uri": uri, "mimeType": _mime(path), "text": text}]}
+            if isinstance(answer, Mapping):
+                blob = {"uri": uri, "mimeType": answer["mime"], "blob": answer["data"]}
+                return {"contents": [blob]}
+            return {"contents": [{"uri": uri, "mimeType": _mime(path), "text": answer}]}
         if uri.startswith(DATABASE_SCHEME) and uri.endswith("/tables") and served("database"):
             database = unquote(uri[len(DATABASE_SCHEME) : -len("/tables")])
             tables = await call("database", {"operation": "tables", "id": database})
