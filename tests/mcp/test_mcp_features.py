@@ -4,6 +4,7 @@ capabilities the guide's feature table lists."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -13,6 +14,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from support.mcp_client import (
@@ -31,6 +33,10 @@ pytestmark = pytest.mark.anyio
 
 ORKESTREL = [sys.executable, "-m", "orkestrel"]
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "serve.md"
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
 
 
 @asynccontextmanager
@@ -235,7 +241,7 @@ async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_pa
     from fastmcp import Client
     from fastmcp.client.transports import StdioTransport
 
-    project(tmp_path)
+    (project(tmp_path) / "logo.png").write_bytes(PNG)
     state = ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
     transport = StdioTransport(
         ORKESTREL[0], [*ORKESTREL[1:], "serve", *state], env=dict(os.environ)
@@ -243,6 +249,7 @@ async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_pa
     async with Client(transport) as client:
         resources = await client.list_resources()
         contents = await client.read_resource("workspace:///README.md")
+        image = await client.read_resource("workspace:///logo.png")
         prompt = await client.get_prompt("edit_files", {"path": "README.md"})
         completed = await client.complete(
             {"type": "ref/resource", "uri": "workspace:///{path}"}, {"name": "path", "value": "R"}
@@ -251,6 +258,9 @@ async def test_the_fastmcp_client_reads_resources_prompts_and_completions(tmp_pa
     assert [getattr(c, "text", None) for c in contents] == ["# Project\n"]
     assert "Edit README.md" in prompt.messages[0].content.text  # type: ignore[union-attr]
     assert completed.values == ["README.md"]
+    assert [(c.mime_type, base64.b64decode(getattr(c, "blob", ""))) for c in image] == [
+        ("image/png", PNG)
+    ]
 
 
 async def test_a_written_file_announces_a_changed_resource_list(tmp_path: Path) -> None:
@@ -289,3 +299,138 @@ async def test_bad_prompt_requests_get_one_line_refusals(tmp_path: Path) -> None
     assert "prompts/get: no prompt named 'nope'" in unknown[1]
     assert "prompts/get edit_files: argument 'path' is required" in missing[1]
     assert "argument 'path' is 100000 characters; expected at most 4096" in huge[1]
+
+
+async def test_a_kept_workflow_runs_snapshot_is_a_resource_read_in_pages(tmp_path: Path) -> None:
+    project(tmp_path)
+    steps = [{"name": "infer", "input": {"samples": [index]}} for index in range(60)]
+    async with serve(tmp_path, "--workflow") as client:
+        templates = wire(await session(client).list_resource_templates())
+        await client.call_tool("workflow", {"name": "many", "steps": steps})
+        tool = await client.call_tool("workflow", {"run": "many"})
+        first = await read(client, "workflow:///runs/many")
+        rest = await read(client, "workflow:///runs/many?offset=50")
+        unknown = await read(client, "workflow:///runs/nothing")
+        hostile = [
+            await read(client, uri)
+            for uri in (
+                "workflow:///runs/many?offset=-1",
+                "workflow:///runs/many?offset=99999999999999",
+                "workflow:///runs/many?limit=5000",
+                "workflow:///runs/..%2F..%2Fetc%2Fpasswd",
+            )
+        ]
+    assert "workflow:///runs/{id}" in [t["uriTemplate"] for t in templates["resourceTemplates"]]
+    (content,) = first["contents"]
+    assert content["mimeType"] == "application/json"
+    page = json.loads(content["text"])
+    assert page == tool["structuredContent"]
+    assert (page["run"], page["status"], page["total"], len(page["tasks"]), page["more"]) == (
+        "many",
+        "completed",
+        60,
+        50,
+        10,
+    )
+    tail = json.loads(rest["contents"][0]["text"])
+    assert (tail["offset"], len(tail["tasks"]), "more" in tail) == (50, 10, False)
+    assert unknown[0] == "error"
+    assert "run: no stored run 'nothing'" in unknown[1]
+    assert [answer[0] for answer in hostile] == ["error"] * 4
+    assert "expected ?offset=N" in hostile[0][1]
+    assert "expected ?offset=N" in hostile[1][1]
+    assert "expected ?offset=N" in hostile[2][1]
+    assert "run: no stored run '../../etc/passwd'" in hostile[3][1]
+
+
+# The 2.x client deprecates `resources/subscribe`, which the 2025 era this test speaks still has.
+@pytest.mark.filterwarnings("ignore:resources/(un)?subscribe is removed")
+async def test_a_subscribed_file_written_through_the_tool_announces_its_update(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, mode="legacy" if MAJOR >= 2 else None) as client:
+        resources = client.capabilities()["resources"]
+        raw = session(client)
+        await raw.subscribe_resource("workspace:///README.md")
+        await raw.subscribe_resource("workspace:///src/f000.py")
+        refused = []
+        for uri in ("database:///shop/tables", "file:///etc/passwd", "workspace:///" + "a" * 5000):
+            try:
+                await raw.subscribe_resource(uri)
+            except Exception as error:
+                refused.append(str(getattr(error, "error", error)))
+        other = {"operation": "write", "path": "other.md", "content": "x\n"}
+        await client.call_tool("workspace", other)
+        write = {"operation": "write", "path": "README.md", "content": "# Changed\n"}
+        await client.call_tool("workspace", write)
+        moved = {"operation": "move", "from": "src/f000.py", "to": "src/g.py"}
+        await client.call_tool("workspace", moved)
+
+        def updated() -> list[str]:
+            return [
+                n["params"]["uri"]
+                for n in client.notifications
+                if n["method"] == "notifications/resources/updated"
+            ]
+
+        await until(lambda: len(updated()) >= 2)
+        await raw.unsubscribe_resource("workspace:///README.md")
+        await client.call_tool("workspace", write)
+        await client.call_tool("workspace", other)
+        after = list(updated())
+    assert resources["subscribe"] is True
+    assert after == ["workspace:///README.md", "workspace:///src/f000.py"]
+    assert len(refused) == 3
+    assert all("only workspace files announce updates" in line for line in refused)
+
+
+@pytest.mark.filterwarnings("ignore:resources/(un)?subscribe is removed")
+async def test_subscribing_without_the_workspace_tool_is_refused(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with serve(tmp_path, "--tools", "database", mode="legacy" if MAJOR >= 2 else None) as c:
+        try:
+            await session(c).subscribe_resource("workspace:///README.md")
+            refused = ""
+        except Exception as error:
+            refused = str(getattr(error, "error", error))
+    assert "this server serves no workspace tool, so no workspace file" in refused
+
+
+@pytest.mark.skipif(MAJOR < 2, reason="subscriptions/listen is the 2026 era, on the 2.x line")
+async def test_a_listen_stream_hears_of_its_subscribed_files_updates(tmp_path: Path) -> None:
+    project(tmp_path)
+    async with (
+        serve(tmp_path, mode="auto") as client,
+        client.client.listen(resource_subscriptions=["workspace:///README.md"]) as stream,
+    ):
+        await client.call_tool(
+            "workspace", {"operation": "write", "path": "other.md", "content": "x\n"}
+        )
+        await client.call_tool(
+            "workspace", {"operation": "replace", "query": "Project", "replacement": "P"}
+        )
+        with anyio.fail_after(10):
+            event = await stream.__anext__()
+    assert event.uri == "workspace:///README.md"
+
+
+async def test_an_image_is_read_as_a_base64_blob_and_the_model_still_gets_no_bytes(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    (root / "logo.png").write_bytes(PNG)
+    async with serve(tmp_path) as client:
+        listed = await list_resources(client)
+        image = await read(client, "workspace:///logo.png")
+        text = await read(client, "workspace:///README.md")
+        tool = await client.call_tool("workspace", {"operation": "read", "path": "logo.png"})
+    entry = next(r for r in listed["resources"] if r["uri"] == "workspace:///logo.png")
+    assert (entry["mimeType"], entry["size"]) == ("image/png", len(PNG))
+    (content,) = image["contents"]
+    assert content["mimeType"] == "image/png"
+    assert "text" not in content
+    assert base64.b64decode(content["blob"]) == PNG
+    assert text["contents"][0]["text"] == "# Project\n"
+    assert "blob" not in text["contents"][0]
+    assert "iVBOR" not in json.dumps(tool)

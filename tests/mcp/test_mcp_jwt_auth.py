@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 from joserfc import jwt
@@ -248,3 +249,93 @@ async def test_serve_refuses_auth_options_that_do_not_fit(argv: list[str], messa
     status = await run_serve(parse_serve("--transport", "http", "--port", "0", *argv), stderr=err)
     assert status == 2
     assert message in err.getvalue()
+
+
+async def called(url: str, token: str) -> httpx.Response:
+    """The answer to opening a session with `token`, over raw HTTP."""
+    headers = {**ACCEPT, "Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(timeout=30) as http:
+        return await http.post(url, content=json.dumps(INITIALIZE), headers=headers)
+
+
+async def test_an_oversized_or_slow_jwks_is_refused_unread_and_nothing_runs(
+    tmp_path: Path,
+) -> None:
+    keys, ran = Keys(), []
+    padding = [{"kty": "oct", "kid": f"pad{n}", "k": "A" * 1000} for n in range(2000)]
+
+    async def huge(request: Request) -> JSONResponse:
+        return JSONResponse({"keys": [keys.known.as_dict(private=False), *padding]})
+
+    async def slow(request: Request) -> JSONResponse:
+        await anyio.sleep(30)
+        return JSONResponse(keys.jwks())
+
+    routes = [Route("/huge.json", huge), Route("/slow.json", slow)]
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"keys": [keys.known.as_dict(private=False), *padding]}))
+    answers = []
+    async with serving(Starlette(routes=routes)) as base:
+        for jwks in (f"{base}/huge.json", f"{base}/slow.json", str(big)):
+            auth = JwtAuth(jwks=jwks, issuer=ISSUER, jwks_timeout=1, jwks_max_bytes=65536)
+            async with serving_manager(toolbox(ran), auth=auth) as url:
+                answers.append(await called(url, keys.mint(url, scope="mcp:write")))
+    assert [answer.status_code for answer in answers] == [401, 401, 401]
+    lines = [answer.json()["error"]["message"] for answer in answers]
+    assert lines[0] == "the JWKS could not be read: it is over 65536 bytes, the most read"
+    assert lines[1] == "the JWKS could not be read: no whole answer within 1 s"
+    assert lines[2] == "the JWKS file is over 65536 bytes, the most read"
+    assert all(a.headers["www-authenticate"].startswith("Bearer ") for a in answers)
+    assert ran == []
+
+
+async def test_after_a_key_rotation_new_tokens_pass_and_the_removed_keys_tokens_do_not(
+    tmp_path: Path,
+) -> None:
+    keys, ran = Keys(), []
+    rotated = RSAKey.generate_key(2048, parameters={"kid": "rotated"})
+    served_keys = [keys.known]
+    fetches: list[float] = []
+
+    async def jwks(request: Request) -> JSONResponse:
+        fetches.append(time.monotonic())
+        return JSONResponse({"keys": [key.as_dict(private=False) for key in served_keys]})
+
+    async with serving(Starlette(routes=[Route("/jwks.json", jwks)])) as base:
+        auth = JwtAuth(jwks=f"{base}/jwks.json", issuer=ISSUER, jwks_refresh=1)
+        async with serving_manager(toolbox(ran), auth=auth) as url:
+            old = keys.mint(url, scope="mcp:write")
+            new = keys.mint(url, key=rotated, scope="mcp:write")
+            before = [(await called(url, token)).status_code for token in (old, new)]
+            served_keys[:] = [rotated]
+            # A token with an unknown kid refetches only once the keys are jwks_refresh old.
+            await anyio.sleep(1.2)
+            after_new = await called(url, new)
+            after_old = await called(url, old)
+            burst = [(await called(url, old)).status_code for _ in range(20)]
+    assert before == [200, 401]
+    assert after_new.status_code == 200
+    assert after_old.status_code == 401
+    assert after_old.json()["error"]["message"].startswith("invalid token")
+    assert burst == [401] * 20
+    assert fetches
+
+
+async def test_tokens_of_unknown_keys_do_not_make_the_server_fetch_the_jwks_each_time() -> None:
+    keys, ran = Keys(), []
+    fetches: list[str] = []
+
+    async def jwks(request: Request) -> JSONResponse:
+        fetches.append(request.url.path)
+        return JSONResponse(keys.jwks())
+
+    async with serving(Starlette(routes=[Route("/jwks.json", jwks)])) as base:
+        auth = JwtAuth(jwks=f"{base}/jwks.json", issuer=ISSUER)
+        async with serving_manager(toolbox(ran), auth=auth) as url:
+            strangers = [
+                (await called(url, keys.mint(url, key=keys.stranger, scope="mcp:write")))
+                for _ in range(20)
+            ]
+    assert [answer.status_code for answer in strangers] == [401] * 20
+    assert len(fetches) == 1
+    assert ran == []

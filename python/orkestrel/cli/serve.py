@@ -36,6 +36,10 @@ TOKEN_ENV = "ORKESTREL_TOKEN"
 DEFAULT_SESSION_IDLE_SECONDS = 300.0
 DEFAULT_MAX_SESSIONS = 1000
 DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024
+EVENTS_PER_STREAM = 1000
+EVENT_BYTES = 16 * 1024 * 1024
+EVENT_TTL_SECONDS = 300.0
+RESUME_SECONDS = 30.0
 
 DEFAULT_SESSION_DATABASE_THREADS = 8
 """The most units of database work one client session runs in worker threads at once."""
@@ -210,6 +214,36 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="keep no session: each POST is served alone and answered with JSON "
         "(for 2025-era clients behind a load balancer; no elicitation)",
+    )
+    http.add_argument(
+        "--events-per-stream",
+        type=_count,
+        default=EVENTS_PER_STREAM,
+        metavar="N",
+        help="events kept per response stream for a client that reconnects with "
+        f"Last-Event-ID (default: {EVENTS_PER_STREAM})",
+    )
+    http.add_argument(
+        "--event-bytes",
+        type=_count,
+        default=EVENT_BYTES,
+        metavar="BYTES",
+        help=f"bytes of events kept over all sessions (default: {EVENT_BYTES})",
+    )
+    http.add_argument(
+        "--event-ttl",
+        type=_seconds,
+        default=EVENT_TTL_SECONDS,
+        metavar="SECONDS",
+        help=f"how long a kept event can be replayed (default: {EVENT_TTL_SECONDS:g})",
+    )
+    http.add_argument(
+        "--resume-seconds",
+        type=_seconds,
+        default=RESUME_SECONDS,
+        metavar="SECONDS",
+        help="how long a call whose client dropped the connection waits for it to reconnect "
+        f"with Last-Event-ID before it is cancelled (default: {RESUME_SECONDS:g})",
     )
     http.add_argument(
         "--session-idle",
@@ -388,6 +422,10 @@ def _http_only(options: argparse.Namespace) -> list[str]:
         "--allow-origin": bool(options.allow_origin),
         "--jwks": options.jwks is not None,
         "--stateless": options.stateless,
+        "--events-per-stream": options.events_per_stream != EVENTS_PER_STREAM,
+        "--event-bytes": options.event_bytes != EVENT_BYTES,
+        "--event-ttl": options.event_ttl != EVENT_TTL_SECONDS,
+        "--resume-seconds": options.resume_seconds != RESUME_SECONDS,
     }
     return [flag for flag, present in given.items() if present]
 
@@ -436,7 +474,7 @@ async def _serve(
     shared: SharedState | None = None,
 ) -> None:
     # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
-    from orkestrel.mcp import RouteAccess, serve
+    from orkestrel.mcp import EventStore, RouteAccess, serve
     from orkestrel.mcp.helpers import raise_alone
 
     probes = health_routes(shared, options.ready_queue) if options.transport == "http" else []
@@ -462,6 +500,12 @@ async def _serve(
                         token=None if options.auth is not None else token,
                         auth=options.auth,
                         stateless=options.stateless,
+                        events=EventStore(
+                            per_stream=options.events_per_stream,
+                            max_bytes=options.event_bytes,
+                            ttl=options.event_ttl,
+                        ),
+                        resume_seconds=options.resume_seconds,
                         allowed_hosts=options.allow_host,
                         allowed_origins=options.allow_origin,
                         session_idle=options.session_idle,

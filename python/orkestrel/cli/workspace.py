@@ -84,13 +84,13 @@ def open_workspace_tool(
     inner = create_workspace_tool(manager=manager, **asdict(caps or WorkspaceCaps()))
     lock = anyio.Lock()
 
-    async def execute(args: Mapping[str, Any]) -> Any:
+    async def execute(args: Mapping[str, Any], caller: Any = None) -> Any:
         changes = changes_state(args, WORKSPACE_MUTATIONS, readonly)
         async with lock:
             if manager.workspace(real.name) is None and await manager.open(real.name) is None:
                 manager.add(real.name)
             if not changes:
-                return await inner.execute(args)
+                return await inner.execute(args, caller)
             workspace = manager.workspace(real.name)
             before = None if workspace is None else workspace.snapshot()
             try:
@@ -139,12 +139,12 @@ def open_shared_workspace_tool(
         if await manager.open(name) is None:
             manager.add(name)
 
-    async def execute(args: Mapping[str, Any]) -> Any:
+    async def execute(args: Mapping[str, Any], caller: Any = None) -> Any:
         changes = changes_state(args, WORKSPACE_MUTATIONS, readonly)
         async with lock:
             if not changes:
                 await fresh()
-                return await inner.execute(args)
+                return await inner.execute(args, caller)
             async with shared.exclusive(f"orkestrel.workspace:{name}"):
                 await fresh()
                 value = await inner.execute(args)

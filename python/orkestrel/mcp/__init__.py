@@ -20,6 +20,7 @@ from orkestrel.mcp.constants import (  # noqa: E402
 )
 from orkestrel.mcp.context import McpToolContext  # noqa: E402
 from orkestrel.mcp.errors import RemoteToolError, ToolNameCollisionError  # noqa: E402
+from orkestrel.mcp.event_store import EventStore  # noqa: E402
 from orkestrel.mcp.factories import create_server, from_mcp  # noqa: E402
 from orkestrel.mcp.helpers import mcp_to_value, result_to_mcp, tool_to_mcp  # noqa: E402
 from orkestrel.mcp.http import RouteAccess  # noqa: E402
@@ -36,6 +37,7 @@ __all__ = [
     "DEFAULT_SERVER_NAME",
     "DEFAULT_SESSION_IDLE_SECONDS",
     "TOKEN_ENV",
+    "EventStore",
     "JwtAuth",
     "McpSource",
     "McpToolContext",

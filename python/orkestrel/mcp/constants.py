@@ -67,5 +67,34 @@ JWKS_FETCH_SECONDS = 10.0
 JWKS_REFRESH_SECONDS = 300.0
 """How long a JWKS read from a URL is kept before it is fetched again."""
 
+JWKS_MAX_BYTES = 1024 * 1024
+"""The largest JWKS read from a URL or a file; a larger one is refused unread past it."""
+
+JWKS_KID_REFETCH_SECONDS = 30.0
+"""How old a JWKS read from a URL must be before a token with a `kid` it lacks fetches it
+again (the keys may have rotated); sooner, such a token is refused without a fetch."""
+
 PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource"
 """Where the protected resource metadata (RFC 9728) is served, with the MCP path after it."""
+
+EVENTS_PER_STREAM = 1000
+"""How many events of one HTTP response stream (a call's progress and answer, or a session's
+GET stream) are kept for a client that reconnects with `Last-Event-ID`; older ones go first."""
+
+EVENT_BYTES = 16 * 1024 * 1024
+"""How many bytes of JSON all kept events may hold together, over every session; past it the
+oldest events go first."""
+
+EVENT_TTL_SECONDS = 300.0
+"""How long a kept event can be replayed after it was sent."""
+
+RESUME_SECONDS = 30.0
+"""How long a call whose client dropped the connection runs on, waiting for the client to
+reconnect with `Last-Event-ID`, when that client was sent event ids (protocol 2025-11-25 or
+later); it is cancelled when none comes."""
+
+MAX_SUBSCRIPTIONS = 1000
+"""How many resources one connection may subscribe to with `resources/subscribe`."""
+
+MAX_URI = 4096
+"""The longest resource URI `resources/subscribe` accepts."""

@@ -1,7 +1,8 @@
 """Cancelling a request whose HTTP client dropped the connection before its answer: the SDK
 leaves such a call running until the session idles out, so the endpoint watches the
 connection and, when it closes first, sends the session the `notifications/cancelled` the
-client never sent."""
+client never sent. A client that was sent event ids may reconnect with `Last-Event-ID`
+instead, so its call is cancelled only when no reconnection comes within a window."""
 
 from __future__ import annotations
 
@@ -34,11 +35,18 @@ def request_id(body: bytes) -> Any | None:
 
 
 async def handle_watched(
-    manager: Any, scope: Scope, replay: list[Message], receive: Receive, send: Send, id: Any
+    manager: Any,
+    scope: Scope,
+    replay: list[Message],
+    receive: Receive,
+    send: Send,
+    id: Any,
+    resumed: anyio.Event | None = None,
+    window: float = 0.0,
 ) -> None:
     """Hands the request of a session (its body already read, in `replay`) to the session
     manager, and cancels request `id` in that session when the connection closes before the
-    answer ends."""
+    answer ends, unless `resumed` is set within `window` seconds after it closed."""
     answered = False
     gone = anyio.Event()
 
@@ -58,15 +66,19 @@ async def handle_watched(
         while (await receive())["type"] != "http.disconnect":
             pass
         gone.set()
-        if not answered:
+        if not answered and resumed is not None:
+            with anyio.move_on_after(window):
+                await resumed.wait()
+        if not answered and (resumed is None or not resumed.is_set()):
             with anyio.move_on_after(CANCEL_SECONDS, shield=True):
                 await _cancel(manager, scope, id)
 
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         await manager.handle_request(scope, handed, tracked)
-        # A cancellation under way is shielded, so the group still waits for it.
-        group.cancel_scope.cancel()
+        if not gone.is_set() or resumed is None:
+            # A cancellation under way is shielded, so the group still waits for it.
+            group.cancel_scope.cancel()
 
 
 async def _cancel(manager: Any, scope: Scope, id: Any) -> None:

@@ -16,9 +16,10 @@ from orkestrel.mcp.constants import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_SERVER_NAM
 from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
-from orkestrel.mcp.features import changes_resources, create_features
+from orkestrel.mcp.features import changes_resources, create_features, updated_files
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_wire, return_type, tool_wire
 from orkestrel.mcp.listing import ListingWatch
+from orkestrel.mcp.resource_subscriptions import ResourceSubscriptions
 from orkestrel.mcp.types import McpSource
 from orkestrel.tool import (
     Tool,
@@ -67,6 +68,7 @@ def create_server(
     for tool in manager.tools():
         tool_wire(tool, strict=strict_schemas)
     listing = watch if watch is not None else ListingWatch(manager)
+    subscriptions = ResourceSubscriptions(manager)
 
     async def list_tools(request: sdk.Request) -> dict[str, Any]:
         listing.listed(request)
@@ -86,6 +88,9 @@ def create_server(
         await listing.check()
         if result["success"] and changes_resources(tool_name, arguments):
             await listing.resources_changed()
+        changed = updated_files(tool_name, arguments) if result["success"] else []
+        if changed != []:
+            await subscriptions.updated(changed)
         if served.input_required is not None:
             # The ask inside the call needs the client's input first (the 2026 protocol era).
             return served.input_required
@@ -95,10 +100,16 @@ def create_server(
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
+    extras = {
+        **create_features(manager),
+        "resources/subscribe": subscriptions.subscribe,
+        "resources/unsubscribe": subscriptions.unsubscribe,
+    }
     server = sdk.build_server(
-        name, version, instructions, list_tools, call_tool, input_schema, create_features(manager)
+        name, version, instructions, list_tools, call_tool, input_schema, extras
     )
     listing.serve(server)
+    subscriptions.serve(server)
     return server
 
 

@@ -14,6 +14,7 @@ from urllib.parse import quote, unquote
 
 from orkestrel.mcp import sdk
 from orkestrel.tool import ToolCall, ToolManagerInterface
+from orkestrel.toolbox.workspace.content_read import ContentRead
 
 WORKSPACE_SCHEME = "workspace:///"
 """The prefix of a workspace file's URI; the rest is its percent-encoded path under the root."""
@@ -21,8 +22,18 @@ WORKSPACE_SCHEME = "workspace:///"
 DATABASE_SCHEME = "database:///"
 """The prefix of a database's table definitions URI: `database:///{id}/tables`."""
 
+RUNS_SCHEME = "workflow:///runs/"
+"""The prefix of a kept workflow run's snapshot URI: `workflow:///runs/{id}`, with `?offset=N`
+for the page of tasks from N."""
+
+MAX_OFFSET = 10**9
+"""The largest task offset a run snapshot URI may ask for."""
+
 LIST_CHANGES = frozenset({"write", "move", "remove"})
 """The workspace tool's operations that can change the list of files, so of resources."""
+
+FILE_CHANGES = frozenset({"write", "splice", "prepend", "append", "move", "remove"})
+"""The workspace tool's operations that change the files their arguments name."""
 
 PAGE_SIZE = 100
 """How many resources one `resources/list` page holds."""
@@ -48,6 +59,16 @@ _TEMPLATES: dict[str, dict[str, Any]] = {
         "name": "database-tables",
         "title": "Database tables",
         "description": "The table definitions of one database, as the database tool lists them.",
+        "mimeType": "application/json",
+    },
+    "workflow": {
+        "uriTemplate": RUNS_SCHEME + "{id}",
+        "name": "workflow-run",
+        "title": "Workflow run",
+        "description": (
+            "A kept workflow run's snapshot, as the workflow tool reads it: its status and a "
+            "page of at most 50 tasks with their outcomes; add ?offset=N for the tasks from N."
+        ),
         "mimeType": "application/json",
     },
 }
@@ -93,8 +114,10 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
     """Builds the handlers of `resources/*`, `prompts/*` and `completion/complete` over the
     tools `manager` serves, read afresh on every request."""
 
-    async def call(name: str, arguments: dict[str, Any]) -> Any:
+    async def call(name: str, arguments: dict[str, Any], caller: Any = None) -> Any:
         tool_call: ToolCall = {"id": str(uuid.uuid4()), "name": name, "arguments": arguments}
+        if caller is not None:
+            tool_call["caller"] = caller
         result = await manager.execute(tool_call)
         if result["success"] is False:
             raise ValueError(result["error"])
@@ -126,18 +149,26 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
         uri = str(params.get("uri", ""))
         if uri.startswith(WORKSPACE_SCHEME) and served("workspace"):
             path = unquote(uri[len(WORKSPACE_SCHEME) :])
-            text = await call("workspace", {"operation": "read", "path": path})
-            if text is None:
+            read = {"operation": "read", "path": path}
+            answer = await call("workspace", read, ContentRead())
+            if answer is None:
                 raise ValueError(f"resources/read: {uri} names no file under the root")
-            return {"contents": [{"uri": uri, "mimeType": _mime(path), "text": text}]}
+            if isinstance(answer, Mapping):
+                blob = {"uri": uri, "mimeType": answer["mime"], "blob": answer["data"]}
+                return {"contents": [blob]}
+            return {"contents": [{"uri": uri, "mimeType": _mime(path), "text": answer}]}
         if uri.startswith(DATABASE_SCHEME) and uri.endswith("/tables") and served("database"):
             database = unquote(uri[len(DATABASE_SCHEME) : -len("/tables")])
             tables = await call("database", {"operation": "tables", "id": database})
             text = json.dumps(tables, ensure_ascii=False)
             return {"contents": [{"uri": uri, "mimeType": "application/json", "text": text}]}
+        if uri.startswith(RUNS_SCHEME) and served("workflow"):
+            page = await call("workflow", _run_page(uri))
+            text = json.dumps(page, ensure_ascii=False)
+            return {"contents": [{"uri": uri, "mimeType": "application/json", "text": text}]}
         raise ValueError(
             f"resources/read: {uri!r} is not a served resource; expected "
-            f"{WORKSPACE_SCHEME}<path> or {DATABASE_SCHEME}<id>/tables"
+            f"{WORKSPACE_SCHEME}<path>, {DATABASE_SCHEME}<id>/tables or {RUNS_SCHEME}<id>"
         )
 
     async def list_prompts(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
@@ -196,6 +227,20 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
     }
 
 
+def updated_files(tool_name: str, arguments: Any) -> list[str] | None:
+    """The workspace files a successful call of `tool_name` with `arguments` changed: `[]`
+    for a call that changes none, `None` for one that may change any (`replace`)."""
+    if tool_name != "workspace" or not isinstance(arguments, Mapping):
+        return []
+    operation = arguments.get("operation")
+    if operation == "replace":
+        return None
+    keys = {"move": ("from", "to")}.get(str(operation), ("path",))
+    if operation not in FILE_CHANGES:
+        return []
+    return [value for key in keys if isinstance(value := arguments.get(key), str)]
+
+
 def changes_resources(tool_name: str, arguments: Any) -> bool:
     """Whether a successful call of `tool_name` with `arguments` may change `resources/list`."""
     return (
@@ -203,6 +248,22 @@ def changes_resources(tool_name: str, arguments: Any) -> bool:
         and isinstance(arguments, Mapping)
         and arguments.get("operation") in LIST_CHANGES
     )
+
+
+def _run_page(uri: str) -> dict[str, Any]:
+    """The workflow tool's read of the run `uri` names, from its `?offset=N` when given."""
+    run, _, query = uri[len(RUNS_SCHEME) :].partition("?")
+    page: dict[str, Any] = {"run": unquote(run)}
+    if not query:
+        return page
+    name, _, value = query.partition("=")
+    if name != "offset" or not value.isdecimal() or not value.isascii() or len(value) > 9:
+        raise ValueError(
+            f"resources/read: {uri[:200]!r} asks for {query[:100]!r}; expected ?offset=N, "
+            f"N a whole number below {MAX_OFFSET}"
+        )
+    page["offset"] = int(value)
+    return page
 
 
 def _offset(cursor: Any) -> int:

@@ -19,10 +19,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from orkestrel.mcp import sdk
 from orkestrel.mcp.auth import base_url, bearer_challenge, metadata_routes, needs_write
-from orkestrel.mcp.constants import DEFAULT_PATH, LOOPBACK_HOSTS
+from orkestrel.mcp.constants import DEFAULT_PATH, LOOPBACK_HOSTS, RESUME_SECONDS
 from orkestrel.mcp.cors import cors_send, is_preflight, preflight_headers
 from orkestrel.mcp.disconnect import handle_watched, request_id
+from orkestrel.mcp.event_store import EventStore
 from orkestrel.mcp.jwt_verifier import JwtAuth, JwtVerifier, TokenRefused
+from orkestrel.mcp.resumable_sessions import ResumableSessions
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -31,6 +33,9 @@ INVALID_REQUEST = -32600
 
 MAX_CHECKED_BODY = 4 * 1024 * 1024
 """Bodies up to this size are checked for JSON before the SDK reads them (its own limit)."""
+
+PRIMING_VERSION = "2025-11-25"
+"""The first protocol version whose clients are sent event ids (the SDK's priming event)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -311,19 +316,29 @@ class _Endpoint:
     """The ASGI endpoint handing every request at the MCP path to the session manager, after
     answering a POST whose body is not JSON at all (or nests past the parser) with a 400 parse
     error, as SDK releases differ there (a 1.x server answers such a body with a 500). A
-    session's request is cancelled when its client drops the connection before the answer."""
+    session's request is cancelled when its client drops the connection before the answer
+    (after `resume` seconds without a reconnection, for a client that was sent event ids). A
+    reconnection whose `Last-Event-ID` names no kept event of its session answers 400."""
 
     def __init__(
         self,
         manager: Any,
         auth: JwtAuth | None = None,
         readonly: Callable[[str], bool] = lambda name: False,
+        sessions: ResumableSessions | None = None,
+        resume: float = RESUME_SECONDS,
     ) -> None:
         self.manager = manager
         self.auth = auth
         self.readonly = readonly
+        self.sessions = sessions
+        self.resume = resume
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        unknown = self._unknown_event(scope) if scope["type"] == "http" else None
+        if unknown is not None and scope["method"] == "GET":
+            await _refuse(scope, send, 400, unknown)
+            return
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.manager.handle_request(scope, receive, send)
             return
@@ -347,14 +362,43 @@ class _Endpoint:
             if await self._short_of_scope(scope, send, json.loads(body)):
                 return
             id = request_id(body)
-            if id is not None and any(key == b"mcp-session-id" for key, _ in scope["headers"]):
+            headers = dict(scope["headers"])
+            if id is not None and b"mcp-session-id" in headers:
                 replay: list[Any] = [{"type": "http.request", "body": body, "more_body": False}]
-                await handle_watched(self.manager, scope, replay, receive, send, id)
+                events = self._events(headers)
+                resumable = headers.get(b"mcp-protocol-version", b"") >= PRIMING_VERSION.encode()
+                resumed = events.resumed(str(id)) if events and resumable else None
+                try:
+                    await handle_watched(
+                        self.manager, scope, replay, receive, send, id, resumed, self.resume
+                    )
+                finally:
+                    if resumed is not None:
+                        events.release(str(id))
                 return
         elif await self._short_of_scope(scope, send, None):
             return
         last = {"type": "http.request", "body": chunks.pop() if chunks else b"", "more_body": more}
         await self.manager.handle_request(scope, _replay(chunks, last, receive), send)
+
+    def _events(self, headers: Mapping[bytes, bytes]) -> Any:
+        session = headers.get(b"mcp-session-id")
+        if self.sessions is None or session is None:
+            return None
+        return self.sessions.events(session.decode("latin-1"))
+
+    def _unknown_event(self, scope: Scope) -> str | None:
+        """Why a reconnection's `Last-Event-ID` cannot be replayed in its open session, or
+        `None` when it can (or the request is no such reconnection)."""
+        headers = dict(scope["headers"])
+        last = headers.get(b"last-event-id")
+        events = self._events(headers)
+        if last is None or events is None or events.knows(last.decode("latin-1")):
+            return None
+        return (
+            f"Last-Event-ID {last.decode('latin-1')[:64]!r} names no event this session kept "
+            "(unknown, another session's, or past the kept events' bounds); call again instead"
+        )
 
     async def _short_of_scope(self, scope: Scope, send: Send, message: Any) -> bool:
         """Refuses with 403 a tool call (or a body too large to check) that needs the write
@@ -412,20 +456,30 @@ def create_http_app(
     auth: JwtAuth | None = None,
     readonly: Callable[[str], bool] = lambda name: False,
     stateless: bool = False,
+    events: EventStore | None = None,
+    resume_seconds: float = RESUME_SECONDS,
 ) -> Starlette:
     """Builds the Starlette app that serves `server` over streamable HTTP at `path`.
 
     `routes` are mounted beside the MCP endpoint (a terminal's web page, a health check);
     the guard (token, `Host`, `Origin`) runs in front of every route alike, and `access` says
     which of them a browser reaches another way than by the bearer header. Sessions idle for
-    `idle_timeout` seconds are closed, and at most `max_sessions` are open at once.
+    `idle_timeout` seconds are closed, and at most `max_sessions` are open at once. A session
+    keeps the events it sends in `events` (a fresh `EventStore` when `None`) for a client that
+    reconnects with `Last-Event-ID`, and a dropped call of a client that was sent event ids
+    waits `resume_seconds` for it before it is cancelled.
     """
+    sessions = None if stateless else ResumableSessions(events or EventStore())
     manager = sdk.session_manager(
-        server, idle_timeout=idle_timeout, max_sessions=max_sessions, stateless=stateless
+        server,
+        idle_timeout=idle_timeout,
+        max_sessions=max_sessions,
+        stateless=stateless,
+        sessions=sessions,
     )
     described = metadata_routes(auth, path) if auth is not None else []
     mounted: list[BaseRoute] = [
-        Route(path, endpoint=_Endpoint(manager, auth, readonly)),
+        Route(path, endpoint=_Endpoint(manager, auth, readonly, sessions, resume_seconds)),
         *routes,
         *described,
     ]

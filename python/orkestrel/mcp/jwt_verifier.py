@@ -15,7 +15,12 @@ from typing import Any
 
 import anyio
 
-from orkestrel.mcp.constants import JWKS_FETCH_SECONDS, JWKS_REFRESH_SECONDS
+from orkestrel.mcp.constants import (
+    JWKS_FETCH_SECONDS,
+    JWKS_KID_REFETCH_SECONDS,
+    JWKS_MAX_BYTES,
+    JWKS_REFRESH_SECONDS,
+)
 
 ASYMMETRIC_ALGORITHMS = frozenset(
     {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
@@ -31,7 +36,10 @@ class JwtAuth:
     by default the URL the request reached the MCP endpoint at), signed with one of
     `algorithms`. A token with `read_scope` may list and call read-only tools; one with
     `write_scope` may call every tool. `authorization_servers` are advertised in the
-    protected resource metadata (by default the issuer)."""
+    protected resource metadata (by default the issuer). A JWKS URL is fetched within
+    `jwks_timeout` seconds and `jwks_max_bytes` bytes (a file is read within the same size),
+    and kept `jwks_refresh` seconds; a token whose `kid` it lacks fetches it again once it is
+    `JWKS_KID_REFETCH_SECONDS` old (or `jwks_refresh`, when shorter)."""
 
     jwks: str
     issuer: str
@@ -41,6 +49,9 @@ class JwtAuth:
     write_scope: str = "mcp:write"
     authorization_servers: tuple[str, ...] = ()
     leeway: int = 0
+    jwks_timeout: float = JWKS_FETCH_SECONDS
+    jwks_max_bytes: int = JWKS_MAX_BYTES
+    jwks_refresh: float = JWKS_REFRESH_SECONDS
 
     def __post_init__(self) -> None:
         refused = [name for name in self.algorithms if name not in ASYMMETRIC_ALGORITHMS]
@@ -49,6 +60,13 @@ class JwtAuth:
                 f"JWT algorithms must be public-key ones of {sorted(ASYMMETRIC_ALGORITHMS)}, "
                 f"got {list(self.algorithms)!r}"
             )
+        for option, value in (
+            ("jwks_timeout", self.jwks_timeout),
+            ("jwks_max_bytes", self.jwks_max_bytes),
+            ("jwks_refresh", self.jwks_refresh),
+        ):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(f"{option} must be a positive number, got {value!r}")
         if not self.issuer:
             raise ValueError("JWT auth needs the issuer its tokens must name")
 
@@ -68,8 +86,8 @@ class TokenRefused(Exception):
 @dataclass
 class JwtVerifier:
     """Checks bearer JWTs against `auth`, reading its key set from the file once and from a
-    URL at most every `JWKS_REFRESH_SECONDS` (sooner only for a token whose `kid` it has
-    not seen, at most once in that period)."""
+    URL every `auth.jwks_refresh` seconds (sooner only for a token whose `kid` it has not
+    seen, at most every `JWKS_KID_REFETCH_SECONDS`)."""
 
     auth: JwtAuth
     _keys: Any = None
@@ -110,7 +128,8 @@ class JwtVerifier:
         raise TokenRefused("invalid token")  # pragma: no cover - the loop always returns
 
     def _stale(self) -> bool:
-        return time.monotonic() - self._fetched >= JWKS_REFRESH_SECONDS and self._is_url()
+        wait = min(self.auth.jwks_refresh, JWKS_KID_REFETCH_SECONDS)
+        return time.monotonic() - self._fetched >= wait and self._is_url()
 
     def _is_url(self) -> bool:
         return self.auth.jwks.startswith(("http://", "https://"))
@@ -119,7 +138,7 @@ class JwtVerifier:
         # Deferred: joserfc is an optional dependency (the `auth` extra).
         from joserfc.jwk import KeySet
 
-        expired = time.monotonic() - self._fetched >= JWKS_REFRESH_SECONDS
+        expired = time.monotonic() - self._fetched >= self.auth.jwks_refresh
         if self._keys is not None and not refresh and not (expired and self._is_url()):
             return self._keys
         data = await (self._fetch() if self._is_url() else self._read())
@@ -130,20 +149,40 @@ class JwtVerifier:
         return self._keys
 
     async def _read(self) -> Any:
-        text = await anyio.Path(Path(self.auth.jwks)).read_text()
-        return json.loads(text)
+        cap = self.auth.jwks_max_bytes
+        async with await anyio.open_file(Path(self.auth.jwks), "rb") as file:
+            data = await file.read(cap + 1)
+        if len(data) > cap:
+            raise TokenRefused(f"the JWKS file is over {cap} bytes, the most read")
+        return json.loads(data)
 
     async def _fetch(self) -> Any:
         # Deferred: httpx is an optional dependency (the `mcp` extra).
         import httpx
 
-        async with httpx.AsyncClient(timeout=JWKS_FETCH_SECONDS) as client:
-            try:
-                answer = await client.get(self.auth.jwks)
-                answer.raise_for_status()
-                return answer.json()
-            except (httpx.HTTPError, ValueError) as error:
-                raise TokenRefused(f"the JWKS could not be read: {error}") from None
+        cap = self.auth.jwks_max_bytes
+        seconds = self.auth.jwks_timeout
+        try:
+            with anyio.fail_after(seconds):
+                async with (
+                    httpx.AsyncClient(timeout=seconds) as client,
+                    client.stream("GET", self.auth.jwks) as answer,
+                ):
+                    answer.raise_for_status()
+                    body = bytearray()
+                    async for chunk in answer.aiter_bytes():
+                        body += chunk
+                        if len(body) > cap:
+                            raise TokenRefused(
+                                f"the JWKS could not be read: it is over {cap} bytes, the most read"
+                            )
+                    return json.loads(body)
+        except TimeoutError:
+            raise TokenRefused(
+                f"the JWKS could not be read: no whole answer within {seconds:g} s"
+            ) from None
+        except (httpx.HTTPError, ValueError) as error:
+            raise TokenRefused(f"the JWKS could not be read: {error}") from None
 
 
 def _unknown_key(error: Exception) -> bool:

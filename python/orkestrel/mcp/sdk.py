@@ -13,6 +13,7 @@ import contextlib
 import importlib
 import logging
 import os
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
@@ -49,6 +50,8 @@ EXTRA_METHODS: dict[str, tuple[str, str, str]] = {
     "prompts/list": ("PaginatedRequestParams", "ListPromptsResult", "ListPromptsRequest"),
     "prompts/get": ("GetPromptRequestParams", "GetPromptResult", "GetPromptRequest"),
     "completion/complete": ("CompleteRequestParams", "CompleteResult", "CompleteRequest"),
+    "resources/subscribe": ("SubscribeRequestParams", "EmptyResult", "SubscribeRequest"),
+    "resources/unsubscribe": ("UnsubscribeRequestParams", "EmptyResult", "UnsubscribeRequest"),
 }
 """Each method `build_server` can serve beyond tools: its params model, result model and (on
 the 1.x line) request model, by name in the installed line's types module."""
@@ -197,10 +200,26 @@ def _server_v2(
     from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 
     bus = InMemorySubscriptionBus()
+    listen = ListenHandler(bus)
+    listening: Counter[str] = Counter()
+
+    async def on_listen(ctx: Any, params: Any) -> Any:
+        # Kept so that a change whose files are not known is told to every listened URI.
+        uris = list(params.notifications.resource_subscriptions or ())
+        listening.update(uris)
+        try:
+            return await listen(ctx, params)
+        finally:
+            listening.subtract(uris)
+            for uri in uris:
+                if listening[uri] <= 0:
+                    del listening[uri]
+
     server.add_request_handler(
-        "subscriptions/listen", types.SubscriptionsListenRequestParams, ListenHandler(bus)
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, on_listen
     )
     server.orkestrel_bus = bus  # type: ignore[attr-defined]
+    server.orkestrel_listening = listening  # type: ignore[attr-defined]
     return server
 
 
@@ -214,6 +233,20 @@ async def publish_resources_changed(server: Any) -> None:
     """Tells the `subscriptions/listen` streams of a 2.x server that the resource list
     changed (the 1.x line has no such streams)."""
     await _publish(server, "ResourcesListChanged")
+
+
+async def publish_resources_updated(server: Any, uris: set[str] | None) -> None:
+    """Tells the `subscriptions/listen` streams of a 2.x server that the resources `uris`
+    changed (`None`: every workspace file a stream listens to)."""
+    bus = getattr(server, "orkestrel_bus", None)
+    if bus is None:
+        return
+    # Deferred: an optional dependency's module, on the SDK's 2.x line only.
+    from mcp.server.subscriptions import ResourceUpdated
+
+    listened = set(getattr(server, "orkestrel_listening", ()))
+    for uri in sorted(listened if uris is None else uris & listened):
+        await bus.publish(ResourceUpdated(uri=uri))
 
 
 async def _publish(server: Any, event: str) -> None:
@@ -245,6 +278,15 @@ def _server_v1(
                     tools_changed=True, resources_changed=True
                 )
             return super().create_initialization_options(*args, **kwargs)
+
+        def get_capabilities(self, *args: Any, **kwargs: Any) -> Any:
+            # The 1.x line announces `resources.subscribe: false` even with a handler.
+            capabilities = super().get_capabilities(*args, **kwargs)
+            if capabilities.resources is not None and types.SubscribeRequest in (
+                self.request_handlers
+            ):
+                capabilities.resources.subscribe = True
+            return capabilities
 
         async def run(self, read_stream: Any, *args: Any, **kwargs: Any) -> Any:
             # One gate per session; the handler tasks the run spawns inherit it.
@@ -333,22 +375,43 @@ def session_manager(
     idle_timeout: float | None,
     max_sessions: int | None,
     stateless: bool = False,
+    sessions: dict[str, Any] | None = None,
 ) -> Any:
     """Builds the SDK's streamable HTTP session manager over `server`, with our own transport
     guard in front of it instead of the SDK's (see `orkestrel.mcp.http`). A `stateless` one
-    keeps no session: each POST is served on its own and answered with plain JSON."""
+    keeps no session: each POST is served on its own and answered with plain JSON. A stateful
+    one keeps its open sessions in `sessions` when given (a table that gives each session's
+    transport its event store)."""
     # Deferred for start-up time: a client never loads the SDK's server side.
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
     if MAJOR < 2:
         _quiet_closed_streams()
-    return StreamableHTTPSessionManager(
+    manager = StreamableHTTPSessionManager(
         app=server,
         session_idle_timeout=idle_timeout,
         max_sessions=max_sessions,
         stateless=stateless,
         json_response=stateless,
     )
+    if sessions is not None and not stateless:
+        # Both SDK lines register every new session's transport in this one table.
+        manager._server_instances = sessions
+    return manager
+
+
+def message_json(message: Any) -> str:
+    """The wire JSON of an SDK `JSONRPCMessage`, as the transport sends it."""
+    text: str = message.model_dump_json(by_alias=True, exclude_unset=True)
+    return text
+
+
+def event_message(message: Any, event_id: str) -> Any:
+    """Wraps a kept message and its event id for the transport's replay."""
+    # Deferred for start-up time: a client never loads the SDK's server side.
+    from mcp.server.streamable_http import EventMessage
+
+    return EventMessage(message, event_id)
 
 
 class _ClosedStreamFilter(logging.Filter):

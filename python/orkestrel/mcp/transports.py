@@ -31,9 +31,11 @@ from orkestrel.mcp.constants import (
     DEFAULT_SERVER_NAME,
     DEFAULT_SESSION_IDLE_SECONDS,
     LISTING_POLL_SECONDS,
+    RESUME_SECONDS,
     SHUTDOWN_GRACE_SECONDS,
     TOKEN_ENV,
 )
+from orkestrel.mcp.event_store import EventStore
 from orkestrel.mcp.factories import create_server
 from orkestrel.mcp.helpers import raise_alone
 from orkestrel.mcp.http import RouteAccess, create_http_app, default_hosts, is_loopback
@@ -68,6 +70,8 @@ async def serve(
     access: Sequence[RouteAccess] = (),
     auth: JwtAuth | None = None,
     stateless: bool = False,
+    events: EventStore | None = None,
+    resume_seconds: float = RESUME_SECONDS,
     strict_schemas: bool = False,
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
@@ -102,6 +106,12 @@ async def serve(
     A `stateless` server keeps no session: every POST is served alone (no `initialize` needed
     first) and answered with JSON, with no server-to-client requests (elicitation) nor list
     change notifications.
+
+    A stateful server keeps the events each session sends in `events` (a fresh `EventStore`,
+    in memory, when `None`), so a client that lost its connection reconnects with
+    `Last-Event-ID` and gets the events it missed. A call whose client was sent event ids
+    (protocol 2025-11-25 and later) and dropped the connection runs on for `resume_seconds`
+    waiting for that reconnection, and is cancelled when none comes.
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
@@ -160,6 +170,8 @@ async def serve(
         auth=auth,
         readonly=functools.partial(_readonly, manager),
         stateless=stateless,
+        events=events,
+        resume_seconds=resume_seconds,
     )
     if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
         raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")

@@ -17,6 +17,7 @@ from orkestrel.toolbox.workspace.constants import (
     WORKSPACE_TOOL_SUMMARY,
     workspace_description,
 )
+from orkestrel.toolbox.workspace.content_read import ContentRead
 from orkestrel.toolbox.workspace.helpers import read_window, search_window
 from orkestrel.toolbox.workspace.shapes import workspace_tool_shape
 from orkestrel.workspace import (
@@ -25,6 +26,7 @@ from orkestrel.workspace import (
     WorkspaceManager,
     WorkspaceManagerInterface,
     WorkspaceStoreInterface,
+    is_binary,
     is_text,
     range_of,
 )
@@ -85,6 +87,14 @@ def _list(manager: WorkspaceManagerInterface, call: Call) -> list[dict[str, Any]
         }
         for file in files
     ]
+
+
+def _image(manager: WorkspaceManagerInterface, call: Call) -> dict[str, str] | None:
+    """`{"mime", "data"}` (base64) of the image at the call's path, or `None` for no image."""
+    file = None if manager.active is None else manager.active.file(call["path"])
+    if file is None or not is_binary(file.content):
+        return None
+    return {"mime": file.content.mime, "data": file.content.data}
 
 
 def _replace(manager: WorkspaceManagerInterface, call: Call) -> dict[str, int]:
@@ -165,10 +175,11 @@ def create_workspace_tool(
         options = {**_options(call), "limit": probe}
         return search_window(workspace.search(call["query"], **options), limit, read_chars)
 
-    async def execute(args: Mapping[str, Any]) -> Any:
+    async def execute(args: Mapping[str, Any], caller: Any = None) -> Any:
         call: Call = contract.parse(args)
         if call["operation"] == "read":
-            return _read(target, call)
+            image = _image(target, call) if isinstance(caller, ContentRead) else None
+            return image if image is not None else _read(target, call)
         if call["operation"] == "search":
             return _search(target, call)
         return _HANDLERS[call["operation"]](target, call)
