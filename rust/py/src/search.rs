@@ -1,26 +1,12 @@
-//! Binding of the workspace search engine: `SearchPattern`, `locate` and `PatternError`.
-
-use std::panic::{catch_unwind, AssertUnwindSafe};
+//! Binding of the workspace search engine: `SearchPattern` and `locate` (their errors,
+//! `PatternError` and `ResultSizeError`, are in the error table, errors.rs).
 
 use orkestrel_core::search::{self, Hit, Options, Pattern, SearchError, HIT_OVERHEAD};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyTuple, PyType};
 
-pyo3::create_exception!(
-    orkestrel._core,
-    PatternError,
-    PyValueError,
-    "Raised when a search pattern cannot be compiled or run by the linear-time engine."
-);
-
-pyo3::create_exception!(
-    orkestrel._core,
-    ResultSizeError,
-    PatternError,
-    "Raised when a search's matches or a replaced text would pass the size bound it was given."
-);
+use crate::errors::{search_error, shield, PatternError};
 
 /// A replace as Python receives it: the new text, the count, its UTF-8 size and line breaks.
 type Replaced<'py> = (Bound<'py, PyString>, usize, usize, usize);
@@ -61,21 +47,12 @@ fn decode<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> 
 }
 
 /// Runs engine work with the GIL released, turning a refusal, or a panic that must never
-/// reach Python, into a `PatternError`.
+/// reach Python, into a `PatternError` (see [`search_error`]).
 fn guarded<T: Send>(
     py: Python<'_>,
     work: impl FnOnce() -> Result<T, SearchError> + Send,
 ) -> PyResult<T> {
-    match py.detach(|| catch_unwind(AssertUnwindSafe(work))) {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(SearchError::Oversize)) => {
-            Err(ResultSizeError::new_err(SearchError::Oversize.to_string()))
-        }
-        Ok(Err(refusal)) => Err(PatternError::new_err(refusal.to_string())),
-        Err(_) => Err(PatternError::new_err(
-            "the search engine failed on this input",
-        )),
-    }
+    search_error(py.detach(|| shield(work)))
 }
 
 /// A compiled search query: literal or regular expression, case-sensitive or folded, its

@@ -8,8 +8,9 @@ use pyo3::types::{PyBool, PyFloat, PyList};
 use pyo3::IntoPyObjectExt;
 
 use crate::convert::{integral, text};
-use crate::infer::dict::Table;
-use crate::node::{dict_len, str_bytes, PyNode};
+use crate::dict::{dict_len, Table};
+use crate::node::PyNode;
+use crate::unicode::str_bytes;
 
 #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
 extern "C" {

@@ -5,11 +5,11 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use super::convert::schema;
-use super::errors::{guard, unreadable};
 use super::input::{mode, read_document, read_lines, Input};
 use super::node::PyNode;
 use super::options::{options, Budget};
+use super::schema;
+use crate::errors::{guard, unreadable};
 
 /// Adds every sample of a list, tuple or other iterable (not a string, bytes or mapping).
 /// `whole` says these are all the samples the accumulator will see.

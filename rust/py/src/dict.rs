@@ -1,8 +1,40 @@
-//! A dict's entries read straight from its storage on CPython 3.11, where `PyDict_Next` is
-//! a fifth of an object walk. Other interpreters (and split tables, which only instance
-//! `__dict__`s use) go through `PyDict_Next`.
+//! A dict read from its storage, for every walk of Python values: its size and version, and
+//! its entries straight from the table on CPython 3.11, where `PyDict_Next` is a fifth of an
+//! object walk. Other interpreters (and split tables, which only instance `__dict__`s use)
+//! go through `PyDict_Next`.
 
 use pyo3::ffi;
+
+/// The number of entries of a dict, read inline where the layout is known.
+#[inline]
+pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
+    unsafe {
+        (*dict.cast::<ffi::PyDictObject>()).ma_used
+    }
+    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy))]
+    // SAFETY: `dict` is a live dict.
+    unsafe {
+        ffi::PyDict_Size(dict)
+    }
+}
+
+/// A dict's version tag, which every change to it moves; 0 where the layout is not known.
+#[inline]
+pub fn dict_version(dict: *mut ffi::PyObject) -> u64 {
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12)))]
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
+    #[allow(deprecated)]
+    unsafe {
+        (*dict.cast::<ffi::PyDictObject>()).ma_version_tag
+    }
+    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12))]
+    {
+        let _ = dict;
+        0
+    }
+}
 
 /// Hints the CPU to load an object's header before it is read (touching each object is the
 /// main cost of a walk).
