@@ -147,13 +147,7 @@ fn json_body<'py, T: Tree>(
         Level::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
         Level::Number(n) => number(py, n)?,
         Level::String(s) => json_string::<T>(py, s)?,
-        Level::Array(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(json_node(py, item, memo)?)?;
-            }
-            list.into_any()
-        }
+        Level::Array(items) => list(py, items, |item| json_node(py, item, memo))?.into_any(),
         Level::Object(entries) => {
             let dict = PyDict::new(py);
             for (name, value) in entries {
@@ -168,16 +162,25 @@ fn json_body<'py, T: Tree>(
     Ok(out)
 }
 
+/// A list of one Python object for each item.
+pub fn list<'py, T>(
+    py: Python<'py>,
+    items: impl IntoIterator<Item = T>,
+    mut each: impl FnMut(T) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for item in items {
+        out.append(each(item)?)?;
+    }
+    Ok(out)
+}
+
 /// A fault path as a list of `str`.
 pub fn path<'py>(py: Python<'py>, segments: &[Segment]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for segment in segments {
-        match segment {
-            Segment::Key(key) => list.append(text(py, key)?)?,
-            Segment::Index(index) => list.append(index.to_string())?,
-        }
-    }
-    Ok(list)
+    list(py, segments, |segment| match segment {
+        Segment::Key(key) => text(py, key),
+        Segment::Index(index) => Ok(PyString::new(py, &index.to_string()).into_any()),
+    })
 }
 
 /// A fault as a dict with the reference key order.
@@ -211,10 +214,6 @@ pub fn fault<'py>(py: Python<'py>, fault: &Fault) -> PyResult<Bound<'py, PyDict>
 }
 
 /// A fault list.
-pub fn faults<'py>(py: Python<'py>, list: &[Fault]) -> PyResult<Bound<'py, PyList>> {
-    let out = PyList::empty(py);
-    for item in list {
-        out.append(fault(py, item)?)?;
-    }
-    Ok(out)
+pub fn faults<'py>(py: Python<'py>, faults: &[Fault]) -> PyResult<Bound<'py, PyList>> {
+    list(py, faults, |item| fault(py, item).map(Bound::into_any))
 }

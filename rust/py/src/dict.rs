@@ -6,7 +6,7 @@
 use pyo3::ffi;
 
 /// The number of entries of a dict, read inline where the layout is known.
-#[inline]
+#[inline(always)]
 pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
     #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
     // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.

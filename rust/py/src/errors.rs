@@ -28,9 +28,9 @@ use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use pyo3::types::{PyDict, PyTuple, PyType};
 
-use crate::convert::text;
+use crate::convert::{list, text};
 
 pyo3::create_exception!(
     orkestrel._core,
@@ -65,11 +65,8 @@ pub fn shield<T>(work: impl FnOnce() -> T) -> Result<T, Panicked> {
 fn context<'py>(py: Python<'py>, context: &Context) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
     if let Some(path) = &context.path {
-        let list = PyList::empty(py);
-        for segment in path {
-            list.append(text(py, segment)?)?;
-        }
-        out.set_item(intern!(py, "path"), list)?;
+        let path = list(py, path, |segment| text(py, segment))?;
+        out.set_item(intern!(py, "path"), path)?;
     }
     if let Some(shape) = context.shape {
         out.set_item(intern!(py, "shape"), shape)?;

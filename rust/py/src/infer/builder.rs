@@ -10,6 +10,7 @@ use super::input::{mode, read_document, read_lines, Input};
 use super::node::PyNode;
 use super::options::{options, Budget};
 use super::schema;
+use crate::convert::list;
 use crate::errors::{guard, input_error, internal, shield, Panicked};
 
 /// An accumulator that infers one JSON Schema from samples added over time.
@@ -69,10 +70,7 @@ impl LinesReport {
 }
 
 fn report(py: Python<'_>, report: &Report, source: Option<&str>) -> PyResult<LinesReport> {
-    let errors = PyList::empty(py);
-    for error in &report.errors {
-        errors.append(input_error(py, source, error)?)?;
-    }
+    let errors = list(py, &report.errors, |error| input_error(py, source, error))?;
     Ok(LinesReport {
         lines: report.lines,
         samples: report.samples,
