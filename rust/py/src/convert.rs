@@ -61,6 +61,10 @@ pub trait Tree: Sized {
     /// Whether text that is not WTF-8 is replaced (U+FFFD) instead of raising.
     const LOSSY: bool;
 
+    /// Whether the nesting is bounded (an inferred schema, by the depth limit), so that the
+    /// conversion needs no stack growth.
+    const BOUNDED: bool;
+
     /// This node, one level deep.
     fn level(&self) -> Level<'_, Self>;
 
@@ -71,6 +75,7 @@ pub trait Tree: Sized {
 
 impl Tree for JsonRef {
     const LOSSY: bool = false;
+    const BOUNDED: bool = false;
 
     fn level(&self) -> Level<'_, Self> {
         match &**self {
@@ -90,6 +95,7 @@ impl Tree for JsonRef {
 
 impl Tree for Schema {
     const LOSSY: bool = true;
+    const BOUNDED: bool = true;
 
     fn level(&self) -> Level<'_, Self> {
         match self {
@@ -111,18 +117,23 @@ impl Tree for Schema {
 /// Converts a JSON tree into dicts, lists, strings, numbers and booleans; a node shared in
 /// the tree stays shared.
 pub fn json<'py, T: Tree>(py: Python<'py>, document: &T) -> PyResult<Bound<'py, PyAny>> {
-    let mut memo = HashMap::new();
+    let mut memo = None;
     json_node(py, document, &mut memo)
 }
 
-type Memo<'py> = HashMap<*const (), Bound<'py, PyAny>>;
+/// The containers converted so far, by address; made at the first shared container.
+type Memo<'py> = Option<HashMap<*const (), Bound<'py, PyAny>>>;
 
 fn json_node<'py, T: Tree>(
     py: Python<'py>,
     node: &T,
     memo: &mut Memo<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    orkestrel_core::stack::grow(|| json_body(py, node, memo))
+    if T::BOUNDED {
+        json_body(py, node, memo)
+    } else {
+        orkestrel_core::stack::grow(|| json_body(py, node, memo))
+    }
 }
 
 fn json_string<'py, T: Tree>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyAny>> {
@@ -139,7 +150,7 @@ fn json_body<'py, T: Tree>(
     memo: &mut Memo<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let key = node.shared();
-    if let Some(done) = key.and_then(|key| memo.get(&key)) {
+    if let Some(done) = key.and_then(|key| memo.as_ref()?.get(&key)) {
         return Ok(done.clone());
     }
     let out = match node.level() {
@@ -157,7 +168,8 @@ fn json_body<'py, T: Tree>(
         }
     };
     if let Some(key) = key {
-        memo.insert(key, out.clone());
+        memo.get_or_insert_with(HashMap::new)
+            .insert(key, out.clone());
     }
     Ok(out)
 }

@@ -44,7 +44,7 @@ pub unsafe fn ptr_bytes<'a>(ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
     match unsafe { ascii_bytes(ptr) } {
         Some(bytes) => Cow::Borrowed(bytes),
         // SAFETY: as the caller promises.
-        None => without_collection(|| unsafe { str_bytes_slow(ptr) }),
+        None => unsafe { str_bytes_slow(ptr) },
     }
 }
 
@@ -67,10 +67,21 @@ pub fn without_collection<R>(body: impl FnOnce() -> R) -> R {
     out
 }
 
+/// The bytes of a `str` that is not compact ASCII, read with the collector paused; kept out
+/// of line so that the walks' inlined fast path stays small.
+///
 /// # Safety
 /// `ptr` is a live `str` (or subclass) that outlives `'a`, and the caller holds the GIL.
 #[cold]
+#[inline(never)]
 unsafe fn str_bytes_slow<'a>(ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
+    // SAFETY: as the caller promises.
+    without_collection(|| unsafe { utf8_of(ptr) })
+}
+
+/// # Safety
+/// As [`str_bytes_slow`].
+unsafe fn utf8_of<'a>(ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
     let mut size: ffi::Py_ssize_t = 0;
     // SAFETY: `ptr` is a live str; the UTF-8 buffer is cached in it and lives as long as it.
     // A failure (lone surrogates) sets an error, cleared here under the GIL the caller holds.
