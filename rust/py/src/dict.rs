@@ -2,14 +2,20 @@
 //! its entries straight from the table on CPython 3.11, where `PyDict_Next` is a fifth of an
 //! object walk. Other interpreters (and split tables, which only instance `__dict__`s use)
 //! go through `PyDict_Next`.
+//!
+//! Every read here is made under the GIL, which stays on in a free-threaded build too (the
+//! module declares `gil_used = true` in lib.rs), so no other thread changes the dict during
+//! it; the contract's free-threaded reads also hold the dict's critical section (node.rs).
 
 use pyo3::ffi;
 
-/// The number of entries of a dict, read inline where the layout is known.
+/// The number of entries of a dict, read inline where the layout is known. `dict` is a live
+/// dict, read under the GIL (see the module note).
 #[inline(always)]
 pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
     #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
-    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject,
+    // read under the GIL (module note).
     unsafe {
         (*dict.cast::<ffi::PyDictObject>()).ma_used
     }
@@ -21,10 +27,12 @@ pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
 }
 
 /// A dict's version tag, which every change to it moves; 0 where the layout is not known.
+/// `dict` is a live dict, read under the GIL (see the module note).
 #[inline]
 pub fn dict_version(dict: *mut ffi::PyObject) -> u64 {
     #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12)))]
-    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject,
+    // read under the GIL (module note).
     #[allow(deprecated)]
     unsafe {
         (*dict.cast::<ffi::PyDictObject>()).ma_version_tag

@@ -1,6 +1,10 @@
 //! The bytes of a Python `str`, read from its storage: the one read of text that every walk
 //! of Python values shares (the contract's nodes, the inference's, the parse sink and
 //! `json_size`).
+//!
+//! A `str` never changes once made; its UTF-8 cache, once filled, lives as long as it. The
+//! reads are made under the GIL, which stays on in a free-threaded build too (the module
+//! declares `gil_used = true` in lib.rs), so filling the cache races with no other thread.
 
 use std::borrow::Cow;
 
