@@ -32,6 +32,33 @@ def orkestrel(*args: str | Path, stdin: bytes | None = None) -> subprocess.Compl
     )
 
 
+def on_terminal(path: Path) -> tuple[subprocess.CompletedProcess[bytes], bytes]:
+    """Runs `orkestrel infer PATH --threads 1` with stderr on a pseudo-terminal; returns the
+    process and everything the terminal was shown."""
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "orkestrel", "infer", str(path), "--threads", "1"],
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            timeout=120,
+            check=False,
+        )
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    return done, shown
+
+
 @pytest.fixture
 def rows_file(tmp_path: Path) -> Path:
     path = tmp_path / "rows.jsonl"
@@ -153,27 +180,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     plain = orkestrel("infer", big)
     assert plain.returncode == 0
     assert plain.stderr == b""
-    leader, follower = pty.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "orkestrel", "infer", str(big), "--threads", "1"],
-            stdout=subprocess.PIPE,
-            stderr=follower,
-            timeout=120,
-            check=False,
-        )
-        os.close(follower)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(leader)
+    done, shown = on_terminal(big)
     assert done.returncode == 0
     assert b"B/s" in shown
     assert b"ETA" in shown
@@ -270,27 +277,7 @@ def test_an_error_is_printed_on_a_cleared_line_not_glued_to_the_bar(tmp_path: Pa
     big = tmp_path / "big.jsonl"
     line = json.dumps({"payload": "x" * 1000, "n": 1}).encode() + b"\n"
     big.write_bytes(line * 30_000 + b"{broken\n")
-    leader, follower = pty.openpty()
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", "orkestrel", "infer", str(big), "--threads", "1"],
-            stdout=subprocess.PIPE,
-            stderr=follower,
-            timeout=120,
-            check=False,
-        )
-        os.close(follower)
-        shown = b""
-        while True:
-            try:
-                chunk = os.read(leader, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            shown += chunk
-    finally:
-        os.close(leader)
+    done, shown = on_terminal(big)
     assert done.returncode == 1
     assert b"ETA" in shown
     message = b"orkestrel infer: " + str(big).encode() + b": line 30001 column 2"

@@ -1,6 +1,5 @@
 //! `Contract`: a shape compiled once, shared immutably (`Arc`) by every call.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 use orkestrel_core::contract::{Contract, Fault, Segment};
@@ -11,11 +10,12 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::convert;
-use crate::errors::{contract_error, lift, parse_error, shielded};
+use crate::errors::{contract_error, lift, parse_error, shield, shielded};
+use crate::node::PyNode;
 #[cfg(not(Py_GIL_DISABLED))]
 use crate::node::PyView;
-use crate::node::{str_bytes, PyNode};
 use crate::sink::PySink;
+use crate::unicode::str_bytes;
 
 /// A compiled contract: `schema`, `is_valid`, `parse` and `explain` over one shape.
 #[pyclass(frozen, module = "orkestrel._core", name = "Contract")]
@@ -110,7 +110,7 @@ impl PyContract {
         let node = PyView::new(value);
         #[cfg(Py_GIL_DISABLED)]
         let node = PyNode(value.clone());
-        catch_unwind(AssertUnwindSafe(|| self.inner.is_valid(&node))).unwrap_or(false)
+        shield(|| self.inner.is_valid(&node)).unwrap_or(false)
     }
 
     /// The coerced value, or `ParseError` carrying the `explain` faults.

@@ -14,7 +14,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::convert;
-use crate::errors::{contract_error, lift, shielded};
+use crate::errors::{contract_error, lift, shield, shielded};
 use crate::node::PyNode;
 use crate::sink::PySink;
 
@@ -88,7 +88,7 @@ pub fn coerce_number(value: &Bound<'_, PyAny>) -> Option<f64> {
 #[pyfunction]
 pub fn is_json_value(value: &Bound<'_, PyAny>) -> bool {
     let node = PyNode(value.clone());
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| json_value(&node))).unwrap_or(false)
+    shield(|| json_value(&node)).unwrap_or(false)
 }
 
 fn clone<'py>(

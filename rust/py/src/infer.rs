@@ -2,9 +2,6 @@
 //! with the GIL released.
 
 mod builder;
-mod convert;
-pub(crate) mod dict;
-mod errors;
 mod functions;
 mod input;
 mod node;
@@ -16,8 +13,23 @@ pub use functions::{
     string_to_format, value_to_schema,
 };
 
-use orkestrel_core::infer::{FORMAT_MAX_LENGTH, INFER_ENUM_LIMIT};
+use orkestrel_core::infer::{Json, SchemaTooLarge, FORMAT_MAX_LENGTH, INFER_ENUM_LIMIT};
 use pyo3::prelude::*;
+
+use crate::convert::json;
+use crate::errors::too_large;
+
+/// Converts a rendered schema, or raises `ContractError(code="expansion")` for `door`.
+fn schema<'py>(
+    py: Python<'py>,
+    rendered: Result<Json, SchemaTooLarge>,
+    door: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    match rendered {
+        Ok(schema) => json(py, &schema),
+        Err(SchemaTooLarge) => Err(too_large(py, door)),
+    }
+}
 
 /// Adds the inference-only limits to the module (the depth and breadth limits are shared).
 pub fn constants(m: &Bound<'_, PyModule>) -> PyResult<()> {

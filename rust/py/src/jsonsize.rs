@@ -7,7 +7,7 @@ use orkestrel_core::text::pyjson::{float_repr_len, int_len, string_len};
 use pyo3::ffi;
 use pyo3::prelude::*;
 
-use crate::node::str_bytes;
+use crate::unicode::ptr_bytes;
 
 /// Containers nested deeper than this are left to `json.dumps`, which applies Python's own
 /// recursion limit.
@@ -18,7 +18,8 @@ const DEPTH_LIMIT: usize = 512;
 /// makes exact type checks and reads str, int and float contents, so nothing can change or free
 /// a container while it is being read.
 struct Walk<'py> {
-    py: Python<'py>,
+    /// The walk reads under the GIL, for as long as it lives.
+    _attached: Python<'py>,
     /// The containers being measured, innermost last: meeting one again is a cycle.
     open: Vec<*mut ffi::PyObject>,
 }
@@ -39,9 +40,8 @@ fn exact_int(ptr: *mut ffi::PyObject) -> Result<usize, Unmeasured> {
 
 impl Walk<'_> {
     fn text(&self, ptr: *mut ffi::PyObject) -> usize {
-        // SAFETY: `ptr` is a live exact str, borrowed for this call.
-        let text = unsafe { Bound::from_borrowed_ptr(self.py, ptr) };
-        string_len(&str_bytes(&text))
+        // SAFETY: `ptr` is a live exact str owned by the root, read under the GIL (see `Walk`).
+        string_len(&unsafe { ptr_bytes(ptr) })
     }
 
     /// The size of a scalar: `Ok(None)` for a container, `Err` for anything unmeasured.
@@ -137,7 +137,7 @@ impl Walk<'_> {
 #[pyfunction]
 pub fn json_size(value: &Bound<'_, PyAny>) -> Option<usize> {
     let mut walk = Walk {
-        py: value.py(),
+        _attached: value.py(),
         open: Vec::new(),
     };
     walk.value(value.as_ptr(), 0).ok()

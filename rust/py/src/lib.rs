@@ -3,6 +3,7 @@
 
 mod contract;
 mod convert;
+mod dict;
 mod errors;
 mod functions;
 mod infer;
@@ -11,6 +12,7 @@ mod node;
 mod query;
 mod search;
 mod sink;
+mod unicode;
 
 use pyo3::prelude::*;
 
@@ -23,6 +25,8 @@ mod _core {
 
     #[pymodule_export]
     use crate::contract::{PyContract, PyFaultReport};
+    #[pymodule_export]
+    use crate::errors::{PatternError, ResultSizeError};
     #[pymodule_export]
     use crate::functions::{
         check_shape, clone_json_record, clone_json_value, coerce_number, is_json_value,
@@ -41,7 +45,7 @@ mod _core {
         normalize_query, resolve_limit,
     };
     #[pymodule_export]
-    use crate::search::{locate, PatternError, ResultSizeError, SearchMatch, SearchPattern};
+    use crate::search::{locate, SearchMatch, SearchPattern};
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {

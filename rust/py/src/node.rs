@@ -2,7 +2,6 @@
 //! recognised by type pointer; subclasses take a cold path. Reads go straight to object
 //! storage, so no user code (`__eq__`, `__hash__`, `__len__`, `__str__`…) ever runs.
 
-use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::os::raw::c_int;
 use std::ptr::addr_of_mut;
@@ -12,134 +11,12 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::critical_section::with_critical_section;
 
-use crate::infer::dict::Table;
+use crate::dict::{dict_len, dict_version, Table};
+use crate::unicode::{ptr_bytes, str_bytes, without_collection};
 
 /// A Python object seen as a JSON-like value.
 #[derive(Clone)]
 pub struct PyNode<'py>(pub Bound<'py, PyAny>);
-
-/// The bytes of a compact ASCII `str` (the usual kind), read inline; `None` for other kinds.
-///
-/// # Safety
-/// `ptr` is a live `str` (or subclass), and the slice is used only while it stays alive.
-#[inline]
-pub unsafe fn ascii_bytes<'a>(ptr: *mut ffi::PyObject) -> Option<&'a [u8]> {
-    #[cfg(not(any(Py_3_14, Py_LIMITED_API, PyPy, GraalPy)))]
-    // SAFETY: a compact ASCII str stores its characters, which are its UTF-8, inline.
-    unsafe {
-        if ffi::PyUnicode_IS_COMPACT_ASCII(ptr) != 0 {
-            let len = usize::try_from(ffi::PyUnicode_GET_LENGTH(ptr)).unwrap_or(0);
-            let data = ffi::PyUnicode_DATA(ptr).cast::<u8>();
-            return Some(std::slice::from_raw_parts(data, len));
-        }
-    }
-    #[cfg(any(Py_3_14, Py_LIMITED_API, PyPy, GraalPy))]
-    let _ = ptr;
-    None
-}
-
-/// The WTF-8 bytes of a `str` (or subclass): UTF-8, with lone surrogates kept.
-#[inline]
-pub fn str_bytes<'a>(object: &'a Bound<'_, PyAny>) -> Cow<'a, [u8]> {
-    // SAFETY: `object` is a live str that outlives the borrow.
-    unsafe { ptr_bytes(object.py(), object.as_ptr()) }
-}
-
-/// [`str_bytes`] of a raw pointer.
-///
-/// # Safety
-/// `ptr` is a live `str` (or subclass) that outlives `'a`.
-#[inline]
-unsafe fn ptr_bytes<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
-    // SAFETY: as the caller promises.
-    match unsafe { ascii_bytes(ptr) } {
-        Some(bytes) => Cow::Borrowed(bytes),
-        // SAFETY: as the caller promises.
-        None => without_collection(|| unsafe { str_bytes_slow(py, ptr) }),
-    }
-}
-
-/// Runs `body` with the cycle collector paused. The slow reads below allocate (a UTF-8
-/// cache, an exception they then clear), and an allocation may start a collection, which
-/// runs finalizers and `gc.callbacks`: Python code that could change the containers being
-/// read. With the collector paused no Python code runs during a read at all, which is what
-/// lets [`PyView`] hold borrowed references.
-#[inline]
-fn without_collection<R>(body: impl FnOnce() -> R) -> R {
-    // SAFETY: the GIL is held (every caller holds a `Python` token or a bound object).
-    let was_enabled = unsafe { ffi::PyGC_Disable() } != 0;
-    let out = body();
-    if was_enabled {
-        // SAFETY: as above; the collector is enabled again only if it was on before.
-        unsafe { ffi::PyGC_Enable() };
-    }
-    out
-}
-
-/// # Safety
-/// `ptr` is a live `str` (or subclass) that outlives `'a`.
-#[cold]
-unsafe fn str_bytes_slow<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
-    let mut size: ffi::Py_ssize_t = 0;
-    // SAFETY: `ptr` is a live str; the UTF-8 buffer is cached in it and lives as long as it.
-    unsafe {
-        let data = ffi::PyUnicode_AsUTF8AndSize(ptr, &mut size);
-        if !data.is_null() {
-            let len = usize::try_from(size).unwrap_or(0);
-            return Cow::Borrowed(std::slice::from_raw_parts(data.cast::<u8>(), len));
-        }
-    }
-    drop(PyErr::take(py));
-    let encoded = unsafe {
-        ffi::PyUnicode_AsEncodedString(ptr, c"utf-8".as_ptr(), c"surrogatepass".as_ptr())
-    };
-    // SAFETY: a new reference or null.
-    match unsafe { Bound::from_owned_ptr_or_opt(py, encoded) } {
-        Some(bytes) => {
-            let bytes = unsafe {
-                let data = ffi::PyBytes_AsString(bytes.as_ptr());
-                let len = usize::try_from(ffi::PyBytes_Size(bytes.as_ptr())).unwrap_or(0);
-                std::slice::from_raw_parts(data.cast::<u8>(), len).to_vec()
-            };
-            Cow::Owned(bytes)
-        }
-        None => {
-            drop(PyErr::take(py));
-            Cow::Owned(Vec::new())
-        }
-    }
-}
-
-/// The number of entries of a dict, read inline where the layout is known.
-#[inline]
-pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
-    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
-    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
-    unsafe {
-        (*dict.cast::<ffi::PyDictObject>()).ma_used
-    }
-    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy))]
-    // SAFETY: `dict` is a live dict.
-    unsafe {
-        ffi::PyDict_Size(dict)
-    }
-}
-
-/// A dict's version tag, which every change to it moves; 0 where the layout is not known.
-#[inline]
-fn dict_version(dict: *mut ffi::PyObject) -> u64 {
-    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12)))]
-    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject.
-    #[allow(deprecated)]
-    unsafe {
-        (*dict.cast::<ffi::PyDictObject>()).ma_version_tag
-    }
-    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12))]
-    {
-        let _ = dict;
-        0
-    }
-}
 
 fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
     let mut overflow: c_int = 0;
@@ -232,12 +109,12 @@ where
 /// # Safety
 /// `ptr` is a live object that outlives `'a`.
 #[inline(always)]
-unsafe fn view_of<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a> {
+unsafe fn view_of<'a>(ptr: *mut ffi::PyObject) -> View<'a> {
     // SAFETY: comparing the type pointer of a live object with the built-in types.
     unsafe {
         let ty = ffi::Py_TYPE(ptr);
         if ty == addr_of_mut!(ffi::PyUnicode_Type) {
-            View::Str(ptr_bytes(py, ptr))
+            View::Str(ptr_bytes(ptr))
         } else if ty == addr_of_mut!(ffi::PyDict_Type) {
             View::Object
         } else if ty == addr_of_mut!(ffi::PyLong_Type) {
@@ -251,7 +128,7 @@ unsafe fn view_of<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a> {
         } else if ptr == ffi::Py_None() {
             View::Null
         } else {
-            subclass_view(py, ptr)
+            subclass_view(ptr)
         }
     }
 }
@@ -259,11 +136,11 @@ unsafe fn view_of<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a> {
 /// # Safety
 /// `ptr` is a live object that outlives `'a`.
 #[cold]
-unsafe fn subclass_view<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a> {
+unsafe fn subclass_view<'a>(ptr: *mut ffi::PyObject) -> View<'a> {
     // SAFETY: type checks on a live object.
     unsafe {
         if ffi::PyUnicode_Check(ptr) != 0 {
-            View::Str(ptr_bytes(py, ptr))
+            View::Str(ptr_bytes(ptr))
         } else if ffi::PyLong_Check(ptr) != 0 {
             int_view(ptr)
         } else if ffi::PyFloat_Check(ptr) != 0 {
@@ -285,7 +162,7 @@ unsafe fn subclass_view<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a>
 /// # Safety
 /// `ptr` is a live object.
 #[inline(always)]
-unsafe fn finite_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Option<f64> {
+unsafe fn finite_of(ptr: *mut ffi::PyObject) -> Option<f64> {
     // SAFETY: type checks on a live object, and reads of its storage.
     unsafe {
         let ty = ffi::Py_TYPE(ptr);
@@ -294,7 +171,7 @@ unsafe fn finite_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Option<f64> {
         } else if ty == addr_of_mut!(ffi::PyLong_Type) {
             return int_view(ptr).finite();
         } else {
-            return view_of(py, ptr).finite();
+            return view_of(ptr).finite();
         };
         Some(number).filter(|n| n.is_finite())
     }
@@ -305,7 +182,7 @@ unsafe fn finite_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Option<f64> {
 /// # Safety
 /// `ptr` is a live object.
 #[inline(always)]
-unsafe fn kind_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Kind {
+unsafe fn kind_of(ptr: *mut ffi::PyObject) -> Kind {
     // SAFETY: type checks on a live object.
     unsafe {
         let ty = ffi::Py_TYPE(ptr);
@@ -322,7 +199,7 @@ unsafe fn kind_of(py: Python<'_>, ptr: *mut ffi::PyObject) -> Kind {
         } else if ptr == ffi::Py_None() {
             Kind::Null
         } else {
-            Kind::of(&subclass_view(py, ptr))
+            Kind::of(&subclass_view(ptr))
         }
     }
 }
@@ -420,19 +297,19 @@ impl<'py> Node for PyNode<'py> {
     #[inline]
     fn view(&self) -> View<'_> {
         // SAFETY: a live object, borrowed for as long as the view.
-        unsafe { view_of(self.0.py(), self.0.as_ptr()) }
+        unsafe { view_of(self.0.as_ptr()) }
     }
 
     #[inline]
     fn kind(&self) -> Kind {
         // SAFETY: a live object.
-        unsafe { kind_of(self.0.py(), self.0.as_ptr()) }
+        unsafe { kind_of(self.0.as_ptr()) }
     }
 
     #[inline]
     fn finite(&self) -> Option<f64> {
         // SAFETY: a live object.
-        unsafe { finite_of(self.0.py(), self.0.as_ptr()) }
+        unsafe { finite_of(self.0.as_ptr()) }
     }
 
     fn identity(&self) -> usize {
@@ -528,19 +405,19 @@ impl<'a> Node for PyView<'a> {
     #[inline]
     fn view(&self) -> View<'_> {
         // SAFETY: a live object (see the type's documentation).
-        unsafe { view_of(self.py, self.ptr) }
+        unsafe { view_of(self.ptr) }
     }
 
     #[inline]
     fn kind(&self) -> Kind {
         // SAFETY: a live object.
-        unsafe { kind_of(self.py, self.ptr) }
+        unsafe { kind_of(self.ptr) }
     }
 
     #[inline]
     fn finite(&self) -> Option<f64> {
         // SAFETY: a live object.
-        unsafe { finite_of(self.py, self.ptr) }
+        unsafe { finite_of(self.ptr) }
     }
 
     fn identity(&self) -> usize {
@@ -578,7 +455,7 @@ impl<'a> Node for PyView<'a> {
             walk_dict(self.ptr, false, |key, value| {
                 let key = self.at(key);
                 let value = self.at(value);
-                let text = ptr_bytes(self.py, key.ptr);
+                let text = ptr_bytes(key.ptr);
                 visit(Entry {
                     key: &key,
                     text: &text,

@@ -1,81 +1,31 @@
-//! Binding of the workspace search engine: `SearchPattern`, `locate` and `PatternError`.
-
-use std::panic::{catch_unwind, AssertUnwindSafe};
+//! Binding of the workspace search engine: `SearchPattern` and `locate` (their errors,
+//! `PatternError` and `ResultSizeError`, are in the error table, errors.rs).
 
 use orkestrel_core::search::{self, Hit, Options, Pattern, SearchError, HIT_OVERHEAD};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
-use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyList, PyString, PyTuple, PyType};
 
-pyo3::create_exception!(
-    orkestrel._core,
-    PatternError,
-    PyValueError,
-    "Raised when a search pattern cannot be compiled or run by the linear-time engine."
-);
-
-pyo3::create_exception!(
-    orkestrel._core,
-    ResultSizeError,
-    PatternError,
-    "Raised when a search's matches or a replaced text would pass the size bound it was given."
-);
+use crate::convert::text;
+use crate::errors::{search_error, shield, PatternError};
+use crate::unicode::str_bytes;
 
 /// A replace as Python receives it: the new text, the count, its UTF-8 size and line breaks.
 type Replaced<'py> = (Bound<'py, PyString>, usize, usize, usize);
 
-/// The UTF-8 bytes of a Python `str`, borrowed from it when it has no lone surrogates and
-/// otherwise encoded with `surrogatepass`, which keeps one code point per surrogate.
-enum Text {
-    Borrowed(PyBackedStr),
-    Encoded(PyBackedBytes),
-}
-
-impl Text {
-    fn new(value: &Bound<'_, PyString>) -> PyResult<Self> {
-        if let Ok(text) = PyBackedStr::try_from(value.clone()) {
-            return Ok(Self::Borrowed(text));
-        }
-        let encoded = value.call_method1("encode", ("utf-8", "surrogatepass"))?;
-        Ok(Self::Encoded(PyBackedBytes::from(
-            encoded.cast_into::<PyBytes>()?,
-        )))
-    }
-
-    fn bytes(&self) -> &[u8] {
-        match self {
-            Self::Borrowed(text) => text.as_bytes(),
-            Self::Encoded(bytes) => bytes,
-        }
-    }
-}
-
+/// A matched or replaced text as a Python `str` (lone surrogates restored).
 fn decode<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, PyString>> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Ok(PyString::new(py, text)),
-        Err(_) => Ok(PyBytes::new(py, bytes)
-            .call_method1("decode", ("utf-8", "surrogatepass"))?
-            .cast_into::<PyString>()?),
-    }
+    Ok(text(py, bytes)?.cast_into::<PyString>()?)
 }
 
 /// Runs engine work with the GIL released, turning a refusal, or a panic that must never
-/// reach Python, into a `PatternError`.
+/// reach Python, into a `PatternError` (see [`search_error`]). The texts it reads are borrowed
+/// from the caller's `str`s ([`str_bytes`]): immutable, and alive for the whole call, so they
+/// may be read with the GIL released.
 fn guarded<T: Send>(
     py: Python<'_>,
     work: impl FnOnce() -> Result<T, SearchError> + Send,
 ) -> PyResult<T> {
-    match py.detach(|| catch_unwind(AssertUnwindSafe(work))) {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(SearchError::Oversize)) => {
-            Err(ResultSizeError::new_err(SearchError::Oversize.to_string()))
-        }
-        Ok(Err(refusal)) => Err(PatternError::new_err(refusal.to_string())),
-        Err(_) => Err(PatternError::new_err(
-            "the search engine failed on this input",
-        )),
-    }
+    search_error(py.detach(|| shield(work)))
 }
 
 /// A compiled search query: literal or regular expression, case-sensitive or folded, its
@@ -119,8 +69,8 @@ impl SearchPattern {
         text: &Bound<'_, PyString>,
         limit: Option<usize>,
     ) -> PyResult<Py<PyList>> {
-        let source = Text::new(text)?;
-        let hits = guarded(py, || self.pattern.search(source.bytes(), limit))?;
+        let source = str_bytes(text.as_any());
+        let hits = guarded(py, || self.pattern.search(&source[..], limit))?;
         matches(py, path, &source, hits)
     }
 
@@ -136,11 +86,11 @@ impl SearchPattern {
         limit: Option<usize>,
         size: usize,
     ) -> PyResult<(Py<PyList>, usize)> {
-        let source = Text::new(text)?;
-        let per_hit = Text::new(&path)?.bytes().len().saturating_add(HIT_OVERHEAD);
+        let source = str_bytes(text.as_any());
+        let per_hit = str_bytes(path.as_any()).len().saturating_add(HIT_OVERHEAD);
         let (hits, spent) = guarded(py, || {
             self.pattern
-                .search_within(source.bytes(), limit, size, per_hit)
+                .search_within(&source[..], limit, size, per_hit)
         })?;
         Ok((matches(py, path, &source, hits)?, spent))
     }
@@ -159,13 +109,13 @@ impl SearchPattern {
         limit: Option<usize>,
         size: Option<usize>,
     ) -> PyResult<Option<Replaced<'py>>> {
-        let text = Text::new(text)?;
-        let replacement = Text::new(replacement)?;
+        let text = str_bytes(text.as_any());
+        let replacement = str_bytes(replacement.as_any());
         let size = size.unwrap_or(usize::MAX);
         let replaced = guarded(py, || {
-            let replaced =
-                self.pattern
-                    .replace_within(text.bytes(), replacement.bytes(), limit, size)?;
+            let replaced = self
+                .pattern
+                .replace_within(&text[..], &replacement[..], limit, size)?;
             Ok(replaced.map(|(out, count)| {
                 let breaks = search::count_breaks(&out);
                 (out, count, breaks)
@@ -183,7 +133,7 @@ impl SearchPattern {
 fn matches(
     py: Python<'_>,
     path: Bound<'_, PyString>,
-    source: &Text,
+    source: &[u8],
     hits: Vec<Hit>,
 ) -> PyResult<Py<PyList>> {
     let path = path.unbind();
@@ -193,7 +143,7 @@ fn matches(
         let content = match &line {
             Some((bytes, content)) if *bytes == hit.bytes => content.clone_ref(py),
             _ => {
-                let content = decode(py, &source.bytes()[hit.bytes.clone()])?.unbind();
+                let content = decode(py, &source[hit.bytes.clone()])?.unbind();
                 line = Some((hit.bytes.clone(), content.clone_ref(py)));
                 content
             }
@@ -320,7 +270,7 @@ pub fn locate(
     line: usize,
     column: usize,
 ) -> PyResult<(usize, usize, usize)> {
-    let text = Text::new(text)?;
-    let found = guarded(py, || Ok(search::locate(text.bytes(), line, column)))?;
+    let text = str_bytes(text.as_any());
+    let found = guarded(py, || Ok(search::locate(&text[..], line, column)))?;
     Ok((found.line, found.column, found.offset))
 }

@@ -8,8 +8,9 @@ use pyo3::types::{PyBool, PyFloat, PyList};
 use pyo3::IntoPyObjectExt;
 
 use crate::convert::{integral, text};
-use crate::infer::dict::Table;
-use crate::node::{dict_len, str_bytes, PyNode};
+use crate::dict::{dict_len, Table};
+use crate::node::PyNode;
+use crate::unicode::str_bytes;
 
 #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
 extern "C" {
@@ -213,19 +214,29 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
         len: usize,
         entries: impl Iterator<Item = (Bound<'py, PyAny>, Self::Out)>,
     ) -> Self::Out {
-        let dict = match presized(self.py, len) {
-            Ok(dict) => dict,
-            Err(error) => {
-                self.error.get_or_insert(error);
-                return self.py.None().into_bound(self.py);
-            }
-        };
-        self.fill(&dict, entries);
-        dict
+        self.filled(len, entries)
     }
 }
 
 impl<'py> PySink<'py> {
+    /// A new dict of `len` entries, filled from `entries`.
+    fn filled(
+        &mut self,
+        len: usize,
+        entries: impl Iterator<Item = (Bound<'py, PyAny>, Bound<'py, PyAny>)>,
+    ) -> Bound<'py, PyAny> {
+        match presized(self.py, len) {
+            Ok(dict) => {
+                self.fill(&dict, entries);
+                dict
+            }
+            Err(error) => {
+                self.error.get_or_insert(error);
+                self.py.None().into_bound(self.py)
+            }
+        }
+    }
+
     /// Stores entries in a fresh dict.
     fn fill(
         &mut self,
@@ -303,13 +314,6 @@ impl<'py> PySink<'py> {
         len: usize,
         rest: impl Iterator<Item = (Bound<'py, PyAny>, Bound<'py, PyAny>)>,
     ) -> Bound<'py, PyAny> {
-        let dict = match presized(self.py, len) {
-            Ok(dict) => dict,
-            Err(error) => {
-                self.error.get_or_insert(error);
-                return self.py.None().into_bound(self.py);
-            }
-        };
         let mut position: ffi::Py_ssize_t = 0;
         let py = self.py;
         // SAFETY: `copy` is a live dict that no other code holds.
@@ -325,7 +329,6 @@ impl<'py> PySink<'py> {
                 )
             })
         });
-        self.fill(&dict, first.chain(rest));
-        dict
+        self.filled(len, first.chain(rest))
     }
 }

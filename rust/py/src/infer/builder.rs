@@ -5,12 +5,13 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 
-use super::convert::schema;
-use super::errors::{guard, input_error, internal, shield, Panicked};
 use super::functions::add_samples;
 use super::input::{mode, read_document, read_lines, Input};
 use super::node::PyNode;
 use super::options::{options, Budget};
+use super::schema;
+use crate::convert::list;
+use crate::errors::{guard, input_error, internal, shield, Panicked};
 
 /// An accumulator that infers one JSON Schema from samples added over time.
 #[pyclass(module = "orkestrel._core", name = "SchemaBuilder")]
@@ -69,10 +70,7 @@ impl LinesReport {
 }
 
 fn report(py: Python<'_>, report: &Report, source: Option<&str>) -> PyResult<LinesReport> {
-    let errors = PyList::empty(py);
-    for error in &report.errors {
-        errors.append(input_error(py, source, error)?)?;
-    }
+    let errors = list(py, &report.errors, |error| input_error(py, source, error))?;
     Ok(LinesReport {
         lines: report.lines,
         samples: report.samples,

@@ -1,15 +1,18 @@
 //! The inference functions of `orkestrel._core`.
 
+use std::borrow::Cow;
+
 use orkestrel_core::infer::{self, Accumulator, Lines};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use super::convert::schema;
-use super::errors::{guard, unreadable};
 use super::input::{mode, read_document, read_lines, Input};
 use super::node::PyNode;
 use super::options::{options, Budget};
+use super::schema;
+use crate::errors::{guard, unreadable};
+use crate::unicode::str_bytes;
 
 /// Adds every sample of a list, tuple or other iterable (not a string, bytes or mapping).
 /// `whole` says these are all the samples the accumulator will see.
@@ -197,7 +200,6 @@ pub fn is_valid_iso_instant(value: &Bound<'_, PyString>) -> bool {
     infer::is_valid_iso_instant(&text_of(value))
 }
 
-fn text_of(value: &Bound<'_, PyString>) -> Vec<u8> {
-    use orkestrel_core::infer::Source;
-    PyNode::new(value.as_any()).text().into_owned()
+fn text_of<'a>(value: &'a Bound<'_, PyString>) -> Cow<'a, [u8]> {
+    str_bytes(value.as_any())
 }

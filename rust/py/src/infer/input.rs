@@ -11,7 +11,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
-use super::errors::{lines_error, raise_input};
+use crate::errors::{lines_error, raise_input};
 
 /// A readable source of text.
 pub enum Input<'py> {

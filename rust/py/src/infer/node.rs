@@ -13,7 +13,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
-use super::dict::{prefetch, Cursor, Table};
+use crate::dict::{dict_len, prefetch, Cursor, Table};
+use crate::unicode::ptr_bytes;
 
 /// The `datetime` classes, looked up once per interpreter.
 struct Temporal {
@@ -178,52 +179,12 @@ impl<'py> PyNode<'py> {
     }
 }
 
-/// The entry count of a dict (or subclass), read as `PyDict_GET_SIZE` does.
-#[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
-#[inline(always)]
-fn dict_size(obj: *mut ffi::PyObject) -> ffi::Py_ssize_t {
-    // SAFETY: `obj` is a live dict; every dict starts with `PyDictObject`.
-    unsafe { (*obj.cast::<ffi::PyDictObject>()).ma_used }
-}
-
-#[cfg(any(Py_LIMITED_API, PyPy, GraalPy))]
-fn dict_size(obj: *mut ffi::PyObject) -> ffi::Py_ssize_t {
-    // SAFETY: `obj` is a live dict.
-    unsafe { ffi::PyDict_Size(obj) }
-}
-
 /// The UTF-8 text of a `str`; lone surrogates are kept as WTF-8.
 #[inline]
 fn utf8<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
-    // SAFETY: `obj` is a live `str` (see the module note).
-    match unsafe { crate::node::ascii_bytes(obj) } {
-        Some(bytes) => Cow::Borrowed(bytes),
-        None => utf8_slow(obj),
-    }
-}
-
-#[cold]
-fn utf8_slow<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
-    // SAFETY: `obj` is a live `str`; its UTF-8 buffer lives as long as the object.
-    unsafe {
-        let mut size: ffi::Py_ssize_t = 0;
-        let data = ffi::PyUnicode_AsUTF8AndSize(obj, &mut size);
-        if !data.is_null() {
-            return Cow::Borrowed(std::slice::from_raw_parts(data.cast(), size as usize));
-        }
-        ffi::PyErr_Clear();
-        let bytes =
-            ffi::PyUnicode_AsEncodedString(obj, c"utf-8".as_ptr(), c"surrogatepass".as_ptr());
-        if bytes.is_null() {
-            ffi::PyErr_Clear();
-            return Cow::Owned(Vec::new());
-        }
-        let len = ffi::PyBytes_Size(bytes);
-        let owned =
-            std::slice::from_raw_parts(ffi::PyBytes_AsString(bytes).cast(), len as usize).to_vec();
-        ffi::Py_DecRef(bytes);
-        Cow::Owned(owned)
-    }
+    // SAFETY: `obj` is a live `str` kept alive for the walk, read under the GIL (see the
+    // module note).
+    unsafe { ptr_bytes(obj) }
 }
 
 /// Elements of a list or tuple.
@@ -433,7 +394,7 @@ impl<'py> Source<'py> for PyNode<'py> {
         // SAFETY: `kind` said this is a dict, list or tuple.
         let n = unsafe {
             if ffi::PyDict_Check(self.obj) != 0 {
-                dict_size(self.obj)
+                dict_len(self.obj)
             } else if self.is_list() {
                 ffi::PyList_GET_SIZE(self.obj)
             } else {

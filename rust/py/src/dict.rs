@@ -1,8 +1,48 @@
-//! A dict's entries read straight from its storage on CPython 3.11, where `PyDict_Next` is
-//! a fifth of an object walk. Other interpreters (and split tables, which only instance
-//! `__dict__`s use) go through `PyDict_Next`.
+//! A dict read from its storage, for every walk of Python values: its size and version, and
+//! its entries straight from the table on CPython 3.11, where `PyDict_Next` is a fifth of an
+//! object walk. Other interpreters (and split tables, which only instance `__dict__`s use)
+//! go through `PyDict_Next`.
+//!
+//! Every read here is made under the GIL, which stays on in a free-threaded build too (the
+//! module declares `gil_used = true` in lib.rs), so no other thread changes the dict during
+//! it; the contract's free-threaded reads also hold the dict's critical section (node.rs).
 
 use pyo3::ffi;
+
+/// The number of entries of a dict, read inline where the layout is known. `dict` is a live
+/// dict, read under the GIL (see the module note).
+#[inline(always)]
+pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject,
+    // read under the GIL (module note).
+    unsafe {
+        (*dict.cast::<ffi::PyDictObject>()).ma_used
+    }
+    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy))]
+    // SAFETY: `dict` is a live dict.
+    unsafe {
+        ffi::PyDict_Size(dict)
+    }
+}
+
+/// A dict's version tag, which every change to it moves; 0 where the layout is not known.
+/// `dict` is a live dict, read under the GIL (see the module note).
+#[inline]
+pub fn dict_version(dict: *mut ffi::PyObject) -> u64 {
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12)))]
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject,
+    // read under the GIL (module note).
+    #[allow(deprecated)]
+    unsafe {
+        (*dict.cast::<ffi::PyDictObject>()).ma_version_tag
+    }
+    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12))]
+    {
+        let _ = dict;
+        0
+    }
+}
 
 /// Hints the CPU to load an object's header before it is read (touching each object is the
 /// main cost of a walk).
