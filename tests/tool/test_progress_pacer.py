@@ -34,3 +34,8 @@ async def test_without_an_interval_every_report_goes_out() -> None:
         await pacer.report(done, 3, "step")
     assert [done for done, _, _ in heard.reports] == [1, 2, 3]
     assert PROGRESS_INTERVAL > 0
+
+
+def test_a_context_wants_progress_only_where_reports_go_somewhere() -> None:
+    assert ToolContext().wants_progress is False
+    assert Heard().wants_progress is True
