@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from orkestrel.tool import ToolContext
 from orkestrel.toolbox import DATABASE_TOOL_PROGRESS_ROWS, ToolboxError
+from support.progress import Listener
 
 from .conftest import Setup
 
@@ -16,23 +16,6 @@ pytestmark = pytest.mark.anyio
 
 TABLES = {"items": {"columns": {"n": "integer"}}}
 MANY = 2 * DATABASE_TOOL_PROGRESS_ROWS + 500
-
-
-class Listener(ToolContext):
-    """Keeps every progress report it is sent."""
-
-    def __init__(self, listening: bool = True) -> None:
-        self.listening = listening
-        self.reports: list[tuple[float, float | None, str | None]] = []
-
-    @property
-    def wants_progress(self) -> bool:
-        return self.listening
-
-    async def report_progress(
-        self, progress: float, total: float | None = None, message: str | None = None
-    ) -> None:
-        self.reports.append((progress, total, message))
 
 
 async def created(setup: Setup) -> Any:
