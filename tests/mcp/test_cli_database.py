@@ -18,7 +18,7 @@ from orkestrel.cli.toolbox import open_toolbox
 from orkestrel.database import DatabaseError
 from orkestrel.mcp import create_server
 from orkestrel.tool import PROGRESS_INTERVAL, ToolManager
-from support.mcp_client import connect, stdio, text
+from support.mcp_client import MODES, connect, stdio, text
 from support.readonly import readonly_folder
 
 pytestmark = pytest.mark.anyio
@@ -186,10 +186,10 @@ MANY = 20_000
 Heard = list[tuple[float, float | None, str | None]]
 
 
-def _served(tmp_path: Path) -> Any:
+def _served(tmp_path: Path, mode: str | None = None) -> Any:
     argv = ["serve", "--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
     (tmp_path / "root").mkdir(exist_ok=True)
-    return connect(stdio(sys.executable, ["-m", "orkestrel", *argv]))
+    return connect(stdio(sys.executable, ["-m", "orkestrel", *argv]), mode=mode)
 
 
 async def _add_many(client: Any, heard: Heard | None) -> tuple[dict[str, Any], float]:
@@ -214,9 +214,12 @@ async def _counted(client: Any) -> Any:
     return answer["structuredContent"]
 
 
-async def test_a_20000_row_add_reports_its_progress_at_a_bounded_rate(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_20000_row_add_reports_its_progress_at_a_bounded_rate(
+    tmp_path: Path, mode: str
+) -> None:
     heard: Heard = []
-    async with _served(tmp_path) as client:
+    async with _served(tmp_path, mode) as client:
         answer, took = await _add_many(client, heard)
         count = await _counted(client)
     assert answer.get("isError", False) is False
@@ -235,8 +238,11 @@ async def test_a_20000_row_add_reports_its_progress_at_a_bounded_rate(tmp_path: 
     assert len(heard) <= took / PROGRESS_INTERVAL + 2
 
 
-async def test_a_20000_row_add_without_a_progress_token_reports_nothing(tmp_path: Path) -> None:
-    async with _served(tmp_path) as client:
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_20000_row_add_without_a_progress_token_reports_nothing(
+    tmp_path: Path, mode: str
+) -> None:
+    async with _served(tmp_path, mode) as client:
         answer, _ = await _add_many(client, None)
         count = await _counted(client)
         sent = [n for n in client.notifications if n["method"] == "notifications/progress"]

@@ -4,13 +4,16 @@ same schema as an uncounted call, and nothing to a client that did not ask."""
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from orkestrel.toolbox import INFER_TOOL_PROGRESS_SAMPLES
-from support.mcp_client import connect, stdio
+from support.mcp_client import Session, connect, stdio
+from support.serve_http import http_server
 
 pytestmark = pytest.mark.anyio
 
@@ -24,15 +27,28 @@ def _samples() -> list[dict[str, Any]]:
     ]
 
 
-async def test_a_large_inference_reports_its_progress_only_when_asked(tmp_path: Path) -> None:
+@asynccontextmanager
+async def _served(transport: str, tmp_path: Path) -> AsyncIterator[Session]:
+    if transport == "http":
+        async with http_server("--ask") as (url, _), connect(url) as client:
+            yield client
+        return
+    argv = ["serve", "--root", str(tmp_path), "--data", str(tmp_path / "data")]
+    async with connect(stdio(sys.executable, ["-m", "orkestrel", *argv])) as client:
+        yield client
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+async def test_a_large_inference_reports_its_progress_only_when_asked(
+    tmp_path: Path, transport: str
+) -> None:
     heard: list[tuple[float, float | None, str | None]] = []
 
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         heard.append((done, total, message))
 
-    argv = ["serve", "--root", str(tmp_path), "--data", str(tmp_path / "data")]
     arguments = {"samples": _samples(), "format": True}
-    async with connect(stdio(sys.executable, ["-m", "orkestrel", *argv])) as client:
+    async with _served(transport, tmp_path) as client:
         counted = await client.call_tool("infer", arguments, progress=on_progress)
         quiet = await client.call_tool("infer", arguments)
         sent = [n for n in client.notifications if n["method"] == "notifications/progress"]
