@@ -89,3 +89,15 @@ async def test_a_small_write_or_a_caller_that_does_not_listen_is_not_counted(
     await tool.execute({**table, "operation": "set", "row": rows(MANY)}, deaf)
     assert (small.reports, deaf.reports) == ([], [])
     assert await count(tool, setup) == MANY
+
+
+async def test_a_counted_write_is_refused_in_the_words_of_an_uncounted_one(setup: Setup) -> None:
+    tool = await created(setup)
+    refusals = []
+    call = {"operation": "add", "id": setup.id, "table": "nope", "row": rows(MANY)}
+    for caller in (None, Listener()):
+        with pytest.raises(ToolboxError) as refused:
+            await tool.execute(call, caller)
+        refusals.append((str(refused.value), refused.value.context["code"]))
+    assert refusals[0] == refusals[1]
+    assert refusals[0] == (f"database '{setup.id}' has no table \"nope\"", "NOT_FOUND")

@@ -225,6 +225,7 @@ class DatabaseToolHandler:
         operation, name = call["operation"], call["table"]
         items: list[Any] = call[_COUNTED[operation]]
         database = await self._resolver.resolve(call["id"])
+        database.table(name)  # an unknown table is refused in the words of every other call
         total, step, done = len(items), self._step, [0]
         noun = "rows" if _COUNTED[operation] == "row" else "keys"
 
