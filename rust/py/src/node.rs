@@ -3,7 +3,6 @@
 //! storage, so no user code (`__eq__`, `__hash__`, `__len__`, `__str__`…) ever runs.
 
 use std::borrow::Cow;
-use std::ffi::CStr;
 use std::ops::ControlFlow;
 use std::os::raw::c_int;
 use std::ptr::addr_of_mut;
@@ -282,6 +281,28 @@ unsafe fn subclass_view<'a>(py: Python<'_>, ptr: *mut ffi::PyObject) -> View<'a>
     }
 }
 
+/// The `tp_name` of a live object's type, read from the type object; `None` where the type
+/// object cannot be read (the limited API).
+///
+/// # Safety
+/// `ptr` is a live object, and the bytes are used before any Python code runs.
+#[cfg(not(Py_LIMITED_API))]
+unsafe fn tp_name<'a>(ptr: *mut ffi::PyObject) -> Option<&'a [u8]> {
+    // SAFETY: a live object's type is live, and its `tp_name` is a C string while it is; the
+    // caller copies it out before any Python code could rename the type.
+    unsafe {
+        let raw = (*ffi::Py_TYPE(ptr)).tp_name;
+        (!raw.is_null()).then(|| std::ffi::CStr::from_ptr(raw).to_bytes())
+    }
+}
+
+/// # Safety
+/// Nothing is read.
+#[cfg(Py_LIMITED_API)]
+unsafe fn tp_name<'a>(_ptr: *mut ffi::PyObject) -> Option<&'a [u8]> {
+    None
+}
+
 /// The most distinct type names [`type_name`] keeps; each is kept for the process's life.
 const TYPE_NAMES: usize = 256;
 
@@ -299,14 +320,9 @@ static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
 /// `ptr` is a live object.
 #[cold]
 unsafe fn type_name(ptr: *mut ffi::PyObject) -> &'static str {
-    // SAFETY: a live object's type is live, and its `tp_name` is a C string while it is; it is
-    // copied out before any Python code could rename the type.
-    let full = unsafe {
-        let raw = (*ffi::Py_TYPE(ptr)).tp_name;
-        if raw.is_null() {
-            return "object";
-        }
-        CStr::from_ptr(raw).to_bytes()
+    // SAFETY: `ptr` is a live object.
+    let Some(full) = (unsafe { tp_name(ptr) }) else {
+        return "object";
     };
     let Ok(full) = std::str::from_utf8(full) else {
         return "object";
