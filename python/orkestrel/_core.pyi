@@ -64,8 +64,9 @@ def schema_to_shape(schema: Any) -> Any:
 def preview(value: Any) -> str:
     """Renders a short, safe description of a value, as a fault's `received` text shows it.
 
-    Strings are JSON-quoted and cut at `PREVIEW_LIMIT` UTF-16 units; other values give their
-    ECMAScript text or their kind (`"array"`, `"object"`, `"function"`).
+    Strings are JSON-quoted and cut at `PREVIEW_LIMIT` UTF-16 units; numbers, booleans and
+    `None` give their ECMAScript text, lists and dicts their kind (`"array"`, `"object"`), a
+    callable `"function"`, and any other value its Python type's name (`"tuple"`).
     """
 
 def number_to_string(value: float) -> str:

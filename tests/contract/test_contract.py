@@ -7,6 +7,8 @@ import json
 import math
 import pickle
 import sys
+from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -394,3 +396,38 @@ def test_a_missing_union_says_a_required_value_is_missing() -> None:
     with pytest.raises(ParseError) as caught:
         contract.parse({})
     assert str(caught.value).endswith("key: missing (a required value)")
+
+
+class Point:
+    def __init__(self) -> None:
+        self.x = 1
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        ((1, 2), "tuple"),
+        ({1, 2}, "set"),
+        (b"{}", "bytes"),
+        (MappingProxyType({"a": 1}), "mappingproxy"),
+        (Point(), "Point"),
+        (Decimal("1.5"), "Decimal"),
+    ],
+)
+def test_a_value_that_is_not_json_is_named_by_its_python_type(value: Any, name: str) -> None:
+    record = create_contract(object_shape({"items": array_shape(integer_shape())}))
+    with pytest.raises(ParseError) as refused:
+        record.parse(value)
+    assert str(refused.value).endswith(f"<root>: expected object, received {name}")
+    assert record.explain({"items": value}) == [
+        {"reason": "type", "path": ["items"], "expected": "array", "received": name}
+    ]
+
+
+@pytest.mark.parametrize("value", [object(), {1: "x"}], ids=["object", "int-key"])
+def test_an_object_that_is_not_a_string_keyed_dict_says_so(value: Any) -> None:
+    with pytest.raises(ParseError) as refused:
+        create_contract(object_shape({})).parse(value)
+    assert str(refused.value).endswith(
+        "<root>: expected object (a dict with string keys), received an object that is not one"
+    )

@@ -17,8 +17,8 @@ from orkestrel.cli.builtins import builtin_factories, open_definitions, open_res
 from orkestrel.cli.toolbox import open_toolbox
 from orkestrel.database import DatabaseError
 from orkestrel.mcp import create_server
-from orkestrel.tool import ToolManager
-from support.mcp_client import connect, text
+from orkestrel.tool import PROGRESS_INTERVAL, ToolManager
+from support.mcp_client import MODES, connect, stdio, text
 from support.readonly import readonly_folder
 
 pytestmark = pytest.mark.anyio
@@ -179,3 +179,73 @@ def test_readonly_serves_sqlite_from_a_readonly_directory_and_changes_no_file(
     rows = json.loads(done.stdout)["value"]["rows"]
     assert [row["name"] for row in rows] == ["Cake", "Tea"]
     assert _files(data) == before
+
+
+ITEMS = {"items": {"columns": {"name": "string", "n": "integer"}}}
+MANY = 20_000
+Heard = list[tuple[float, float | None, str | None]]
+
+
+def _served(tmp_path: Path, mode: str | None = None) -> Any:
+    argv = ["serve", "--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
+    (tmp_path / "root").mkdir(exist_ok=True)
+    return connect(stdio(sys.executable, ["-m", "orkestrel", *argv]), mode=mode)
+
+
+async def _add_many(client: Any, heard: Heard | None) -> tuple[dict[str, Any], float]:
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        assert heard is not None
+        heard.append((done, total, message))
+
+    await client.call_tool("database", {"operation": "create", "id": "bulk", "tables": ITEMS})
+    rows = [{"id": f"r{n:05}", "name": f"row {n}", "n": n} for n in range(MANY)]
+    arguments = {"operation": "add", "id": "bulk", "table": "items", "row": rows}
+    started = anyio.current_time()
+    answer = await client.call_tool(
+        "database", arguments, progress=None if heard is None else on_progress
+    )
+    return answer, anyio.current_time() - started
+
+
+async def _counted(client: Any) -> Any:
+    answer = await client.call_tool(
+        "database", {"operation": "count", "id": "bulk", "table": "items"}
+    )
+    return answer["structuredContent"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_20000_row_add_reports_its_progress_at_a_bounded_rate(
+    tmp_path: Path, mode: str
+) -> None:
+    heard: Heard = []
+    async with _served(tmp_path, mode) as client:
+        answer, took = await _add_many(client, heard)
+        count = await _counted(client)
+    assert answer.get("isError", False) is False
+    assert answer["structuredContent"]["count"] == MANY
+    assert answer["structuredContent"]["keys"][:2] == ["r00000", "r00001"]
+    assert count == {"count": MANY}
+    assert heard, "no progress reached the client"
+    done = [report[0] for report in heard]
+    assert done == sorted(set(done))
+    assert done[-1] == MANY
+    assert {total for _, total, _ in heard} == {MANY}
+    for reached, _, message in heard:
+        assert message == f"add: {int(reached)} of {MANY} rows of table 'items' done"
+    # The pacer sends the first report at once, then at most one per PROGRESS_INTERVAL, and
+    # the last: a rate law, whatever the machine's speed.
+    assert len(heard) <= took / PROGRESS_INTERVAL + 2
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_20000_row_add_without_a_progress_token_reports_nothing(
+    tmp_path: Path, mode: str
+) -> None:
+    async with _served(tmp_path, mode) as client:
+        answer, _ = await _add_many(client, None)
+        count = await _counted(client)
+        sent = [n for n in client.notifications if n["method"] == "notifications/progress"]
+    assert answer["structuredContent"]["count"] == MANY
+    assert count == {"count": MANY}
+    assert sent == []

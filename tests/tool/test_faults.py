@@ -167,3 +167,15 @@ def test_any_json_arguments_either_run_or_fail_with_clean_lines(args: dict[str, 
 
     with warnings.catch_warnings():
         anyio.run(attempt)
+
+
+@tool
+async def located(where: dict[str, int]) -> int:
+    """Counts the places."""
+    return len(where)
+
+
+async def test_a_value_that_is_not_json_is_named_by_its_python_type_as_in_a_contract() -> None:
+    with pytest.raises(ArgumentsError) as caught:
+        await located.execute({"where": (1, 2)})
+    assert str(caught.value).endswith("where: expected an object, received tuple")

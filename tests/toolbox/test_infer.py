@@ -6,8 +6,14 @@ from typing import Any
 
 import pytest
 
-from orkestrel.tool import ToolManager
-from orkestrel.toolbox import INFER_TOOL_NAME, ToolboxError, create_infer_tool
+from orkestrel.tool import ToolContext, ToolManager
+from orkestrel.toolbox import (
+    INFER_TOOL_NAME,
+    INFER_TOOL_PROGRESS_SAMPLES,
+    ToolboxError,
+    create_infer_tool,
+)
+from support.progress import Listener
 
 pytestmark = pytest.mark.anyio
 
@@ -148,3 +154,44 @@ async def test_name_and_description_can_be_overridden() -> None:
     tool = create_infer_tool(name="schema", description="Custom text.")
     assert (tool.name, tool.description) == ("schema", "Custom text.")
     assert tool.summary is not None
+
+
+def varied(count: int) -> list[Any]:
+    """Samples of mixed kinds and optional keys, so a step-by-step inference has to merge."""
+    kinds: list[Any] = [
+        {"id": 1, "email": "a@b.co", "tags": ["x"]},
+        {"id": 2.5, "when": "2024-02-29", "tags": []},
+        {"id": "3", "nested": {"deep": [1, None]}},
+        "plain",
+        None,
+    ]
+    return [kinds[index % len(kinds)] for index in range(count)]
+
+
+async def test_a_large_inference_reports_its_steps_and_answers_as_one_call_would() -> None:
+    samples = varied(INFER_TOOL_PROGRESS_SAMPLES * 2 + 3)
+    candidates = varied(INFER_TOOL_PROGRESS_SAMPLES + 1)
+    arguments = {"samples": samples, "candidates": candidates, "format": True, "enum": True}
+    listener = Listener()
+    tool = create_infer_tool()
+    heard = await tool.execute(arguments, listener)
+    alone = await tool.execute(arguments)
+    assert heard == alone
+    total = len(samples) + len(candidates)
+    done = [report[0] for report in listener.reports]
+    assert done == sorted(set(done))
+    assert done[-1] == total
+    assert {report[1] for report in listener.reports} == {total}
+    last = listener.reports[-1][2]
+    assert last == (
+        f"infer: {len(samples)} of {len(samples)} samples read, "
+        f"{len(candidates)} of {len(candidates)} candidates checked"
+    )
+
+
+async def test_a_small_inference_or_one_nobody_listens_to_is_not_counted() -> None:
+    listener = Listener()
+    tool = create_infer_tool()
+    await tool.execute({"samples": varied(INFER_TOOL_PROGRESS_SAMPLES)}, listener)
+    await tool.execute({"samples": varied(INFER_TOOL_PROGRESS_SAMPLES + 1)}, ToolContext())
+    assert listener.reports == []

@@ -151,10 +151,10 @@ def database(context: ToolboxContext, keys: int = DATABASE_TOOL_KEYS) -> list[To
 
 
 def _on_disk(tool: ToolInterface, data: Path, readonly: bool) -> ToolInterface:
-    async def execute(args: Mapping[str, Any]) -> Any:
+    async def execute(args: Mapping[str, Any], caller: Any = None) -> Any:
         if not readonly:
             await anyio.Path(data).mkdir(parents=True, exist_ok=True)
-        return await tool.execute(args)
+        return await tool.execute(args, caller)
 
     return annotate(tool, execute=execute)
 

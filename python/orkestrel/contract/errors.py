@@ -79,8 +79,10 @@ def _describe(fault: Mapping[str, Any]) -> str:
     if reason == "missing":
         return f"{where}: missing {fault.get('expected')}"
     if reason == "type" and fault.get("expected") == "object" == fault.get("received"):
-        # The core names every non-JSON Python value "object"; a dict would have matched.
-        return f"{where}: expected object (a dict), received a value that is not a dict"
+        # The core names a value that is not JSON by its Python type, so this is a dict with a
+        # key that is not a string, or a bare `object()` (or one past the core's type names).
+        expected = "expected object (a dict with string keys)"
+        return f"{where}: {expected}, received an object that is not one"
     if reason == "type":
         return f"{where}: expected {fault.get('expected')}, received {fault.get('received')}"
     if reason == "constraint":

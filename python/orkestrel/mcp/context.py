@@ -20,6 +20,11 @@ class McpToolContext(ToolContext):
         url = getattr(getattr(request.context, "request", None), "url", None)
         self.endpoint: str | None = None if url is None else str(url).split("?", 1)[0]
 
+    @property
+    def wants_progress(self) -> bool:
+        """Whether the client sent a progress token with this request."""
+        return sdk.wants_progress(self._request)
+
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
     ) -> None:

@@ -17,8 +17,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import anyio
-
 from orkestrel.form import (
     FieldValue,
     FormInterface,
@@ -37,6 +35,7 @@ from orkestrel.terminal import (
     TerminalManagerInterface,
     TimerHandler,
 )
+from orkestrel.tool.gather import run_beside
 
 logger = logging.getLogger("orkestrel.mcp")
 
@@ -439,20 +438,7 @@ class _Elicitation:
         self.schema, self.requested = schema, requested
 
     async def run(self, answer: Awaitable[FormValues]) -> FormValues:
-        failure: Exception | None = None
-        values: FormValues = {}
-        async with anyio.create_task_group() as group:
-            group.start_soon(self._elicit)
-            try:
-                values = await answer
-            except Exception as error:
-                # Raised past the task group, so the caller sees the error and not a group.
-                failure = error
-            finally:
-                group.cancel_scope.cancel()
-        if failure is not None:
-            raise failure
-        return values
+        return await run_beside(answer, self._elicit)
 
     async def _elicit(self) -> None:
         message = _message(self.schema)

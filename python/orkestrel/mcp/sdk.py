@@ -327,6 +327,24 @@ def _server_v1(
     return server
 
 
+def wants_progress(request: Request) -> bool:
+    """Whether the client of `request` listens for its progress. The 1.x line hands over the
+    client's token; the 2.x session keeps it to itself, on its request's dispatch context (a
+    JSON-RPC one holds the token, an in-process one the callback), so this reads it there and
+    says yes where it cannot tell."""
+    if MAJOR < 2:
+        return request.progress_token is not None
+    outbound: Any = getattr(request.session, "_request_outbound", None)
+    for _ in range(8):
+        if not hasattr(outbound, "_inner"):
+            break
+        outbound = outbound._inner  # a wrapper (one that refuses requests back, say)
+    for held in ("_progress_token", "_on_progress"):
+        if hasattr(outbound, held):
+            return getattr(outbound, held) is not None
+    return True
+
+
 async def report_progress(
     request: Request, progress: float, total: float | None, message: str | None
 ) -> None:

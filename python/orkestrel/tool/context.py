@@ -33,6 +33,15 @@ class ToolContext:
     handler receives it as its second argument (the call's `caller`).
     """
 
+    @property
+    def wants_progress(self) -> bool:
+        """Whether progress reports reach anyone, so that work which must count itself to
+        report (a write of many rows, a large inference) skips the counting when they do not:
+        this base (which goes nowhere) says no, a subclass that overrides `report_progress`
+        says yes unless it overrides this too (the MCP server's says whether the client sent a
+        progress token)."""
+        return type(self).report_progress is not ToolContext.report_progress
+
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
     ) -> None:

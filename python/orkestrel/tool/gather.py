@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import anyio
@@ -63,3 +63,21 @@ async def _gather_anyio(jobs: list[Callable[[], Coroutine[Any, Any, T]]]) -> lis
             raise group_error.exceptions[0] from None
         raise
     return results
+
+
+async def run_beside(work: Awaitable[T], side: Callable[[], Coroutine[Any, Any, object]]) -> T:
+    """Awaits `work` while `side` runs beside it, and cancels `side` once `work` is over; an
+    exception from `work` is raised as itself, not inside an exception group."""
+    failure: Exception | None = None
+    results: list[T] = []
+    async with anyio.create_task_group() as group:
+        group.start_soon(side)
+        try:
+            results.append(await work)
+        except Exception as error:
+            failure = error
+        finally:
+            group.cancel_scope.cancel()
+    if failure is not None:
+        raise failure
+    return results[0]

@@ -17,7 +17,8 @@ pub enum View<'a> {
     Str(Cow<'a, [u8]>),
     Array,
     Object,
-    /// Anything else, with its JavaScript `typeof` (`"object"` or `"function"`).
+    /// Anything else, with the name a fault's `received` gives it: `"function"` for a callable,
+    /// else its type's name (the binding's `"tuple"`, `"mappingproxy"`…, or `"object"`).
     Other(&'static str),
 }
 

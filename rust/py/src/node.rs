@@ -5,6 +5,7 @@
 use std::ops::ControlFlow;
 use std::os::raw::c_int;
 use std::ptr::addr_of_mut;
+use std::sync::Mutex;
 
 use orkestrel_core::value::{EntriesError, Entry, Kind, Node, Unreadable, View};
 use pyo3::ffi;
@@ -152,9 +153,78 @@ unsafe fn subclass_view<'a>(ptr: *mut ffi::PyObject) -> View<'a> {
         } else if ffi::PyCallable_Check(ptr) != 0 {
             View::Other("function")
         } else {
-            View::Other("object")
+            View::Other(type_name(ptr))
         }
     }
+}
+
+/// The `tp_name` of a live object's type, read from the type object; `None` where the type
+/// object cannot be read (the limited API).
+///
+/// # Safety
+/// `ptr` is a live object, and the bytes are used before any Python code runs.
+#[cfg(not(Py_LIMITED_API))]
+unsafe fn tp_name<'a>(ptr: *mut ffi::PyObject) -> Option<&'a [u8]> {
+    // SAFETY: a live object's type is live, and its `tp_name` is a C string while it is; the
+    // caller copies it out before any Python code could rename the type.
+    unsafe {
+        let raw = (*ffi::Py_TYPE(ptr)).tp_name;
+        (!raw.is_null()).then(|| std::ffi::CStr::from_ptr(raw).to_bytes())
+    }
+}
+
+/// # Safety
+/// Nothing is read.
+#[cfg(Py_LIMITED_API)]
+unsafe fn tp_name<'a>(_ptr: *mut ffi::PyObject) -> Option<&'a [u8]> {
+    None
+}
+
+/// The most distinct type names [`type_name`] keeps; each is kept for the process's life.
+const TYPE_NAMES: usize = 256;
+
+/// The longest type name [`type_name`] keeps, in bytes; a longer one is cut.
+const TYPE_NAME_BYTES: usize = 64;
+
+static NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+
+/// The name of a live object's Python type as `type(value).__name__` reads it (`tuple`,
+/// `mappingproxy`, a class's own name), so a fault names what the caller passed. The view
+/// holds it for good, so each distinct name is kept once, at most [`TYPE_NAMES`] of them; past
+/// that, and for a name that is not UTF-8, it is `object`.
+///
+/// # Safety
+/// `ptr` is a live object.
+#[cold]
+unsafe fn type_name(ptr: *mut ffi::PyObject) -> &'static str {
+    // SAFETY: `ptr` is a live object.
+    let Some(full) = (unsafe { tp_name(ptr) }) else {
+        return "object";
+    };
+    let Ok(full) = std::str::from_utf8(full) else {
+        return "object";
+    };
+    // A static type's `tp_name` carries its module (`decimal.Decimal`); `__name__` does not.
+    let mut name = full.rsplit('.').next().unwrap_or(full);
+    if name.len() > TYPE_NAME_BYTES {
+        let mut end = TYPE_NAME_BYTES;
+        while !name.is_char_boundary(end) {
+            end -= 1;
+        }
+        name = &name[..end];
+    }
+    let Ok(mut names) = NAMES.lock() else {
+        return "object";
+    };
+    if let Some(kept) = names.iter().find(|kept| **kept == name) {
+        return kept;
+    }
+    if names.len() >= TYPE_NAMES {
+        return "object";
+    }
+    let kept: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.push(kept);
+    kept
 }
 
 /// A live object as a finite double when it is a finite number.

@@ -22,6 +22,12 @@ seed, which answers every key (20,000 rows answered 780 KB of keys); a cut answe
 first keys with `count` and `truncated: true`.
 """
 
+DATABASE_TOOL_PROGRESS_ROWS: Final = 1000
+"""Holds the size of the steps a write of many rows reports its progress by, `1000`: when the
+caller listens for progress, an `add`, `set`, `update` or `remove` of more rows (or keys) than
+this writes them this many at a time, still in one transaction, and says how many are done.
+"""
+
 DATABASE_TOOL_SIZE: Final = 262_144
 """Holds the default cap on the size of a `records` answer, and of a `get` answer of more than
 one row, `262_144` bytes of JSON: beyond the seed, so that no answer can flood a model's

@@ -17,6 +17,7 @@ from orkestrel.database import (
     create_database,
     create_memory_driver,
 )
+from orkestrel.tool import ProgressPacer, ToolContext
 from orkestrel.toolbox.database.constants import (
     DATABASE_TOOL_KEYS,
     DATABASE_TOOL_LIMIT,
@@ -141,7 +142,9 @@ def create_database_tool(
 
     plain = create_contract(array_shape(row_shape))
 
-    async def execute(args: Mapping[str, Any]) -> dict[str, Any]:
+    async def execute(args: Mapping[str, Any], caller: Any = None) -> dict[str, Any]:
+        listens = isinstance(caller, ToolContext) and caller.wants_progress
+        report = ProgressPacer(caller).report if listens else None
         rows = _plain_rows(args, plain)
         if rows is not None:
             call = contract.parse({**args, "row": []})
@@ -150,7 +153,7 @@ def create_database_tool(
             call = await anyio.to_thread.run_sync(contract.parse, args)
         else:
             call = contract.parse(args)
-        return await handler.run(call)
+        return await handler.run(call, report)
 
     return DatabaseTool(
         resolver=resolver,

@@ -9,16 +9,22 @@ from typing import Any
 import anyio
 
 from orkestrel.abort import AbortSignal
-from orkestrel.database import DatabaseError, DatabaseInterface
+from orkestrel.database import DatabaseError, DatabaseInterface, Transaction
 from orkestrel.timeout import MAX_TIMEOUT_MS, create_timeout
-from orkestrel.toolbox.database.constants import DATABASE_TOOL_KEYS, DATABASE_TOOL_MUTATIONS
+from orkestrel.toolbox.database.constants import (
+    DATABASE_TOOL_KEYS,
+    DATABASE_TOOL_MUTATIONS,
+    DATABASE_TOOL_PROGRESS_ROWS,
+)
 from orkestrel.toolbox.database.helpers import (
+    Report,
     clamp_query,
     fit_records,
     get_within,
     infer_database_code,
     normalize_query,
     over_size,
+    report_while,
 )
 from orkestrel.toolbox.database.resolver import DatabaseResolver
 from orkestrel.toolbox.database.types import DatabaseDefinition, DefinitionStoreInterface
@@ -26,6 +32,8 @@ from orkestrel.toolbox.errors import ToolboxError
 
 Call = Mapping[str, Any]
 _DEFINITION_FIELDS = ("primary", "indexes", "version")
+_COUNTED = {"add": "row", "set": "row", "update": "key", "remove": "key"}
+"""The writes that report progress, and the argument that lists what they write."""
 
 
 def _keys(value: Any) -> tuple[bool, list[Any]]:
@@ -48,6 +56,7 @@ class DatabaseToolHandler:
         "_readonly",
         "_resolver",
         "_size",
+        "_step",
         "_store",
         "_timeout",
     )
@@ -62,8 +71,10 @@ class DatabaseToolHandler:
         timeout: int | None,
         readonly: bool,
         keys: int = DATABASE_TOOL_KEYS,
+        step: int = DATABASE_TOOL_PROGRESS_ROWS,
     ) -> None:
         self._keys = keys
+        self._step = step
         self._resolver = resolver
         self._store = store
         self._limit = limit
@@ -85,8 +96,9 @@ class DatabaseToolHandler:
             "destroy": self._destroy,
         }
 
-    async def run(self, call: Call) -> dict[str, Any]:
-        """Dispatches one parsed call and returns its result."""
+    async def run(self, call: Call, report: Report | None = None) -> dict[str, Any]:
+        """Dispatches one parsed call and returns its result; a write of many rows reports its
+        progress through `report`, when given."""
         operation = call["operation"]
         if self._readonly and operation in DATABASE_TOOL_MUTATIONS:
             raise ToolboxError(
@@ -95,6 +107,8 @@ class DatabaseToolHandler:
                 {"operation": operation},
             )
         try:
+            if report is not None and self._counts(call):
+                return await self._counted(call, report)
             return await self._operations[operation](call)
         except DatabaseError as error:
             code = infer_database_code(error)
@@ -201,16 +215,58 @@ class DatabaseToolHandler:
             value = await table.aggregate(call["function"], call["column"], query, signal=signal)
         return {"value": value}
 
-    async def _write(self, call: Call, method: str) -> dict[str, Any]:
-        table = await self._table(call)
-        many, rows = _keys(call["row"])
+    def _counts(self, call: Call) -> bool:
+        listed = call.get(_COUNTED.get(call["operation"], ""))
+        return isinstance(listed, list) and len(listed) > self._step
+
+    async def _counted(self, call: Call, report: Report) -> dict[str, Any]:
+        """Runs a write of many rows `step` at a time in one transaction, reporting how many
+        are done (the last report comes once it has committed)."""
+        operation, name = call["operation"], call["table"]
+        items: list[Any] = call[_COUNTED[operation]]
+        database = await self._resolver.resolve(call["id"])
+        database.table(name)  # an unknown table is refused in the words of every other call
+        total, step, done = len(items), self._step, [0]
+        noun = "rows" if _COUNTED[operation] == "row" else "keys"
+
+        def work(transaction: Transaction) -> list[Any]:
+            view = transaction.table(name)
+            results: list[Any] = []
+            for start in range(0, total, step):
+                chunk = items[start : start + step]
+                if operation == "update":
+                    results.extend(view.update(chunk, call["changes"]))
+                else:
+                    results.extend(getattr(view, operation)(chunk))
+                done[0] = start + len(chunk)
+            return results
+
+        def message(count: int) -> str:
+            return f"{operation}: {count} of {total} {noun} of table '{name}' done"
+
         async with self._deadline() as signal:
-            keys = await getattr(table, method)(rows, signal=signal)
+            results = await report_while(
+                lambda: database.transaction(work, signal=signal), done, total, message, report
+            )
+        if operation == "update":
+            return {"updated": results}
+        if operation == "remove":
+            return {"removed": results}
+        return self._written(True, results)
+
+    def _written(self, many: bool, keys: list[Any]) -> dict[str, Any]:
         if not many:
             return {"key": keys[0]}
         if len(keys) <= self._keys:
             return {"keys": keys}
         return {"count": len(keys), "keys": keys[: self._keys], "truncated": True}
+
+    async def _write(self, call: Call, method: str) -> dict[str, Any]:
+        table = await self._table(call)
+        many, rows = _keys(call["row"])
+        async with self._deadline() as signal:
+            keys = await getattr(table, method)(rows, signal=signal)
+        return self._written(many, keys)
 
     async def _add(self, call: Call) -> dict[str, Any]:
         return await self._write(call, "add")

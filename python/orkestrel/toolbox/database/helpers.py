@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import inspect
 import json
-from collections.abc import Callable
-from typing import Any, Final, cast
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, TypeVar, cast
+
+import anyio
 
 from orkestrel import _core
 from orkestrel.database import (
@@ -20,9 +22,19 @@ from orkestrel.database import (
     TransactionTable,
 )
 from orkestrel.database import is_database_error as _is_database_error
+from orkestrel.tool import PROGRESS_INTERVAL
+from orkestrel.tool.gather import run_beside
 from orkestrel.tool.json_sizer import JsonSizer
 from orkestrel.toolbox.database.types import ClampedQuery, DatabaseQueryInput, RecordsResult
 from orkestrel.toolbox.errors import ToolboxError
+
+T = TypeVar("T")
+Report = Callable[[int, int, str], Awaitable[None]]
+"""Sends `done` of `total` with a message: a `ProgressPacer`'s `report`, which bounds the rate."""
+
+PROGRESS_TICK: Final = PROGRESS_INTERVAL / 10
+"""How often, in seconds, a counted write's count is read while it runs; the pacer sends at
+most one report per `PROGRESS_INTERVAL` of them, the first at once."""
 
 
 def resolve_limit(requested: int | None, cap: int) -> int:
@@ -180,3 +192,29 @@ def get_within(view: TransactionTable, keys: list[Key], size: int) -> list[Row |
         rows.append(dict(row) if row is not None and ident in given else row)  # a row of its own
         given.add(ident)
     return rows
+
+
+async def report_while(
+    work: Callable[[], Awaitable[T]],
+    done: list[int],
+    total: int,
+    message: Callable[[int], str],
+    report: Report,
+) -> T:
+    """Runs `work`, which moves `done[0]` on from its worker thread, and reports that count
+    every `PROGRESS_TICK` while it is under `total`; once `work` has returned, `total` itself.
+    A report goes out only for a count higher than the last one sent."""
+    sent = 0
+
+    async def watch() -> None:
+        nonlocal sent
+        while True:
+            await anyio.sleep(PROGRESS_TICK)
+            count = done[0]
+            if sent < count < total:
+                sent = count
+                await report(count, total, message(count))
+
+    result = await run_beside(work(), watch)
+    await report(total, total, message(total))
+    return result

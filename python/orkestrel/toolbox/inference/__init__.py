@@ -3,6 +3,7 @@
 from orkestrel.toolbox.inference.constants import (
     INFER_TOOL_DESCRIPTION,
     INFER_TOOL_NAME,
+    INFER_TOOL_PROGRESS_SAMPLES,
     INFER_TOOL_SUMMARY,
 )
 from orkestrel.toolbox.inference.factories import create_endpoint_tool, create_infer_tool
@@ -18,6 +19,7 @@ from orkestrel.toolbox.inference.types import (
 __all__ = [
     "INFER_TOOL_DESCRIPTION",
     "INFER_TOOL_NAME",
+    "INFER_TOOL_PROGRESS_SAMPLES",
     "INFER_TOOL_SUMMARY",
     "EndpointDefinition",
     "EndpointHandler",

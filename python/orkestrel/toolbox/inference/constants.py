@@ -29,3 +29,9 @@ coercible true, faults []. faults explain a value that cannot be accepted at all
 """
 """Holds the schema-inference protocol `create_infer_tool` advertises: the fields it takes and a
 worked example of the bare and of the checked answer."""
+
+INFER_TOOL_PROGRESS_SAMPLES: Final = 10_000
+"""Holds the size of the steps a large inference reports its progress by, `10_000`: when the
+caller listens for progress and a call holds more samples and candidates than this, the samples
+are inferred (and the candidates checked) this many at a time, with a report after each step.
+"""

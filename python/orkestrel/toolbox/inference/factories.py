@@ -6,21 +6,24 @@ from typing import Any, cast
 
 from orkestrel.contract import (
     ParseError,
+    SchemaBuilder,
     create_contract,
     samples_to_schema,
     schema_to_object,
     schema_to_parameters,
     schema_to_shape,
 )
-from orkestrel.tool import Tool
+from orkestrel.tool import ProgressPacer, Tool, ToolContext
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import contract_parameters, named_text, parse_arguments
 from orkestrel.toolbox.hints import READS
 from orkestrel.toolbox.inference.constants import (
     INFER_TOOL_DESCRIPTION,
     INFER_TOOL_NAME,
+    INFER_TOOL_PROGRESS_SAMPLES,
     INFER_TOOL_SUMMARY,
 )
+from orkestrel.toolbox.inference.infer_progress import InferProgress
 from orkestrel.toolbox.inference.shapes import infer_tool_shape
 from orkestrel.toolbox.inference.types import (
     EndpointDefinition,
@@ -56,20 +59,30 @@ def create_infer_tool(*, name: str | None = None, description: str | None = None
     """
     contract = create_contract(infer_tool_shape)
 
-    async def infer(args: Any) -> InferAnswer:
+    async def infer(args: Any, caller: Any = None) -> InferAnswer:
         call = parse_arguments(contract, args, "malformed infer arguments")
-        schema = samples_to_schema(
-            call["samples"], format=call.get("format", False), enum=call.get("enum", False)
-        )
+        options = {"format": call.get("format", False), "enum": call.get("enum", False)}
+        samples, candidates = call["samples"], call.get("candidates")
+        progress = None
+        large = len(samples) + len(candidates or ()) > INFER_TOOL_PROGRESS_SAMPLES
+        if large and isinstance(caller, ToolContext) and caller.wants_progress:
+            progress = InferProgress(ProgressPacer(caller).report, samples, candidates or [])
+        if progress is None:
+            schema = samples_to_schema(samples, **options)
+        else:
+            schema = await progress.infer(SchemaBuilder(**options))
         parameters = schema_to_parameters(schema_to_object(schema))
         if parameters is None:
             raise ToolboxError("TOOL", "could not infer a schema", {"schema": schema})
         # `schema_to_object` always gives an object schema; `InferredSchema` is how it is typed.
         inferred = cast(InferredSchema, parameters)
-        if "candidates" not in call:
+        if candidates is None:
             return inferred
         checker = create_contract(schema_to_shape(schema))
-        checks = [_check(checker, index, value) for index, value in enumerate(call["candidates"])]
+        if progress is None:
+            checks = [_check(checker, index, value) for index, value in enumerate(candidates)]
+        else:
+            checks = await progress.check(lambda index: _check(checker, index, candidates[index]))
         return {"parameters": inferred, "checks": checks}
 
     label = INFER_TOOL_NAME if name is None else name
