@@ -381,7 +381,7 @@ async def test_the_live_tasks_of_a_client_are_bounded_and_finished_ones_expire(
     assert naps(root) == ["d0", "e0"]
 
 
-async def test_a_task_whose_server_was_killed_reads_as_failed_on_another(
+async def test_a_workflow_task_whose_server_was_killed_is_resumed_by_another_once(
     tmp_path: Path, plugin: dict[str, str]
 ) -> None:
     data = tmp_path / "data"
@@ -389,15 +389,65 @@ async def test_a_task_whose_server_was_killed_reads_as_failed_on_another(
     with served(tmp_path, *argv, env=plugin) as (_, survivor):
         with served(tmp_path, *argv, env=plugin) as (pid, doomed):
             async with client(f"{doomed}/mcp", token="a") as one:
-                handle = await created(one, "workflow", steps("k", 1, 60))
+                handle = await created(one, "workflow", steps("k", 3, 3))
+                # The first step is checkpointed before its progress is reported.
+                await until_progress(one, handle.task_id, 1)
+            # Mid-way through the second step: its side effect is not written yet.
             os.kill(pid, signal.SIGKILL)
         async with client(f"{survivor}/mcp", token="a") as other:
             working = await settled_or_working(other, handle.task_id)
-            failed = await settled(other, handle.task_id, 60)
+            done = await settled(other, handle.task_id, 120)
     assert working == "working"
-    assert failed["status"] == "failed"
-    assert failed["error"] == {"code": -32603, "message": "the server running this task stopped"}
-    assert naps(tmp_path) == []
+    assert done["status"] == "completed"
+    assert done["result"]["structuredContent"] == {
+        "status": "completed",
+        "count": 3,
+        "durable": True,
+    }
+    # Each step ran exactly once: the first was not run again after the takeover.
+    assert naps(tmp_path) == ["k0", "k1", "k2"]
+
+
+async def test_a_task_that_cannot_resume_reads_failed_once_its_runner_is_silent(
+    tmp_path: Path,
+) -> None:
+    from orkestrel.database import create_database, create_sqlite_driver
+    from orkestrel.mcp.constants import TASK_STALE_MS, TASKS_TABLE
+    from orkestrel.mcp.task_store import TASKS_COLUMNS, TaskStore
+
+    driver = create_sqlite_driver(tmp_path / "workflows.sqlite3")
+    store = TaskStore(create_database(tables={TASKS_TABLE: TASKS_COLUMNS}, driver=driver))
+    try:
+        call = {"name": "agent", "arguments": {"task": "t"}}
+        row = await store.create("me", call, 60_000, 4, 1_000_000)
+        assert row is not None
+        fresh = await store.get(row["id"], "me", 1_000_000 + TASK_STALE_MS)
+        silent = await store.get(row["id"], "me", 1_000_001 + TASK_STALE_MS)
+        adopted = await store.adopt(2_000_000, 1000)
+    finally:
+        await store.close()
+    assert fresh is not None
+    assert fresh["status"] == "working"
+    assert silent is not None
+    assert silent["status"] == "failed"
+    assert silent["entry"]["error"] == {
+        "code": -32603,
+        "message": "the server running this task stopped",
+    }
+    assert adopted is None
+
+
+async def until_progress(session: Any, task_id: str, settled: int) -> None:
+    """Polls `tasks/get` until the task reports `settled` steps settled (30 s at most)."""
+    from orkestrel.mcp.task_client import get_task
+
+    for _ in range(300):
+        answer = await get_task(session.session, task_id)
+        progress = answer.get("_meta", {}).get("orkestrel/progress", {}).get("progress", 0)
+        if progress >= settled:
+            return
+        await anyio.sleep(0.1)
+    raise AssertionError(f"task {task_id} never reported {settled} settled steps")
 
 
 async def settled_or_working(session: Any, task_id: str) -> str:

@@ -95,4 +95,14 @@ TASK_BEAT_SECONDS = 1.0
 """How often the server running a task says it is alive and checks for its cancellation."""
 
 TASK_STALE_MS = 15_000
-"""How long a working task may go without its runner's beat before it reads as failed."""
+"""How long a working task that cannot be resumed may go without its runner's beat before it
+reads as failed."""
+
+TASK_ADOPT_MS = 35_000
+"""How long a working task that can be resumed may go without its runner's beat before another
+server takes it over: past the workflow lease its dead runner held (30 s), so the resumed run
+gets the lease."""
+
+RESUMABLE_TOOLS = ("workflow",)
+"""The tools whose task another server resumes when its own dies: the workflow tool, whose run
+continues from its checkpoints, so no completed step runs again."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import shlex
 import uuid
 from collections.abc import AsyncIterator, Mapping
@@ -95,9 +94,7 @@ def create_server(
     async def call_tool(request: sdk.Request, tool_name: str, arguments: Any) -> dict[str, Any]:
         listing.joined(request)
         if tasks is not None and tasks.wants(request.context, tool_name):
-            return await tasks.start(
-                request.context, tool_name, functools.partial(run_task, tool_name, arguments)
-            )
+            return await tasks.start(request.context, tool_name, arguments)
         call: ToolCall = {
             "id": str(request.id) if request.id is not None else str(uuid.uuid4()),
             "name": tool_name,
@@ -119,6 +116,8 @@ def create_server(
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
+    if tasks is not None:
+        tasks.attach(run_task)
     server = sdk.build_server(
         name,
         version,

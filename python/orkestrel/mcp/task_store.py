@@ -75,11 +75,21 @@ class TaskStore:
         self._database = database
 
     async def create(
-        self, owner: str, tool: str, ttl_ms: int, max_live: int, now: int
+        self,
+        owner: str,
+        call: dict[str, Any],
+        ttl_ms: int,
+        max_live: int,
+        now: int,
+        *,
+        resumable: bool = False,
     ) -> dict[str, Any] | None:
-        """Inserts a `working` task for `owner`, or `None` when `owner` already has `max_live`
-        tasks working; deletes expired tasks first."""
+        """Inserts a `working` task for `owner` running `call` (`{name, arguments}`), or `None`
+        when `owner` already has `max_live` tasks working; deletes expired tasks first. A
+        `resumable` task whose runner stops beating is taken over (`adopt`) rather than
+        failed."""
         id = new_task_id()
+        tool = call["name"]
 
         def work(transaction: Transaction) -> dict[str, Any] | None:
             transaction.exclusive(f"orkestrel.mcp.tasks:{owner}")
@@ -87,7 +97,14 @@ class TaskStore:
             _sweep(view, now)
             if _live(view, owner) >= max_live:
                 return None
-            entry = {"tool": tool, "created": now, "updated": now, "ttlMs": ttl_ms}
+            entry = {
+                "tool": tool,
+                "call": call,
+                "resumable": resumable,
+                "created": now,
+                "updated": now,
+                "ttlMs": ttl_ms,
+            }
             row = {
                 "id": id,
                 "owner": owner,
@@ -110,7 +127,8 @@ class TaskStore:
             row = _mine(view, id, owner, now)
             if row is None:
                 return None
-            if row["status"] in LIVE_TASK_STATUSES and now - int(row["beat"]) > TASK_STALE_MS:
+            stale = now - int(row["beat"]) > TASK_STALE_MS
+            if row["status"] in LIVE_TASK_STATUSES and stale and not row["entry"].get("resumable"):
                 entry = {
                     **row["entry"],
                     "updated": now,
@@ -152,6 +170,32 @@ class TaskStore:
             entry = {**row["entry"], **changes, "updated": now}
             view.update(id, {"status": status, "entry": entry, "beat": now})
             return True
+
+        return await self._database.transaction(work)
+
+    async def adopt(self, now: int, stale_ms: int) -> dict[str, Any] | None:
+        """Takes over one resumable working task whose runner has not beaten for `stale_ms`
+        (its server died): beats it now, so no other server takes it too, and gives its row;
+        `None` when there is none."""
+
+        def work(transaction: Transaction) -> dict[str, Any] | None:
+            transaction.exclusive("orkestrel.mcp.tasks.adopt")
+            view = transaction.table(TASKS_TABLE)
+            stale = view.records(
+                {
+                    "conditions": [
+                        {"column": "status", "operator": "equals", "values": ["working"]},
+                        {"column": "beat", "operator": "below", "values": [now - stale_ms]},
+                        {"column": "expires", "operator": "above", "values": [now]},
+                    ],
+                    "order": [{"column": "beat", "direction": "ascending"}],
+                }
+            )
+            for row in stale:
+                if row["entry"].get("resumable"):
+                    view.update(row["id"], {"beat": now})
+                    return {**row, "beat": now}
+            return None
 
         return await self._database.transaction(work)
 

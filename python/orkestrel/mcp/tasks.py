@@ -20,6 +20,8 @@ from orkestrel.mcp.constants import (
     DEFAULT_TASK_TTL_MS,
     LIVE_TASK_STATUSES,
     MAX_TASK_TTL_MS,
+    RESUMABLE_TOOLS,
+    TASK_ADOPT_MS,
     TASK_BEAT_SECONDS,
     TASK_POLL_INTERVAL_MS,
     TASKS_EXTENSION,
@@ -35,8 +37,9 @@ UNKNOWN_TASK = "invalid params: taskId: no such task (unknown, expired, or not t
 """The one answer to a task id the caller has no task under, whatever the reason, so that
 polling reveals nothing of other clients' tasks."""
 
-TaskRun = Callable[[ToolContext], Awaitable[dict[str, Any]]]
-"""Runs the tool call a task stands for, with the task's `ToolContext`, to its wire result."""
+TaskCall = Callable[[str, Any, ToolContext], Awaitable[dict[str, Any]]]
+"""Runs a tool call (the tool's name, its arguments, the task's `ToolContext`) to its wire
+result."""
 
 
 class TaskLimitError(ValueError):
@@ -106,10 +109,11 @@ class TaskContext(ToolContext):
     """Represents the `ToolContext` of a call run as a task: its progress and status messages
     go to the task row (what `tasks/get` answers), at the broker's next beat."""
 
-    def __init__(self, broker: TaskBroker, id: str) -> None:
+    def __init__(self, broker: TaskBroker, id: str, *, resume: bool = False) -> None:
         self._broker = broker
         self.request_id = id
         self.endpoint: str | None = None
+        self.resume = resume
 
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -154,6 +158,7 @@ class TaskBroker:
         self._ttl_ms = ttl_ms
         self._max_live = max_live
         self._group: TaskGroup | None = None
+        self._call: TaskCall | None = None
         self._runs: dict[str, anyio.CancelScope] = {}
         self._notes: dict[str, dict[str, Any]] = {}
 
@@ -178,53 +183,75 @@ class TaskBroker:
         except BaseExceptionGroup as failure:
             raise_alone(failure)
 
+    def attach(self, call: TaskCall) -> None:
+        """Sets how the broker runs a tool call (the server it serves for does this)."""
+        self._call = call
+
     def wants(self, context: Any, name: str) -> bool:
         """Whether a call of tool `name` on this request is to be answered with a task."""
-        return self._group is not None and name in self._tools and declares_tasks(context)
+        ready = self._group is not None and self._call is not None
+        return ready and name in self._tools and declares_tasks(context)
 
     def note(self, id: str, changes: dict[str, Any]) -> None:
         """Keeps `changes` to task `id`'s row for its next beat."""
         if id in self._runs:
             self._notes.setdefault(id, {}).update(changes)
 
-    async def start(self, context: Any, name: str, run: TaskRun) -> dict[str, Any]:
-        """Stores a working task for the call and starts `run` in the background; gives the
+    async def start(self, context: Any, name: str, arguments: Any) -> dict[str, Any]:
+        """Stores a working task for the call and runs it in the background; gives the
         `CreateTaskResult`. Raises `TaskLimitError` when the caller has too many working."""
         owner = owner_digest(principal(context))
-        row = await self._store.create(owner, name, self._ttl_ms, self._max_live, now_ms())
+        call = {"name": name, "arguments": {} if arguments is None else arguments}
+        resumable = name in RESUMABLE_TOOLS
+        row = await self._store.create(
+            owner, call, self._ttl_ms, self._max_live, now_ms(), resumable=resumable
+        )
         if row is None:
             raise TaskLimitError(
                 f"too many tasks: this client already has {self._max_live} working; wait for "
                 "one to finish or cancel one with tasks/cancel"
             )
+        self._launch(row, resume=False)
+        return {"resultType": "task", **task_wire(row, detailed=False)}
+
+    def _launch(self, row: Mapping[str, Any], *, resume: bool) -> None:
         scope = anyio.CancelScope()
         self._runs[row["id"]] = scope
         assert self._group is not None
-        self._group.start_soon(self._run, row["id"], scope, run)
-        return {"resultType": "task", **task_wire(row, detailed=False)}
+        self._group.start_soon(self._run, row, scope, resume)
 
-    async def _run(self, id: str, scope: anyio.CancelScope, run: TaskRun) -> None:
+    async def _run(self, row: Mapping[str, Any], scope: anyio.CancelScope, resume: bool) -> None:
+        id, call = row["id"], row["entry"]["call"]
         outcome: tuple[str, dict[str, Any]] | None = None
         try:
             with scope:
-                outcome = ("completed", {"result": await run(TaskContext(self, id))})
+                assert self._call is not None
+                context = TaskContext(self, id, resume=resume)
+                answer = await self._call(call["name"], call["arguments"], context)
+                outcome = ("completed", {"result": answer})
         except Exception as error:
             failure = {"code": INTERNAL_ERROR, "message": message_of(error)}
             outcome = ("failed", {"error": failure, "statusMessage": message_of(error)})
         finally:
             self._runs.pop(id, None)
             notes = self._notes.pop(id, {})
-            if outcome is None:
+            if outcome is None and not row["entry"].get("resumable"):
                 stopped = "the server stopped before the task finished"
                 outcome = ("failed", {"error": {"code": INTERNAL_ERROR, "message": stopped}})
-            status, changes = outcome
-            # A cancelled row stays cancelled: `finish` settles live rows only.
-            with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
-                await self._store.finish(id, status, {**notes, **changes}, now_ms())
+            # A resumable task stopped with its server stays working, for another to adopt;
+            # a cancelled row stays cancelled (`finish` settles live rows only).
+            if outcome is not None:
+                status, changes = outcome
+                with anyio.CancelScope(shield=True), contextlib.suppress(Exception):
+                    await self._store.finish(id, status, {**notes, **changes}, now_ms())
 
     async def _beat(self) -> None:
         while True:
             await anyio.sleep(TASK_BEAT_SECONDS)
+            with contextlib.suppress(Exception):
+                adopted = await self._store.adopt(now_ms(), TASK_ADOPT_MS)
+                if adopted is not None and self._call is not None:
+                    self._launch(adopted, resume=True)
             for id, scope in list(self._runs.items()):
                 try:
                     status = await self._store.beat(id, now_ms(), self._notes.pop(id, None))
