@@ -455,3 +455,55 @@ async def settled_or_working(session: Any, task_id: str) -> str:
 
     answer = await get_task(session.session, task_id)
     return str(answer["status"])
+
+
+async def test_fifty_concurrent_tasks_some_cancelled_end_right_with_no_leaked_rows(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from orkestrel.mcp.task_client import cancel_task
+
+    with fresh_database("tasks") as dsn:
+        store = ["--database", dsn, "--max-tasks", "64", "--task-ttl", "60"]
+        with two_servers(tmp_path, plugin, *store) as urls:
+            async with client(urls[0], token="a") as one, client(urls[1], token="a") as other:
+                handles: list[Any] = [None] * 50
+
+                async def start(index: int) -> None:
+                    session = one if index % 2 else other
+                    # Every fifth task naps long enough to be cancelled while it runs.
+                    seconds = 30 if index % 5 == 0 else 0.5
+                    handles[index] = await created(
+                        session, "workflow", steps(f"w{index}-", 1, seconds)
+                    )
+
+                async with anyio.create_task_group() as group:
+                    for index in range(50):
+                        group.start_soon(start, index)
+                doomed = [handle for index, handle in enumerate(handles) if index % 5 == 0]
+                for handle in doomed:
+                    await cancel_task(one.session, handle.task_id)
+                ends = [(await settled(other, handle.task_id, 120))["status"] for handle in handles]
+            rows = await stored_rows(dsn)
+    expected = ["cancelled" if index % 5 == 0 else "completed" for index in range(50)]
+    assert ends == expected
+    assert len({handle.task_id for handle in handles}) == 50
+    assert sorted(rows) == sorted(
+        (handle.task_id, end) for handle, end in zip(handles, expected, strict=True)
+    )
+    assert sorted(naps(tmp_path)) == sorted(f"w{i}-0" for i in range(50) if i % 5)
+
+
+async def stored_rows(dsn: str) -> list[tuple[str, str]]:
+    """The id and status of every task row the PostgreSQL store keeps."""
+    import psycopg
+
+    def read() -> list[tuple[str, str]]:
+        with psycopg.connect(dsn) as connection:
+            return [
+                (str(id), str(status))
+                for id, status in connection.execute(
+                    'SELECT "id", "status" FROM orkestrel."mcp_tasks"'
+                ).fetchall()
+            ]
+
+    return await anyio.to_thread.run_sync(read)
