@@ -186,6 +186,7 @@ async def test_a_task_capable_client_gets_a_task_and_a_plain_client_the_answer(
         "durable": True,
     }
     assert polled["_meta"]["orkestrel/progress"] == {"progress": 2, "total": 2}
+    assert polled["statusMessage"] == "2 of 2 tasks settled: 'phase-1-task-0' completed"
     assert resolved.structured_content == {"status": "completed", "count": 1, "durable": True}
     assert naps(root) == ["t0", "t1", "r0"]
     assert {tool.name for tool in listed.tools} == {"nap", "workflow"}

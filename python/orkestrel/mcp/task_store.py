@@ -178,10 +178,8 @@ class TaskStore:
         (its server died): beats it now, so no other server takes it too, and gives its row;
         `None` when there is none."""
 
-        def work(transaction: Transaction) -> dict[str, Any] | None:
-            transaction.exclusive("orkestrel.mcp.tasks.adopt")
-            view = transaction.table(TASKS_TABLE)
-            stale = view.records(
+        def stale(view: TransactionTable) -> list[dict[str, Any]]:
+            rows = view.records(
                 {
                     "conditions": [
                         {"column": "status", "operator": "equals", "values": ["working"]},
@@ -191,12 +189,21 @@ class TaskStore:
                     "order": [{"column": "beat", "direction": "ascending"}],
                 }
             )
-            for row in stale:
-                if row["entry"].get("resumable"):
-                    view.update(row["id"], {"beat": now})
-                    return {**row, "beat": now}
+            return [row for row in rows if row["entry"].get("resumable")]
+
+        def work(transaction: Transaction) -> dict[str, Any] | None:
+            transaction.exclusive("orkestrel.mcp.tasks.adopt")
+            view = transaction.table(TASKS_TABLE)
+            for row in stale(view):
+                view.update(row["id"], {"beat": now})
+                return {**row, "beat": now}
             return None
 
+        # Every server looks every second: a read, and a write only when there is one to take.
+        if not await self._database.transaction(
+            lambda t: bool(stale(t.table(TASKS_TABLE))), write=False
+        ):
+            return None
         return await self._database.transaction(work)
 
     async def cancel(self, id: str, owner: str, now: int) -> None:
