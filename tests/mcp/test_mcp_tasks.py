@@ -508,3 +508,20 @@ async def stored_rows(dsn: str) -> list[tuple[str, str]]:
             ]
 
     return await anyio.to_thread.run_sync(read)
+
+
+def test_a_task_belongs_to_the_credentials_whatever_the_schemes_case() -> None:
+    from types import SimpleNamespace
+
+    from orkestrel.mcp.tasks import principal
+
+    def over_http(authorization: str | None, grant: Any = None) -> Any:
+        headers = {} if authorization is None else {"authorization": authorization}
+        scope = {} if grant is None else {"orkestrel.grant": grant}
+        return SimpleNamespace(request=SimpleNamespace(scope=scope, headers=headers))
+
+    assert principal(over_http("Bearer abc")) == principal(over_http("bearer  abc"))
+    assert principal(over_http("Bearer abc")) != principal(over_http("Bearer abd"))
+    assert principal(over_http(None)) == principal(SimpleNamespace(request=None)) == "local"
+    subject = SimpleNamespace(subject="alice")
+    assert principal(over_http("Bearer x", subject)) == principal(over_http("Bearer y", subject))

@@ -23,7 +23,7 @@ from typing import Any
 import anyio
 
 from orkestrel.mcp.cancel_gate import CancelGate, CancelledCall, GatedStream
-from orkestrel.mcp.constants import INPUT_REQUIRED
+from orkestrel.mcp.constants import INPUT_REQUIRED, TASKS_EXTENSION
 from orkestrel.mcp.log_levels import LogLevels
 from orkestrel.mcp.requirements import installed_major
 from orkestrel.mcp.tasks import MODERN_VERSIONS, TaskBroker, TaskLimitError
@@ -198,6 +198,7 @@ def _server_v2(
         return model("ListToolsResult", await list_tools(request(ctx)))
 
     async def on_call(ctx: Any, params: Any) -> Any:
+        # Deferred: an optional dependency's module, on the SDK's 2.x line only.
         from mcp.shared.exceptions import MCPError
 
         try:
@@ -233,9 +234,8 @@ def _add_tasks(server: Any, tasks: TaskBroker) -> None:
     """Declares the Tasks extension on a 2.x server and serves its three methods (on 2026-07-28
     requests; on earlier ones they are not found, and a `tools/call` with the 2025-11-25
     `task` parameter is refused)."""
+    # Deferred: an optional dependency's module, on the SDK's 2.x line only.
     from mcp.shared.exceptions import MCPError
-
-    from orkestrel.mcp.constants import TASKS_EXTENSION
 
     server.extensions[TASKS_EXTENSION] = {}
     handlers = {"tasks/get": tasks.get, "tasks/cancel": tasks.cancel, "tasks/update": tasks.update}

@@ -102,7 +102,10 @@ def principal(context: Any) -> str:
         return f"jwt:{getattr(grant, 'subject', None) or ''}"
     headers = getattr(request, "headers", None)
     authorization = headers.get("authorization") if headers is not None else None
-    return f"bearer:{authorization}" if authorization else "local"
+    if not authorization:
+        return "local"
+    # The scheme's case is free ("Bearer", "bearer"): the credentials are what identify.
+    return f"bearer:{authorization.split(None, 1)[-1].strip()}"
 
 
 class TaskContext(ToolContext):
