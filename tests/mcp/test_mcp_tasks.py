@@ -525,3 +525,25 @@ def test_a_task_belongs_to_the_credentials_whatever_the_schemes_case() -> None:
     assert principal(over_http(None)) == principal(SimpleNamespace(request=None)) == "local"
     subject = SimpleNamespace(subject="alice")
     assert principal(over_http("Bearer x", subject)) == principal(over_http("Bearer y", subject))
+
+
+async def test_a_workflow_longer_than_the_clients_timeout_ends_through_a_task(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from mcp.client import Client
+    from mcp.shared.exceptions import MCPError
+
+    from orkestrel.mcp.task_client import TasksExtension
+
+    root = tmp_path / "root"
+    root.mkdir()
+    server = stdio_server(root, tmp_path / "data", plugin)
+    # Each request may take 2 s; the workflow takes 6 s. Polling keeps every request short.
+    async with Client(server, extensions=[TasksExtension()], read_timeout_seconds=2) as capable:
+        answer = await capable.call_tool("workflow", steps("long", 2, 3))
+    async with Client(server, read_timeout_seconds=2) as plain:
+        with pytest.raises(MCPError) as timed_out:
+            await plain.call_tool("workflow", steps("late", 2, 3))
+    assert answer.structured_content == {"status": "completed", "count": 2, "durable": True}
+    assert timed_out.value.error.message == "Request 'tools/call' timed out"
+    assert naps(root)[:2] == ["long0", "long1"]
