@@ -21,6 +21,7 @@ from orkestrel.cli.constants import COMMANDS
 from orkestrel.cli.health import health_routes
 from orkestrel.cli.options import add_toolbox_arguments, shared_of, toolbox_of
 from orkestrel.cli.shared import SharedState
+from orkestrel.cli.tasks import add_task_arguments, open_task_broker
 from orkestrel.cli.toolbox import ToolboxSetupError
 from orkestrel.database import DATABASE_THREAD_LIMIT, database_fair_limiter
 from orkestrel.tool import ToolManager
@@ -81,6 +82,7 @@ def register(commands: Any) -> argparse.ArgumentParser:
         help=f"HTTP port, 0 for a free one (default: {DEFAULT_PORT})",
     )
     add_serve_arguments(parser)
+    add_task_arguments(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -473,6 +475,20 @@ async def _serve(
     ask: Ask | None = None,
     shared: SharedState | None = None,
 ) -> None:
+    async with open_task_broker(options, manager, shared) as tasks:
+        await _serve_with(manager, options, token, interactive, err, ask, shared, tasks)
+
+
+async def _serve_with(
+    manager: ToolManager,
+    options: argparse.Namespace,
+    token: str | None,
+    interactive: bool,
+    err: TextIO,
+    ask: Ask | None,
+    shared: SharedState | None,
+    tasks: Any,
+) -> None:
     # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
     from orkestrel.mcp import EventStore, RouteAccess, serve
     from orkestrel.mcp.helpers import raise_alone
@@ -517,6 +533,7 @@ async def _serve(
                         routes=routes,
                         access=access,
                         strict_schemas=True,
+                        tasks=tasks,
                     ),
                 )
             )

@@ -98,3 +98,40 @@ MAX_SUBSCRIPTIONS = 1000
 
 MAX_URI = 4096
 """The longest resource URI `resources/subscribe` accepts."""
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+"""The MCP Tasks extension (SEP-2663): a `tools/call` may be answered with a task to poll."""
+
+TASKS_TABLE = "mcp_tasks"
+"""The table that keeps the MCP tasks, in the database that keeps the workflow runs."""
+
+LIVE_TASK_STATUSES = ("working", "input_required")
+"""The task statuses that are not final."""
+
+DEFAULT_TASK_TTL_MS = 3_600_000
+"""How long a task and its result are kept from its creation when the server is not told."""
+
+MAX_TASK_TTL_MS = 7 * 24 * 3_600_000
+"""The longest a task may be kept: a week."""
+
+DEFAULT_MAX_LIVE_TASKS = 16
+"""How many tasks one client (one set of credentials) may have working at once."""
+
+TASK_POLL_INTERVAL_MS = 500
+"""The polling interval a task suggests to its client."""
+
+TASK_BEAT_SECONDS = 1.0
+"""How often the server running a task says it is alive and checks for its cancellation."""
+
+TASK_STALE_MS = 15_000
+"""How long a working task that cannot be resumed may go without its runner's beat before it
+reads as failed."""
+
+TASK_ADOPT_MS = 35_000
+"""How long a working task that can be resumed may go without its runner's beat before another
+server takes it over: past the workflow lease its dead runner held (30 s), so the resumed run
+gets the lease."""
+
+RESUMABLE_TOOLS = ("workflow",)
+"""The tools whose task another server resumes when its own dies: the workflow tool, whose run
+continues from its checkpoints, so no completed step runs again."""

@@ -20,10 +20,12 @@ from orkestrel.mcp.features import changes_resources, create_features, updated_f
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_wire, return_type, tool_wire
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.resource_subscriptions import ResourceSubscriptions
+from orkestrel.mcp.tasks import TaskBroker
 from orkestrel.mcp.types import McpSource
 from orkestrel.tool import (
     Tool,
     ToolCall,
+    ToolContext,
     ToolInterface,
     ToolManager,
     ToolManagerInterface,
@@ -41,6 +43,7 @@ def create_server(
     watch: ListingWatch | None = None,
     max_answer_bytes: int | None = DEFAULT_MAX_ANSWER_BYTES,
     strict_schemas: bool = False,
+    tasks: TaskBroker | None = None,
 ) -> Any:
     """Creates a low-level MCP SDK server (of the installed SDK line) whose tool listing is the
     manager's definitions and whose tool calls run through the manager's `execute`.
@@ -54,7 +57,9 @@ def create_server(
     (default `DEFAULT_MAX_ANSWER_BYTES`; `None` for no cap) is answered with an error naming the
     cap instead, measured before it is written. With `strict_schemas`, every input schema is
     listed in OpenAI's strict subset where it has one (see `tool_wire`), so clients that check
-    strict compatibility (OpenAI Agents SDK, pydantic-ai) keep strict mode. Raises
+    strict compatibility (OpenAI Agents SDK, pydantic-ai) keep strict mode. With `tasks`, a call
+    of one of its tools from a client that declared the Tasks extension is answered at once
+    with a task, and runs on in the broker (see `TaskBroker`). Raises
     `ValueError` when a registered tool cannot be listed (its annotations are not valid MCP
     annotations, or its parameter schema's root is not an object), or when `max_answer_bytes`
     is not a positive integer.
@@ -74,8 +79,24 @@ def create_server(
         listing.listed(request)
         return {"tools": [tool_wire(tool, strict=strict_schemas) for tool in manager.tools()]}
 
+    async def run_task(tool_name: str, arguments: Any, caller: ToolContext) -> dict[str, Any]:
+        call: ToolCall = {
+            "id": str(getattr(caller, "request_id", None) or uuid.uuid4()),
+            "name": tool_name,
+            "arguments": arguments if arguments is not None else {},
+            "caller": caller,
+        }
+        tool = manager.tool(tool_name)
+        # A task has no request to ask its client through.
+        with serving_request(None):
+            result = await manager.execute(call, timeout=timeout)
+        await listing.check()
+        return result_wire(result, None if tool is None else return_type(tool), max_answer_bytes)
+
     async def call_tool(request: sdk.Request, tool_name: str, arguments: Any) -> dict[str, Any]:
         listing.joined(request)
+        if tasks is not None and tasks.wants(request.context, tool_name):
+            return await tasks.start(request.context, tool_name, arguments)
         call: ToolCall = {
             "id": str(request.id) if request.id is not None else str(uuid.uuid4()),
             "name": tool_name,
@@ -105,8 +126,10 @@ def create_server(
         "resources/subscribe": subscriptions.subscribe,
         "resources/unsubscribe": subscriptions.unsubscribe,
     }
+    if tasks is not None:
+        tasks.attach(run_task)
     server = sdk.build_server(
-        name, version, instructions, list_tools, call_tool, input_schema, extras
+        name, version, instructions, list_tools, call_tool, input_schema, extras, tasks
     )
     listing.serve(server)
     subscriptions.serve(server)

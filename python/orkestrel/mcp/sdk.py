@@ -24,9 +24,10 @@ from typing import Any
 import anyio
 
 from orkestrel.mcp.cancel_gate import CancelGate, CancelledCall, GatedStream
-from orkestrel.mcp.constants import INPUT_REQUIRED
+from orkestrel.mcp.constants import INPUT_REQUIRED, TASKS_EXTENSION
 from orkestrel.mcp.log_levels import LogLevels
 from orkestrel.mcp.requirements import installed_major
+from orkestrel.mcp.tasks import MODERN_VERSIONS, TaskBroker, TaskLimitError
 
 MAJOR = installed_major()
 """The major version of the installed MCP SDK (1 or 2)."""
@@ -56,6 +57,9 @@ EXTRA_METHODS: dict[str, tuple[str, str, str]] = {
 """Each method `build_server` can serve beyond tools: its params model, result model and (on
 the 1.x line) request model, by name in the installed line's types module."""
 CallTool = Callable[["Request", str, Any], Awaitable[dict[str, Any]]]
+TaskMethod = Callable[[Any, Mapping[str, Any]], Awaitable[dict[str, Any]]]
+"""A handler of a Tasks method: the SDK's request context and the raw params in, the wire
+result out; a `ValueError` is answered as invalid params."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,14 @@ def wire(value: Any) -> dict[str, Any]:
 
 
 INVALID_PARAMS = -32602
+METHOD_NOT_FOUND = -32601
+
+LEGACY_TASK_REFUSED = (
+    "invalid params: task: this server runs tools/call as a task only on protocol 2026-07-28, "
+    "for a client that declares the io.modelcontextprotocol/tasks extension; call again "
+    "without task to get the result in the answer"
+)
+"""The error a 2025-11-25 `tools/call` with the experimental `task` parameter gets."""
 
 UNKNOWN_CURSOR = (
     "invalid params: this server never issued that cursor (it lists every tool on one page)"
@@ -102,13 +114,18 @@ def build_server(
     call_tool: CallTool,
     input_schema: Callable[[str], Mapping[str, Any] | None],
     extras: Mapping[str, Extra] | None = None,
+    tasks: TaskBroker | None = None,
 ) -> Any:
     """Builds a low-level SDK server whose `tools/list` and `tools/call` answer with the wire
     dicts the given handlers return, and which advertises `tools.listChanged` and `logging`
     (`logging/setLevel` sets the least level a connection hears). `extras` serves more methods
-    (keys of `EXTRA_METHODS`); the SDK advertises each served family."""
+    (keys of `EXTRA_METHODS`); the SDK advertises each served family. With `tasks` (the 2.x
+    line), it declares the Tasks extension and serves `tasks/get`, `tasks/update` and
+    `tasks/cancel` on 2026-07-28 requests."""
     if MAJOR >= 2:
         server = _server_v2(name, version, instructions, list_tools, call_tool, input_schema)
+        if tasks is not None:
+            _add_tasks(server, tasks)
     else:
         server = _server_v1(name, version, instructions, list_tools, call_tool)
     for method, handler in (extras or {}).items():
@@ -184,7 +201,16 @@ def _server_v2(
         return model("ListToolsResult", await list_tools(request(ctx)))
 
     async def on_call(ctx: Any, params: Any) -> Any:
-        answer = await call_tool(request(ctx, params), params.name, params.arguments)
+        # Deferred: an optional dependency's module, on the SDK's 2.x line only.
+        from mcp.shared.exceptions import MCPError
+
+        try:
+            answer = await call_tool(request(ctx, params), params.name, params.arguments)
+        except TaskLimitError as refused:
+            raise MCPError(INVALID_PARAMS, str(refused)) from None
+        if answer.get("resultType") == "task":
+            # A task handle (the Tasks extension's `CreateTaskResult`), not a tool result.
+            return answer
         # The 2026 era answers a call that needs the client's input first with the request.
         kind = "InputRequiredResult" if answer.get("resultType") == INPUT_REQUIRED else None
         return model(kind or "CallToolResult", answer)
@@ -221,6 +247,43 @@ def _server_v2(
     server.orkestrel_bus = bus  # type: ignore[attr-defined]
     server.orkestrel_listening = listening  # type: ignore[attr-defined]
     return server
+
+
+def _add_tasks(server: Any, tasks: TaskBroker) -> None:
+    """Declares the Tasks extension on a 2.x server and serves its three methods (on 2026-07-28
+    requests; on earlier ones they are not found, and a `tools/call` with the 2025-11-25
+    `task` parameter is refused)."""
+    # Deferred: an optional dependency's module, on the SDK's 2.x line only.
+    from mcp.shared.exceptions import MCPError
+
+    server.extensions[TASKS_EXTENSION] = {}
+    handlers = {"tasks/get": tasks.get, "tasks/cancel": tasks.cancel, "tasks/update": tasks.update}
+
+    def method(serve: TaskMethod) -> Any:
+        async def on_task(ctx: Any, params: Any) -> Any:
+            if ctx.protocol_version not in MODERN_VERSIONS:
+                raise MCPError(METHOD_NOT_FOUND, "Method not found")
+            raw = ctx.params if isinstance(ctx.params, Mapping) else {}
+            try:
+                return await serve(ctx, raw)
+            except ValueError as refused:
+                raise MCPError(INVALID_PARAMS, str(refused)) from None
+
+        return on_task
+
+    for name, serve in handlers.items():
+        server.add_request_handler(name, types.RequestParams, method(serve))
+    inner = server.get_request_handler("tools/call")
+
+    async def on_call(ctx: Any, params: Any) -> Any:
+        if (
+            getattr(params, "task", None) is not None
+            and ctx.protocol_version not in MODERN_VERSIONS
+        ):
+            raise MCPError(INVALID_PARAMS, LEGACY_TASK_REFUSED)
+        return await inner.handler(ctx, params)
+
+    server.add_request_handler("tools/call", types.CallToolRequestParams, on_call)
 
 
 async def publish_tools_changed(server: Any) -> None:

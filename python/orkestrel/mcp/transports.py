@@ -7,7 +7,7 @@ import contextlib
 import functools
 import math
 import socket
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import anyio
@@ -42,6 +42,7 @@ from orkestrel.mcp.http import RouteAccess, create_http_app, default_hosts, is_l
 from orkestrel.mcp.jwt_verifier import JwtAuth
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.stdio import FilteredLines, LineWriter, claimed_stdio
+from orkestrel.mcp.tasks import TaskBroker
 from orkestrel.mcp.types import McpTransport
 from orkestrel.tool import ToolManagerInterface
 
@@ -73,6 +74,7 @@ async def serve(
     events: EventStore | None = None,
     resume_seconds: float = RESUME_SECONDS,
     strict_schemas: bool = False,
+    tasks: TaskBroker | None = None,
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serves a `ToolManager` as an MCP server until the client disconnects (stdio) or the task
@@ -112,6 +114,9 @@ async def serve(
     `Last-Event-ID` and gets the events it missed. A call whose client was sent event ids
     (protocol 2025-11-25 and later) and dropped the connection runs on for `resume_seconds`
     waiting for that reconnection, and is cancelled when none comes.
+
+    `tasks` answers the calls of its tools with MCP tasks for the clients that declared the
+    Tasks extension (see `TaskBroker`); its runs last as long as the server.
     """
     if transport not in ("stdio", "http"):
         raise ValueError(f"transport must be 'stdio' or 'http', got {transport!r}")
@@ -133,69 +138,80 @@ async def serve(
         or max_connections < 1
     ):
         raise ValueError(f"max_connections must be a positive integer, got {max_connections!r}")
-    watch = ListingWatch(manager)
-    server = create_server(
-        manager,
-        name=name,
-        version=version,
-        instructions=instructions,
-        timeout=timeout,
-        watch=watch,
-        max_answer_bytes=max_answer_bytes,
-        strict_schemas=strict_schemas,
-    )
-    if transport == "stdio":
+    async with _running(tasks):
+        watch = ListingWatch(manager)
+        server = create_server(
+            manager,
+            name=name,
+            version=version,
+            instructions=instructions,
+            timeout=timeout,
+            watch=watch,
+            max_answer_bytes=max_answer_bytes,
+            strict_schemas=strict_schemas,
+            tasks=tasks,
+        )
+        if transport == "stdio":
+            try:
+                await _serve_stdio(server, watch, task_status)
+            except BaseExceptionGroup as failure:
+                raise_alone(failure)
+            return
+        if token and auth is not None:
+            raise ValueError("pass a static token or JWT auth, not both")
+        if not token and auth is None and not is_loopback(host):
+            raise ValueError(
+                f"refusing to serve HTTP on {host} without a token: anyone who can reach it could "
+                f"call every tool; pass a token (--token or ${TOKEN_ENV}) or bind 127.0.0.1"
+            )
+        app = create_http_app(
+            server,
+            path=path,
+            token=token,
+            hosts=[*default_hosts(host), *allowed_hosts],
+            origins=allowed_origins,
+            idle_timeout=session_idle,
+            max_sessions=max_sessions,
+            routes=routes,
+            access=access,
+            auth=auth,
+            readonly=functools.partial(_readonly, manager),
+            stateless=stateless,
+            events=events,
+            resume_seconds=resume_seconds,
+        )
+        if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
+            raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")
+        listener = _bind(host, port)
         try:
-            await _serve_stdio(server, watch, task_status)
+            async with anyio.create_task_group() as group:
+                group.start_soon(_poll, watch)
+                config = GuardedConfig(
+                    app,
+                    header_timeout=header_timeout,
+                    keepalive_timeout=keepalive_timeout,
+                    max_connections=max_connections,
+                    log_config=None,
+                    log_level="warning",
+                    access_log=False,
+                    lifespan="on",
+                    timeout_graceful_shutdown=int(SHUTDOWN_GRACE_SECONDS),
+                )
+                await _serve_http(config, listener, path, task_status)
+                group.cancel_scope.cancel()
         except BaseExceptionGroup as failure:
             raise_alone(failure)
+        finally:
+            listener.close()
+
+
+@contextlib.asynccontextmanager
+async def _running(tasks: TaskBroker | None) -> AsyncIterator[None]:
+    if tasks is None:
+        yield
         return
-    if token and auth is not None:
-        raise ValueError("pass a static token or JWT auth, not both")
-    if not token and auth is None and not is_loopback(host):
-        raise ValueError(
-            f"refusing to serve HTTP on {host} without a token: anyone who can reach it could "
-            f"call every tool; pass a token (--token or ${TOKEN_ENV}) or bind 127.0.0.1"
-        )
-    app = create_http_app(
-        server,
-        path=path,
-        token=token,
-        hosts=[*default_hosts(host), *allowed_hosts],
-        origins=allowed_origins,
-        idle_timeout=session_idle,
-        max_sessions=max_sessions,
-        routes=routes,
-        access=access,
-        auth=auth,
-        readonly=functools.partial(_readonly, manager),
-        stateless=stateless,
-        events=events,
-        resume_seconds=resume_seconds,
-    )
-    if not isinstance(current_token().native_token, asyncio.AbstractEventLoop):
-        raise RuntimeError("the MCP HTTP transport runs on asyncio only (uvicorn)")
-    listener = _bind(host, port)
-    try:
-        async with anyio.create_task_group() as group:
-            group.start_soon(_poll, watch)
-            config = GuardedConfig(
-                app,
-                header_timeout=header_timeout,
-                keepalive_timeout=keepalive_timeout,
-                max_connections=max_connections,
-                log_config=None,
-                log_level="warning",
-                access_log=False,
-                lifespan="on",
-                timeout_graceful_shutdown=int(SHUTDOWN_GRACE_SECONDS),
-            )
-            await _serve_http(config, listener, path, task_status)
-            group.cancel_scope.cancel()
-    except BaseExceptionGroup as failure:
-        raise_alone(failure)
-    finally:
-        listener.close()
+    async with tasks.running():
+        yield
 
 
 def _readonly(manager: ToolManagerInterface, name: str) -> bool:

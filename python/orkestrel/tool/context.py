@@ -31,7 +31,13 @@ class ToolContext:
 
     A `@tool` parameter annotated `Context` receives it and is left out of the schema; a plain
     handler receives it as its second argument (the call's `caller`).
+
+    `resume` is true when the call continues an interrupted run of the same call (a task whose
+    server died, taken over by another): a tool that checkpoints (the workflow tool) resumes
+    from its checkpoints instead of starting over.
     """
+
+    resume: bool = False
 
     @property
     def wants_progress(self) -> bool:

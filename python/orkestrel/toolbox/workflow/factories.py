@@ -207,7 +207,12 @@ def create_workflow_tool(
             progress = ProgressPacer(caller).report
         result = await run_to_end(
             lambda signal: runner.execute(
-                target, functions=registry, store=store, progress=progress, signal=signal
+                target,
+                functions=registry,
+                store=store,
+                progress=progress,
+                signal=signal,
+                resume=store is not None and isinstance(caller, ToolContext) and caller.resume,
             )
         )
         if isinstance(caller, ToolContext):

@@ -1,0 +1,549 @@
+"""MCP Tasks (the `io.modelcontextprotocol/tasks` extension, SEP-2663) on real `orkestrel serve`
+processes under the official client: a client that declares the extension gets a task for a
+workflow call and polls it to its result, from the server that runs it or from another one on
+the same store; a plain client gets the answer in the call, as before."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import sqlite3
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager, closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from orkestrel.mcp.requirements import installed_major
+from support.postgres import fresh_database
+from support.serve_http import served
+
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.skipif(installed_major() < 2, reason="tasks are served on the 2.x SDK line"),
+]
+
+NAPPER = '''
+"""A test plugin: `nap` sleeps, then appends its tag to naps.log under the root."""
+
+import os
+
+import anyio
+from orkestrel.tool import create_tool
+
+
+def nap(context):
+    log = os.path.join(str(context.root), "naps.log")
+
+    async def run(args):
+        await anyio.sleep(float(args.get("seconds", 0)))
+        with open(log, "a") as sink:
+            sink.write(str(args.get("tag", "")) + "\\n")
+        return {"tag": args.get("tag", "")}
+
+    return create_tool(
+        name="nap",
+        description="Sleeps for some seconds, then notes its tag.",
+        parameters={
+            "type": "object",
+            "properties": {"seconds": {"type": "number"}, "tag": {"type": "string"}},
+        },
+        execute=run,
+    )
+'''
+
+
+@pytest.fixture
+def plugin(tmp_path: Path) -> dict[str, str]:
+    """The environment a served process needs to load the `nap` plugin."""
+    directory = tmp_path / "plugin"
+    info = directory / "napper-1.0.dist-info"
+    info.mkdir(parents=True)
+    (directory / "napper.py").write_text(NAPPER)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: napper\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[orkestrel.tools]\nnap = napper:nap\n")
+    paths = [str(directory), os.environ.get("PYTHONPATH", "")]
+    return {"PYTHONPATH": os.pathsep.join(path for path in paths if path)}
+
+
+def steps(tag: str, count: int, seconds: float) -> dict[str, Any]:
+    naps = [
+        {"name": "nap", "input": {"seconds": seconds, "tag": f"{tag}{i}"}} for i in range(count)
+    ]
+    return {"name": tag, "steps": naps}
+
+
+def stored(data: Path, query: str) -> list[tuple[Any, ...]]:
+    """The rows `query` reads from the SQLite file that keeps the runs and the tasks."""
+    with closing(sqlite3.connect(data / "workflows.sqlite3")) as database:
+        return database.execute(query).fetchall()
+
+
+def naps(root: Path) -> list[str]:
+    log = root / "naps.log"
+    return log.read_text().split() if log.exists() else []
+
+
+@asynccontextmanager
+async def client(
+    target: Any, *, tasks: bool = True, token: str | None = None
+) -> AsyncIterator[Any]:
+    """The official client on `target` (stdio parameters or an MCP URL), declaring the Tasks
+    extension when `tasks`, sending `token` as its bearer credentials."""
+    from mcp.client import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    from orkestrel.mcp.task_client import TasksExtension
+
+    async with AsyncExitStack() as stack:
+        if isinstance(target, str) and token is not None:
+            import httpx2
+
+            http = await stack.enter_async_context(
+                httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=30)
+            )
+            target = streamable_http_client(target, http_client=http)
+        extensions = [TasksExtension()] if tasks else None
+        yield await stack.enter_async_context(Client(target, extensions=extensions))
+
+
+def stdio_server(root: Path, data: Path, env: dict[str, str], *extra: str) -> Any:
+    from mcp.client.stdio import StdioServerParameters
+
+    argv = ["-m", "orkestrel", "serve", "--workflow", "--tools", "nap"]
+    argv += ["--root", str(root), "--data", str(data), *extra]
+    return StdioServerParameters(command=sys.executable, args=argv, env={**os.environ, **env})
+
+
+async def created(session: Any, name: str, arguments: dict[str, Any]) -> Any:
+    """Calls `name` and gives the task handle the server answered with."""
+    from orkestrel.mcp.task_client import CreatedTask
+
+    answer = await session.session.call_tool(name, arguments, allow_claimed=True)
+    assert isinstance(answer, CreatedTask), answer
+    return answer
+
+
+async def settled(session: Any, task_id: str, seconds: float = 60) -> dict[str, Any]:
+    """Polls `tasks/get` until the task is no longer working; gives the last answer."""
+    from orkestrel.mcp.task_client import get_task
+
+    with anyio.fail_after(seconds):
+        while True:
+            answer = await get_task(session.session, task_id)
+            if answer["status"] not in ("working", "input_required"):
+                return answer
+            await anyio.sleep(0.1)
+
+
+async def refusal(session: Any, task_id: Any) -> str:
+    """The error message `tasks/get` answers for `task_id`."""
+    from mcp.shared.exceptions import MCPError
+
+    from orkestrel.mcp.task_client import get_task
+
+    with pytest.raises(MCPError) as raised:
+        await get_task(session.session, task_id)
+    return str(raised.value.error.message)
+
+
+@contextmanager
+def two_servers(
+    tmp_path: Path, env: dict[str, str], *store: str, tokens: tuple[str, str] = ("a", "a")
+) -> Iterator[tuple[str, str]]:
+    """Two `serve --transport http` processes on one store; yields their MCP URLs."""
+    argv = ["--workflow", "--tools", "nap", *store]
+    with (
+        served(tmp_path, *argv, "--token", tokens[0], env=env) as (_, first),
+        served(tmp_path, *argv, "--token", tokens[1], env=env) as (_, second),
+    ):
+        yield f"{first}/mcp", f"{second}/mcp"
+
+
+async def test_a_task_capable_client_gets_a_task_and_a_plain_client_the_answer(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    root, data = tmp_path / "root", tmp_path / "data"
+    root.mkdir()
+    server = stdio_server(root, data, plugin)
+    async with client(server) as capable:
+        handle = await created(capable, "workflow", steps("t", 2, 0.5))
+        assert handle.status == "working"
+        assert handle.ttl_ms == 3_600_000
+        assert len(handle.task_id) == 32
+        polled = await settled(capable, handle.task_id)
+        # The call the same client makes through `call_tool` is polled behind it.
+        resolved = await capable.call_tool("workflow", steps("r", 1, 0))
+        listed = await capable.list_tools()
+    assert polled["status"] == "completed"
+    assert polled["result"]["structuredContent"] == {
+        "status": "completed",
+        "count": 2,
+        "durable": True,
+    }
+    assert polled["_meta"]["orkestrel/progress"] == {"progress": 2, "total": 2}
+    assert polled["statusMessage"] == "2 of 2 tasks settled: 'phase-1-task-0' completed"
+    assert resolved.structured_content == {"status": "completed", "count": 1, "durable": True}
+    assert naps(root) == ["t0", "t1", "r0"]
+    assert {tool.name for tool in listed.tools} == {"nap", "workflow"}
+    async with client(server, tasks=False) as plain:
+        answer = await plain.session.call_tool("workflow", steps("p", 1, 0))
+        # A task-capable client's call of a tool that is not a task tool is answered in place.
+        async with client(server) as capable:
+            direct = await capable.session.call_tool("nap", {"tag": "d"}, allow_claimed=True)
+    assert answer.structured_content == {"status": "completed", "count": 1, "durable": True}
+    assert direct.structured_content == {"tag": "d"}
+    assert naps(root) == ["t0", "t1", "r0", "p0", "d"]
+
+
+async def test_a_legacy_call_with_the_task_parameter_is_refused_and_without_it_answered(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CallToolRequest, CallToolRequestParams, CallToolResult, TaskMetadata
+
+    root = tmp_path / "root"
+    root.mkdir()
+    server = stdio_server(root, tmp_path / "data", plugin)
+    from mcp.client import Client
+
+    async with Client(server, mode="legacy") as legacy:
+        request = CallToolRequest(
+            params=CallToolRequestParams(
+                name="workflow", arguments=steps("l", 1, 0), task=TaskMetadata(ttl=60_000)
+            )
+        )
+        with pytest.raises(MCPError) as raised:
+            await legacy.session.send_request(request, CallToolResult)
+        answer = await legacy.call_tool("workflow", steps("m", 1, 0))
+    assert raised.value.error.code == -32602
+    assert "only on protocol 2026-07-28" in raised.value.error.message
+    assert answer.structured_content == {"status": "completed", "count": 1, "durable": True}
+    assert naps(root) == ["m0"]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_task_started_on_one_server_is_polled_to_its_end_on_another(
+    tmp_path: Path, plugin: dict[str, str], backend: str
+) -> None:
+    with shared_store(tmp_path, backend) as store, two_servers(tmp_path, plugin, *store) as urls:
+        async with client(urls[0], token="a") as one, client(urls[1], token="a") as other:
+            handle = await created(one, "workflow", steps("x", 3, 0.4))
+            polled = await settled(other, handle.task_id)
+            again = await settled(one, handle.task_id)
+    assert polled["status"] == "completed"
+    assert polled["result"]["structuredContent"] == {
+        "status": "completed",
+        "count": 3,
+        "durable": True,
+    }
+    assert again == {**polled, "_meta": again["_meta"]}
+    assert naps(tmp_path) == ["x0", "x1", "x2"]
+
+
+@contextmanager
+def shared_store(tmp_path: Path, backend: str) -> Iterator[list[str]]:
+    """The serve options of one shared store: a `--data` folder (its SQLite file) or a fresh
+    PostgreSQL database."""
+    if backend == "sqlite":
+        yield ["--data", str(tmp_path / "data")]
+        return
+    with fresh_database("tasks") as dsn:
+        yield ["--database", dsn]
+
+
+async def test_cancelling_on_another_server_stops_the_run_and_marks_it_cancelled(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    data = tmp_path / "data"
+    with two_servers(tmp_path, plugin, "--data", str(data)) as (first, second):
+        async with client(first, token="a") as one, client(second, token="a") as other:
+            from orkestrel.mcp.task_client import cancel_task
+
+            handle = await created(one, "workflow", steps("c", 2, 30))
+            await cancel_task(other.session, handle.task_id)
+            polled = await settled(one, handle.task_id, 10)
+            # The run stopped: its 30-second nap never wrote its tag.
+            await anyio.sleep(2.5)
+            after = await settled(other, handle.task_id)
+    assert polled["status"] == "cancelled"
+    assert polled["statusMessage"] == "cancelled by the client"
+    assert "result" not in polled
+    assert after["status"] == "cancelled"
+    assert naps(tmp_path) == []
+    rows = stored(data, "SELECT id, status FROM mcp_tasks")
+    assert rows == [(handle.task_id, "cancelled")]
+
+
+async def test_forged_and_foreign_task_ids_read_as_unknown(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    from orkestrel.mcp.task_client import cancel_task, get_task
+
+    data = tmp_path / "data"
+    with two_servers(tmp_path, plugin, "--data", str(data), tokens=("a", "b")) as (first, second):
+        async with client(first, token="a") as one, client(second, token="b") as stranger:
+            handle = await created(one, "workflow", steps("h", 1, 1))
+            unknown = await refusal(one, secrets.token_hex(16))
+            forged = [
+                await refusal(one, "../" * 40),
+                await refusal(one, "x" * 5000),
+                await refusal(one, ""),
+                await refusal(one, "é' OR 1=1 --"),
+                await refusal(one, handle.task_id.upper()),
+            ]
+            # Another token's client, on the same store: the real id reads as unknown.
+            foreign = await refusal(stranger, handle.task_id)
+            await cancel_task(stranger.session, handle.task_id)
+            with pytest.raises(MCPError) as typed:
+                await one.session.send_request(_get_with({"taskId": 42}), _answer_adapter())
+            mine = await settled(one, handle.task_id)
+            untouched = await get_task(one.session, handle.task_id)
+    assert (
+        unknown == "invalid params: taskId: no such task (unknown, expired, or not this client's)"
+    )
+    assert forged == [unknown] * 5
+    assert foreign == unknown
+    assert typed.value.error.code == -32602
+    assert typed.value.error.message == ("invalid params: taskId: expected the string id of a task")
+    # The stranger's cancel did nothing to it.
+    assert mine["status"] == untouched["status"] == "completed"
+    assert naps(tmp_path) == ["h0"]
+
+
+def _get_with(params: dict[str, Any]) -> Any:
+    """A `tasks/get` request with whatever params, sent as they are."""
+    from typing import Literal
+
+    from mcp_types import Request, RequestParams
+    from pydantic import ConfigDict
+
+    class AnyParams(RequestParams):
+        model_config = ConfigDict(extra="allow")
+
+    class RawGet(Request[AnyParams, Literal["tasks/get"]]):
+        method: Literal["tasks/get"] = "tasks/get"
+        params: AnyParams
+
+    return RawGet(params=AnyParams(**params))
+
+
+def _answer_adapter() -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(dict[str, Any])
+
+
+async def test_the_live_tasks_of_a_client_are_bounded_and_finished_ones_expire(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    from orkestrel.mcp.task_client import cancel_task
+
+    root, data = tmp_path / "root", tmp_path / "data"
+    root.mkdir()
+    server = stdio_server(root, data, plugin, "--max-tasks", "2", "--task-ttl", "2")
+    async with client(server) as capable:
+        first = await created(capable, "workflow", steps("a", 1, 30))
+        second = await created(capable, "workflow", steps("b", 1, 30))
+        with pytest.raises(MCPError) as refused:
+            await created(capable, "workflow", steps("c", 1, 0))
+        await cancel_task(capable.session, first.task_id)
+        await settled(capable, first.task_id)
+        third = await created(capable, "workflow", steps("d", 1, 0))
+        done = await settled(capable, third.task_id)
+        await cancel_task(capable.session, second.task_id)
+        assert third.ttl_ms == 2000
+        # Past its TTL a task is deleted, result and all.
+        await anyio.sleep(2.5)
+        gone = [await refusal(capable, task.task_id) for task in (first, second, third)]
+        fourth = await created(capable, "workflow", steps("e", 1, 0))
+        await settled(capable, fourth.task_id)
+    assert refused.value.error.code == -32602
+    assert refused.value.error.message == (
+        "too many tasks: this client already has 2 working; wait for one to finish or cancel "
+        "one with tasks/cancel"
+    )
+    assert done["status"] == "completed"
+    assert (
+        gone
+        == ["invalid params: taskId: no such task (unknown, expired, or not this client's)"] * 3
+    )
+    rows = stored(data, "SELECT id FROM mcp_tasks")
+    # Starting the fourth swept the three expired rows.
+    assert rows == [(fourth.task_id,)]
+    assert naps(root) == ["d0", "e0"]
+
+
+async def test_a_workflow_task_whose_server_was_killed_is_resumed_by_another_once(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    data = tmp_path / "data"
+    argv = ["--workflow", "--tools", "nap", "--data", str(data), "--token", "a"]
+    with served(tmp_path, *argv, env=plugin) as (_, survivor):
+        with served(tmp_path, *argv, env=plugin) as (pid, doomed):
+            async with client(f"{doomed}/mcp", token="a") as one:
+                handle = await created(one, "workflow", steps("k", 3, 3))
+                # The first step is checkpointed before its progress is reported.
+                await until_progress(one, handle.task_id, 1)
+            # Mid-way through the second step: its side effect is not written yet.
+            os.kill(pid, signal.SIGKILL)
+        async with client(f"{survivor}/mcp", token="a") as other:
+            working = await settled_or_working(other, handle.task_id)
+            done = await settled(other, handle.task_id, 120)
+    assert working == "working"
+    assert done["status"] == "completed"
+    assert done["result"]["structuredContent"] == {
+        "status": "completed",
+        "count": 3,
+        "durable": True,
+    }
+    # Each step ran exactly once: the first was not run again after the takeover.
+    assert naps(tmp_path) == ["k0", "k1", "k2"]
+
+
+async def test_a_task_that_cannot_resume_reads_failed_once_its_runner_is_silent(
+    tmp_path: Path,
+) -> None:
+    from orkestrel.database import create_database, create_sqlite_driver
+    from orkestrel.mcp.constants import TASK_STALE_MS, TASKS_TABLE
+    from orkestrel.mcp.task_store import TASKS_COLUMNS, TaskStore
+
+    driver = create_sqlite_driver(tmp_path / "workflows.sqlite3")
+    store = TaskStore(create_database(tables={TASKS_TABLE: TASKS_COLUMNS}, driver=driver))
+    try:
+        call = {"name": "agent", "arguments": {"task": "t"}}
+        row = await store.create("me", call, 60_000, 4, 1_000_000)
+        assert row is not None
+        fresh = await store.get(row["id"], "me", 1_000_000 + TASK_STALE_MS)
+        silent = await store.get(row["id"], "me", 1_000_001 + TASK_STALE_MS)
+        adopted = await store.adopt(2_000_000, 1000)
+    finally:
+        await store.close()
+    assert fresh is not None
+    assert fresh["status"] == "working"
+    assert silent is not None
+    assert silent["status"] == "failed"
+    assert silent["entry"]["error"] == {
+        "code": -32603,
+        "message": "the server running this task stopped",
+    }
+    assert adopted is None
+
+
+async def until_progress(session: Any, task_id: str, settled: int) -> None:
+    """Polls `tasks/get` until the task reports `settled` steps settled (30 s at most)."""
+    from orkestrel.mcp.task_client import get_task
+
+    for _ in range(300):
+        answer = await get_task(session.session, task_id)
+        progress = answer.get("_meta", {}).get("orkestrel/progress", {}).get("progress", 0)
+        if progress >= settled:
+            return
+        await anyio.sleep(0.1)
+    raise AssertionError(f"task {task_id} never reported {settled} settled steps")
+
+
+async def settled_or_working(session: Any, task_id: str) -> str:
+    from orkestrel.mcp.task_client import get_task
+
+    answer = await get_task(session.session, task_id)
+    return str(answer["status"])
+
+
+async def test_fifty_concurrent_tasks_some_cancelled_end_right_with_no_leaked_rows(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from orkestrel.mcp.task_client import cancel_task
+
+    with fresh_database("tasks") as dsn:
+        store = ["--database", dsn, "--max-tasks", "64", "--task-ttl", "60"]
+        with two_servers(tmp_path, plugin, *store) as urls:
+            async with client(urls[0], token="a") as one, client(urls[1], token="a") as other:
+                handles: list[Any] = [None] * 50
+
+                async def start(index: int) -> None:
+                    session = one if index % 2 else other
+                    # Every fifth task naps long enough to be cancelled while it runs.
+                    seconds = 30 if index % 5 == 0 else 0.5
+                    handles[index] = await created(
+                        session, "workflow", steps(f"w{index}-", 1, seconds)
+                    )
+
+                async with anyio.create_task_group() as group:
+                    for index in range(50):
+                        group.start_soon(start, index)
+                doomed = [handle for index, handle in enumerate(handles) if index % 5 == 0]
+                for handle in doomed:
+                    await cancel_task(one.session, handle.task_id)
+                ends = [(await settled(other, handle.task_id, 120))["status"] for handle in handles]
+            rows = await stored_rows(dsn)
+    expected = ["cancelled" if index % 5 == 0 else "completed" for index in range(50)]
+    assert ends == expected
+    assert len({handle.task_id for handle in handles}) == 50
+    assert sorted(rows) == sorted(
+        (handle.task_id, end) for handle, end in zip(handles, expected, strict=True)
+    )
+    assert sorted(naps(tmp_path)) == sorted(f"w{i}-0" for i in range(50) if i % 5)
+
+
+async def stored_rows(dsn: str) -> list[tuple[str, str]]:
+    """The id and status of every task row the PostgreSQL store keeps."""
+    import psycopg
+
+    def read() -> list[tuple[str, str]]:
+        with psycopg.connect(dsn) as connection:
+            return [
+                (str(id), str(status))
+                for id, status in connection.execute(
+                    'SELECT "id", "status" FROM orkestrel."mcp_tasks"'
+                ).fetchall()
+            ]
+
+    return await anyio.to_thread.run_sync(read)
+
+
+def test_a_task_belongs_to_the_credentials_whatever_the_schemes_case() -> None:
+    from types import SimpleNamespace
+
+    from orkestrel.mcp.tasks import principal
+
+    def over_http(authorization: str | None, grant: Any = None) -> Any:
+        headers = {} if authorization is None else {"authorization": authorization}
+        scope = {} if grant is None else {"orkestrel.grant": grant}
+        return SimpleNamespace(request=SimpleNamespace(scope=scope, headers=headers))
+
+    assert principal(over_http("Bearer abc")) == principal(over_http("bearer  abc"))
+    assert principal(over_http("Bearer abc")) != principal(over_http("Bearer abd"))
+    assert principal(over_http(None)) == principal(SimpleNamespace(request=None)) == "local"
+    subject = SimpleNamespace(subject="alice")
+    assert principal(over_http("Bearer x", subject)) == principal(over_http("Bearer y", subject))
+
+
+async def test_a_workflow_longer_than_the_clients_timeout_ends_through_a_task(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from mcp.client import Client
+    from mcp.shared.exceptions import MCPError
+
+    from orkestrel.mcp.task_client import TasksExtension
+
+    root = tmp_path / "root"
+    root.mkdir()
+    server = stdio_server(root, tmp_path / "data", plugin)
+    # Each request may take 2 s; the workflow takes 6 s. Polling keeps every request short.
+    async with Client(server, extensions=[TasksExtension()], read_timeout_seconds=2) as capable:
+        answer = await capable.call_tool("workflow", steps("long", 2, 3))
+    async with Client(server, read_timeout_seconds=2) as plain:
+        with pytest.raises(MCPError) as timed_out:
+            await plain.call_tool("workflow", steps("late", 2, 3))
+    assert answer.structured_content == {"status": "completed", "count": 2, "durable": True}
+    assert timed_out.value.error.message == "Request 'tools/call' timed out"
+    assert naps(root)[:2] == ["long0", "long1"]
