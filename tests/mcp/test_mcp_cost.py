@@ -26,7 +26,6 @@ def flags(tmp_path: Path, which: str) -> list[str]:
     return ["--workflow", "--ask", "--relations", str(relations), *agent]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 31 goal 2 not reached: 2,593 and 3,848 tokens listed")
 @pytest.mark.parametrize("which", list(BUDGETS))
 async def test_the_served_definitions_fit_the_token_budget(tmp_path: Path, which: str) -> None:
     argv = ["-m", "orkestrel", "serve", "--root", str(tmp_path), "--data", str(tmp_path / "d")]

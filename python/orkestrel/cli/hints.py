@@ -13,7 +13,7 @@ def annotate(
 ) -> ToolInterface:
     """Returns a new `Tool` with the same definition that runs `execute` (the tool's own handler
     unless given) and carries `hints` as its MCP annotations (the tool's own unless given; its
-    own `title` is kept either way)."""
+    own `title` is kept either way), and keeps its `operations` for `describe`."""
     own = tool.annotations or {}
     titled = {"title": own["title"]} if "title" in own else {}
     return Tool(
@@ -23,4 +23,5 @@ def annotate(
         parameters=tool.parameters,
         annotations={**hints, **titled} if hints is not None else tool.annotations,
         execute=tool.execute if execute is None else execute,
+        operations=getattr(tool, "operations", None),
     )

@@ -56,7 +56,7 @@ def tool_wire(tool: ToolInterface, *, strict: bool = False) -> dict[str, Any]:
             f"not type {parameters['type']!r}"
         )
     # `ToolManager.execute` reads the strict form (null = absent, JSON text) and the plain alike.
-    served = strict_parameters(schema, definition["name"]) if strict else None
+    served = strict_parameters(schema, definition["name"], lean=True) if strict else None
     entry: dict[str, Any] = {
         "name": definition["name"],
         "inputSchema": served if served is not None else schema,

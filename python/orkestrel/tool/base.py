@@ -54,7 +54,9 @@ def _is_async(handler: ToolHandler) -> bool:
 class Tool:
     """Binds an executable tool definition to a handler.
 
-    `description`, `summary`, `parameters` and `annotations` are `None` when not supplied. The
+    `description`, `summary`, `parameters`, `annotations` and `operations` are `None` when not
+    supplied. `operations` maps each operation of an `operation`-keyed tool to the exact JSON
+    Schema of its call, which `describe(name, operation)` answers with. The
     parameter schema, the annotations, the arguments and the caller context are passed by
     reference, never copied. `annotations` holds behaviour hints for an MCP listing
     (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`, `title`) and is never
@@ -71,6 +73,7 @@ class Tool:
         "_requires",
         "annotations",
         "description",
+        "operations",
         "parameters",
         "summary",
     )
@@ -79,6 +82,7 @@ class Tool:
     summary: str | None
     parameters: dict[str, Any] | None
     annotations: dict[str, Any] | None
+    operations: dict[str, dict[str, Any]] | None
 
     def __init__(
         self,
@@ -89,6 +93,7 @@ class Tool:
         summary: str | None = None,
         parameters: dict[str, Any] | None = None,
         annotations: dict[str, Any] | None = None,
+        operations: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         if not callable(execute):
             raise TypeError(f"Tool {name!r}: execute must be callable")
@@ -99,6 +104,7 @@ class Tool:
         self.summary = summary
         self.parameters = parameters
         self.annotations = annotations
+        self.operations = operations
         self._handler = execute
         self._async = _is_async(execute)
         self._arity = _arity(execute)

@@ -17,9 +17,11 @@ def create_tool(
     summary: str | None = None,
     parameters: dict[str, Any] | None = None,
     annotations: dict[str, Any] | None = None,
+    operations: dict[str, dict[str, Any]] | None = None,
 ) -> ToolInterface:
     """Creates an executable tool bound to the supplied handler, returned as a `ToolInterface`
-    so a call site holds the published contract rather than the `Tool` class.
+    so a call site holds the published contract rather than the `Tool` class. `operations`
+    holds each operation's exact call schema for `describe(name, operation)`.
     """
     return Tool(
         name=name,
@@ -28,6 +30,7 @@ def create_tool(
         summary=summary,
         parameters=parameters,
         annotations=annotations,
+        operations=operations,
     )
 
 
