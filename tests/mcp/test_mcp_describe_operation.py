@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from support.generated_calls import strict_value
 from support.mcp_client import connect, stdio, text
 
 pytestmark = pytest.mark.anyio
@@ -29,19 +30,8 @@ def serve_args(tmp_path: Path) -> list[str]:
 
 
 def strict(listed: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
-    """A call as strict mode sends it: every listed property, `null` where not given, JSON
-    text where the listing asks for a string (or a list of strings) and the value is an object
-    or an array (or a list of them)."""
-    call: dict[str, Any] = {}
-    for name, schema in listed["inputSchema"]["properties"].items():
-        value = given.get(name)
-        kinds = schema.get("type")
-        kinds = [kinds] if isinstance(kinds, str) else kinds or []
-        if isinstance(value, dict | list) and "string" in kinds and "array" not in kinds:
-            value = json.dumps(value)
-        elif isinstance(value, list) and schema.get("items", {}).get("type") == "string":
-            value = [json.dumps(item) if isinstance(item, dict | list) else item for item in value]
-        call[name] = value
+    """A call as strict mode sends it against the tool's listed schema."""
+    call: dict[str, Any] = strict_value(given, listed["inputSchema"])
     return call
 
 
