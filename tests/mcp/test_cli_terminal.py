@@ -102,7 +102,7 @@ def test_tools_list_is_text_on_a_terminal(tmp_path: Path) -> None:
         os.close(leader)
     text = b"".join(chunks).decode()
     assert done.returncode == 0
-    assert text.startswith("database  Creates, queries and edits small databases")
+    assert text.startswith("database  Small databases. See describe('database').")
     assert not text.lstrip().startswith("[")
 
 

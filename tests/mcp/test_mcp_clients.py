@@ -87,7 +87,8 @@ async def test_openai_agents_runs_the_served_tools(tmp_path: Path) -> None:
     params = {"command": sys.executable, "args": serve_args(tmp_path), "env": dict(os.environ)}
     async with MCPServerStdio(params=params, client_session_timeout_seconds=60) as server:
         listed = [tool.name for tool in await server.list_tools()]
-        direct = await server.call_tool("describe", {"name": "infer"})
+        # The listing is strict, so the SDK, which checks `required` itself, wants every key.
+        direct = await server.call_tool("describe", {"name": "infer", "operation": None})
         agent = agents.Agent(name="schemas", model=model, mcp_servers=[server])
         offline = agents.RunConfig(tracing_disabled=True)
         result = await agents.Runner.run(agent, "Infer a schema.", run_config=offline)

@@ -155,3 +155,35 @@ async def test_pydantic_ai_sends_strict_tools_to_openai_and_runs_the_strict_call
     assert len(answered) == 1
     assert json.loads(answered[0]["content"])["id"] == "shop"
     assert result.output == "created"
+
+
+async def test_what_serve_lists_passes_each_provider_checker_as_a_strict_tool(
+    tmp_path: Path,
+) -> None:
+    # The MCP 1.x suite's environment has no provider packages; the main one has them all.
+    pytest.importorskip("anthropic")
+    pytest.importorskip("pydantic_ai")
+    from support.checkers import (
+        check_anthropic,
+        check_mcp,
+        check_openai,
+        check_openai_responses,
+        check_strict_schema,
+    )
+
+    async with connect(stdio(sys.executable, serve_args(tmp_path, *every_flag(tmp_path)))) as c:
+        listed = await c.list_tools()
+    assert len(listed) == 8
+    for tool in listed:
+        schema = tool["inputSchema"]
+        check_mcp(tool)
+        check_strict_schema(copy.deepcopy(schema))
+        function = {"name": tool["name"], "description": tool["description"]}
+        check_openai(
+            {"type": "function", "function": {**function, "parameters": schema, "strict": True}},
+            strict=True,
+        )
+        check_openai_responses(
+            {"type": "function", **function, "parameters": schema, "strict": True}, strict=True
+        )
+        check_anthropic({**function, "input_schema": schema})

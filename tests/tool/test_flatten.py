@@ -50,19 +50,30 @@ def test_a_discriminated_union_becomes_one_object_with_an_operation_enum() -> No
     operation = flat["properties"]["operation"]
     assert operation["type"] == "string"
     assert operation["enum"] == ["read", "write", "seek"]
-    assert operation["description"] == (
-        "One of read, write, seek. read: Do read. write: Do write. seek: Do seek."
-    )
+    # Each operation's own fields beyond those every arm requires; seek requires none.
+    assert operation["description"] == "Needs: read(path) write(path,content)"
     assert list(flat["properties"]) == ["operation", "path", "content"]
 
 
-def test_a_field_names_the_operations_that_use_it_and_types_that_differ_nest_an_any_of() -> None:
+def test_a_field_keeps_its_most_common_wording_and_types_that_differ_nest_an_any_of() -> None:
     flat = flatten_parameters(UNION)
     path = flat["properties"]["path"]
     assert path["anyOf"] == [{"type": "string"}, {"type": "integer", "minimum": 0}]
-    assert path["description"] == "A path. Required by read, write; optional for seek."
-    content = flat["properties"]["content"]
-    assert content == {"type": "string", "description": "Required by write."}
+    assert path["description"] == "A path."
+    assert flat["properties"]["content"] == {"type": "string"}
+
+
+def test_no_wording_wins_when_most_arms_leave_a_field_undescribed() -> None:
+    union = {
+        "anyOf": [
+            arm("a", ["x"], x={"type": "string"}),
+            arm("b", ["x"], x={"type": "string"}),
+            arm("c", [], x={"type": "string", "description": "Only c says this."}),
+        ]
+    }
+    flat = flatten_parameters(union)
+    assert flat["properties"]["x"] == {"type": "string"}
+    assert flat["properties"]["operation"]["description"] == "Needs: a(x) b(x)"
 
 
 def test_a_field_every_operation_requires_stays_required_and_says_nothing_more() -> None:

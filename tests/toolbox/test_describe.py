@@ -113,7 +113,10 @@ def test_parameters_come_from_the_contract() -> None:
     tool = create_describe_tool(ToolManager())
     assert tool.parameters == {
         "type": "object",
-        "properties": {"name": {"type": "string", "minLength": 1}},
+        "properties": {
+            "name": {"type": "string", "minLength": 1},
+            "operation": {"type": "string", "minLength": 1},
+        },
         "required": ["name"],
         "additionalProperties": False,
     }

@@ -435,7 +435,7 @@ def test_names_texts_and_the_flat_advertised_schema() -> None:
             "to": {
                 "type": "string",
                 "minLength": 1,
-                "description": "The terminal to ask: who answers the form.",
+                "description": "Who answers.",
             },
             "schema": ask.parameters["properties"]["schema"],  # type: ignore[index]
         },

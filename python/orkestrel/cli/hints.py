@@ -13,7 +13,8 @@ def annotate(
 ) -> ToolInterface:
     """Returns a new `Tool` with the same definition that runs `execute` (the tool's own handler
     unless given) and carries `hints` as its MCP annotations (the tool's own unless given; its
-    own `title` is kept either way), and the declared type of what it returns."""
+    own `title` is kept either way), the declared type of what it returns, and its `operations`
+    for `describe`."""
     own = tool.annotations or {}
     titled = {"title": own["title"]} if "title" in own else {}
     return Tool(
@@ -24,4 +25,5 @@ def annotate(
         annotations={**hints, **titled} if hints is not None else tool.annotations,
         execute=tool.execute if execute is None else execute,
         returns=getattr(tool, "returns", None),
+        operations=getattr(tool, "operations", None),
     )

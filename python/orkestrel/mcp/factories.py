@@ -56,10 +56,10 @@ def create_server(
     cancellation cancels the running call. A call result over `max_answer_bytes` bytes of JSON
     (default `DEFAULT_MAX_ANSWER_BYTES`; `None` for no cap) is answered with an error naming the
     cap instead, measured before it is written. With `strict_schemas`, every input schema is
-    listed in OpenAI's strict subset where it has one (see `tool_wire`), so clients that check
-    strict compatibility (OpenAI Agents SDK, pydantic-ai) keep strict mode. With `tasks`, a call
-    of one of its tools from a client that declared the Tasks extension is answered at once
-    with a task, and runs on in the broker (see `TaskBroker`). Raises
+    listed in OpenAI's strict subset where it has one, in its lean form (see `tool_wire`), so
+    clients that check strict compatibility (OpenAI Agents SDK, pydantic-ai) keep strict mode.
+    With `tasks`, a call of one of its tools from a client that declared the Tasks extension is
+    answered at once with a task, and runs on in the broker (see `TaskBroker`). Raises
     `ValueError` when a registered tool cannot be listed (its annotations are not valid MCP
     annotations, or its parameter schema's root is not an object), or when `max_answer_bytes`
     is not a positive integer.

@@ -35,7 +35,8 @@ def tool_wire(tool: ToolInterface, *, strict: bool = False) -> dict[str, Any]:
 
     With `strict`, the input schema is listed in OpenAI's strict subset, as
     `export(..., strict=True)` renders it (every property required, `null` for absent, JSON text
-    for an object with free keys), or as it is where it has no strict form (`strict_parameters`).
+    for an object with free keys) in its lean form (one description per argument; see
+    `lean_schema`), or as it is where it has no strict form (`strict_parameters`).
 
     A tool without parameters lists an empty object schema, and a schema with no root `type`
     is listed with `"type": "object"` added, since MCP arguments are always an object. Raises
@@ -56,7 +57,7 @@ def tool_wire(tool: ToolInterface, *, strict: bool = False) -> dict[str, Any]:
             f"not type {parameters['type']!r}"
         )
     # `ToolManager.execute` reads the strict form (null = absent, JSON text) and the plain alike.
-    served = strict_parameters(schema, definition["name"]) if strict else None
+    served = strict_parameters(schema, definition["name"], lean=True) if strict else None
     entry: dict[str, Any] = {
         "name": definition["name"],
         "inputSchema": served if served is not None else schema,

@@ -54,9 +54,11 @@ def _is_async(handler: ToolHandler) -> bool:
 class Tool:
     """Binds an executable tool definition to a handler.
 
-    `description`, `summary`, `parameters`, `annotations` and `returns` are `None` when not
-    supplied. The parameter schema, the annotations, the arguments and the caller context are
-    passed by reference, never copied. `annotations` holds behaviour hints for an MCP listing
+    `description`, `summary`, `parameters`, `annotations`, `returns` and `operations` are
+    `None` when not supplied. `operations` maps each operation of an `operation`-keyed tool to
+    the exact JSON Schema of its call, which `describe(name, operation)` answers with. The
+    parameter schema, the annotations, the arguments and the caller context are passed by
+    reference, never copied. `annotations` holds behaviour hints for an MCP listing
     (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`, `title`) and is never
     part of the advertised definition. `returns` is the type of every value the handler returns
     (a `TypedDict`, a union of them, a pydantic model or a dataclass) when it has one shape: an
@@ -73,6 +75,7 @@ class Tool:
         "_requires",
         "annotations",
         "description",
+        "operations",
         "parameters",
         "returns",
         "summary",
@@ -83,6 +86,7 @@ class Tool:
     parameters: dict[str, Any] | None
     annotations: dict[str, Any] | None
     returns: Any
+    operations: dict[str, dict[str, Any]] | None
 
     def __init__(
         self,
@@ -94,6 +98,7 @@ class Tool:
         parameters: dict[str, Any] | None = None,
         annotations: dict[str, Any] | None = None,
         returns: Any = None,
+        operations: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         if not callable(execute):
             raise TypeError(f"Tool {name!r}: execute must be callable")
@@ -105,6 +110,7 @@ class Tool:
         self.parameters = parameters
         self.annotations = annotations
         self.returns = returns
+        self.operations = operations
         self._handler = execute
         self._async = _is_async(execute)
         self._arity = _arity(execute)

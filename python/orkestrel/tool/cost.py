@@ -4,8 +4,9 @@ Method: each definition is serialized as compact JSON (`separators=(",", ":")`, 
 as is), which is the form a provider receives it in, and its characters are counted. Tokens are
 estimated as `ceil(characters / 4)`, the common rule of about four characters per token of
 English text. Providers re-render definitions into their own prompt format, so the figure is an
-estimate for comparing definitions, not a bill: on generated JSON tool definitions it came out
-about 25% above the exact `o200k_base` and `cl100k_base` token counts. Pass `count=` with a real
+estimate for comparing definitions, not a bill: on what `orkestrel serve` lists it comes out
+2-19% above the exact `o200k_base` and `cl100k_base` counts per tool (5-10% in total), never
+below them (`tests/mcp/test_mcp_cost.py` checks it with `bpe-openai`). Pass `count=` with a real
 tokenizer (e.g. `lambda text: len(encoding.encode(text))`) for exact figures.
 """
 

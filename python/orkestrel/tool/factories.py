@@ -18,10 +18,12 @@ def create_tool(
     parameters: dict[str, Any] | None = None,
     annotations: dict[str, Any] | None = None,
     returns: Any = None,
+    operations: dict[str, dict[str, Any]] | None = None,
 ) -> ToolInterface:
     """Creates an executable tool bound to the supplied handler, returned as a `ToolInterface`
     so a call site holds the published contract rather than the `Tool` class. `returns` is the
-    type of every value the handler returns, when it has one shape (see `Tool`).
+    type of every value the handler returns, when it has one shape (see `Tool`). `operations`
+    holds each operation's exact call schema for `describe(name, operation)`.
     """
     return Tool(
         name=name,
@@ -31,6 +33,7 @@ def create_tool(
         parameters=parameters,
         annotations=annotations,
         returns=returns,
+        operations=operations,
     )
 
 

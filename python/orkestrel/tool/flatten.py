@@ -18,8 +18,9 @@ def flatten_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
     `anyOf` of them; only a property every arm requires stays required; extra keys are refused
     only when every arm refuses them. When one property, required by every arm, holds a single
     different constant in each (a discriminator such as `operation`), it becomes an `enum` of all
-    of them, and each other property's description says which of those values use it and which
-    require it. A schema that is not such a union comes back as an unchanged copy.
+    of them, and its description names the fields each value requires beyond those every arm
+    requires: `Needs: read(path) write(path,content)`. A schema that is not such a union
+    comes back as an unchanged copy.
     """
     arms = _arms(schema)
     if arms is None:
@@ -33,7 +34,7 @@ def flatten_parameters(schema: Mapping[str, Any]) -> dict[str, Any]:
         if key is not None and name == key:
             properties[name] = _tag(arms, key, values)
         else:
-            properties[name] = _merged(arms, name, users, values)
+            properties[name] = _merged(arms, name, users)
     required = [name for name in names if all(name in arm.get("required", ()) for arm in arms)]
     flat: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
@@ -100,15 +101,17 @@ def _discriminator(arms: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 def _tag(arms: Sequence[Mapping[str, Any]], key: str, values: list[str]) -> dict[str, Any]:
-    notes = []
+    everywhere = set.intersection(*(set(arm.get("required", ())) for arm in arms))
+    names = [name for name in _property_names(arms) if name not in everywhere]
+    signatures = []
     for value, arm in zip(values, arms, strict=True):
-        text = arm["properties"][key].get("description")
-        if isinstance(text, str) and text:
-            notes.append(f"{value}: {text}")
-    description = "One of " + ", ".join(values) + "."
-    if notes:
-        description += " " + " ".join(notes)
-    return {"type": "string", "enum": list(values), "description": description}
+        needs = [name for name in names if name in arm.get("required", ())]
+        if needs:
+            signatures.append(f"{value}({','.join(needs)})")
+    tag: dict[str, Any] = {"type": "string", "enum": list(values)}
+    if signatures:
+        tag["description"] = "Needs: " + " ".join(signatures)
+    return tag
 
 
 def _bare(schema: Any) -> Any:
@@ -117,17 +120,15 @@ def _bare(schema: Any) -> Any:
     return schema
 
 
-def _merged(
-    arms: Sequence[Mapping[str, Any]], name: str, users: list[int], values: list[str]
-) -> dict[str, Any]:
+def _merged(arms: Sequence[Mapping[str, Any]], name: str, users: list[int]) -> dict[str, Any]:
     kinds: dict[str, Any] = {}
     descriptions: dict[str, int] = {}
     for index in users:
         field = arms[index]["properties"][name]
         kinds.setdefault(json.dumps(_bare(field), sort_keys=True), _bare(field))
         text = field.get("description") if isinstance(field, Mapping) else None
-        if isinstance(text, str) and text:
-            descriptions[text] = descriptions.get(text, 0) + 1
+        text = text if isinstance(text, str) else ""
+        descriptions[text] = descriptions.get(text, 0) + 1
     # An open arm that does not declare the property lets it hold what its extra keys may hold,
     # so the flat schema must accept that too, or it would refuse a value the arm accepts.
     for index, arm in enumerate(arms):
@@ -148,29 +149,9 @@ def _merged(
             merged = {"anyOf": [merged]}
     else:
         merged = {"anyOf": copy.deepcopy(list(kinds.values()))}
-    # The most common wording speaks for the field; per-operation nuances stay in the tool's
-    # full description, where a model that needs them can read them.
+    # The most common wording (none counts as one) speaks for the field; which operations
+    # require it, the discriminator's description says once for all fields.
     text = max(descriptions, key=descriptions.__getitem__, default="")
-    usage = _usage(arms, name, users, values)
-    if usage:
-        text = f"{text} {usage}" if text else usage
     if text:
         merged["description"] = text
     return merged
-
-
-def _usage(
-    arms: Sequence[Mapping[str, Any]], name: str, users: list[int], values: list[str]
-) -> str:
-    if not values:
-        return ""
-    needs = [values[index] for index in users if name in arms[index].get("required", ())]
-    takes = [values[index] for index in users if name not in arms[index].get("required", ())]
-    if len(needs) == len(arms):
-        return ""
-    parts = []
-    if needs:
-        parts.append("Required by " + ", ".join(needs))
-    if takes:
-        parts.append(("optional for " if needs else "Optional for ") + ", ".join(takes))
-    return "; ".join(parts) + "."

@@ -30,18 +30,20 @@ class _Undescribable(Exception):
     """A place strict mode cannot describe that accepts strings, so no JSON text can stand in."""
 
 
-def encode_free_places(schema: dict[str, Any], report: Report) -> None:
+def encode_free_places(schema: dict[str, Any], report: Report, *, quote: bool = True) -> None:
     """Replaces, in the copied root object `schema`, every place strict mode cannot describe by
-    a JSON text string; raises `ExportError` for a property that takes any value."""
-    encoder = _Encoder(schema, report)
+    a JSON text string; raises `ExportError` for a property that takes any value. Without
+    `quote`, the description names the kind of value only, not its original schema."""
+    encoder = _Encoder(schema, report, quote)
     encoder.run()
 
 
 class _Encoder:
-    __slots__ = ("bad", "original", "quiet", "report", "root")
+    __slots__ = ("bad", "original", "quiet", "quote", "report", "root")
 
-    def __init__(self, root: dict[str, Any], report: Report) -> None:
+    def __init__(self, root: dict[str, Any], report: Report, quote: bool) -> None:
         self.root = root
+        self.quote = quote
         self.original = copy.deepcopy(root)
         self.report = report
         self.bad: set[str] = set()
@@ -140,6 +142,8 @@ class _Encoder:
         if len(shown) > TEXT_SCHEMA_LIMIT:
             shown = shown[: TEXT_SCHEMA_LIMIT - 1] + "…"
         note = f"Send JSON text: a string holding {what} of this JSON Schema: {shown}"
+        if not self.quote:
+            note = "JSON text."
         described = node.get("description")
         out: dict[str, Any] = {
             "type": ["string", "null"] if "null" in kinds else "string",

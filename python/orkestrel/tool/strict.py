@@ -15,6 +15,7 @@ from typing import Any
 
 from orkestrel.tool.errors import ExportError
 from orkestrel.tool.freeform import encode_free_places
+from orkestrel.tool.lean import lean_schema
 from orkestrel.tool.schemas import (
     ExportAction,
     Report,
@@ -63,14 +64,14 @@ STRICT_PROPERTY_LIMIT = 5000
 STRICT_ENUM_LIMIT = 1000
 
 
-def strict_schema(schema: dict[str, Any], report: Report) -> dict[str, Any]:
+def strict_schema(schema: dict[str, Any], report: Report, *, quote: bool = True) -> dict[str, Any]:
     """Rewrites a copied object schema in place for OpenAI strict mode and returns it.
 
     Places strict mode cannot describe (an object with free keys, a value of any type) become
-    JSON text first (`orkestrel.tool.freeform`); a property that takes any value raises
-    `ExportError`.
+    JSON text first (`orkestrel.tool.freeform`; `quote` puts their original schema in the
+    description); a property that takes any value raises `ExportError`.
     """
-    encode_free_places(schema, report)
+    encode_free_places(schema, report, quote=quote)
     for key in ("$defs", "definitions"):
         defs = schema.get(key)
         if isinstance(defs, dict):
@@ -82,19 +83,23 @@ def strict_schema(schema: dict[str, Any], report: Report) -> dict[str, Any]:
     return schema
 
 
-def strict_parameters(parameters: Any, tool: str) -> dict[str, Any] | None:
+def strict_parameters(parameters: Any, tool: str, *, lean: bool = False) -> dict[str, Any] | None:
     """The strict-mode rendering of a tool's parameter schema (as `export(..., strict=True)`
     writes it), or `None` where the schema has none: a property that takes any value, or a
-    place strict mode flags (no type, past its limits). The input is not modified."""
+    place strict mode flags (no type, past its limits). The input is not modified.
+
+    With `lean`, the rendering is in its lean form (`lean_schema`): the same values accepted,
+    one description per argument, and a JSON text argument's schema left to `describe`."""
     changes: list[Any] = []
     report = Report(tool, changes)
     try:
-        rendered = strict_schema(object_root(copy_schema(parameters, tool), report), report)
+        root = object_root(copy_schema(parameters, tool), report)
+        rendered = strict_schema(root, report, quote=not lean)
     except ExportError:
         return None
     if any(change["action"] == "flagged" for change in changes):
         return None
-    return rendered
+    return lean_schema(rendered) if lean else rendered
 
 
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:

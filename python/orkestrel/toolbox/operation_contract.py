@@ -66,6 +66,10 @@ class OperationContract:
         """A fresh copy of the flat object schema the tool advertises."""
         return copy.deepcopy(self._parameters)
 
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """A fresh copy of each operation's exact call schema, its arm of the union, by name."""
+        return {name: copy.deepcopy(dict(arm.schema)) for name, arm in self._arms.items()}
+
     def arm(self, operation: str) -> Contract | None:
         """The compiled contract of one operation's arm, or `None` for an unknown name."""
         return self._arms.get(operation)

@@ -12,10 +12,7 @@ AGENT_TOOL_DEPTH: Final = 8
 """Holds the deepest a delegation chain (agent tool → sub-agent → agent tool → …) may nest, `8`:
 the bound `create_agent_tool`'s depth guard enforces."""
 
-AGENT_TOOL_SUMMARY: Final = (
-    "Hands a self-contained task to a sub-agent and answers with its final reply; call "
-    "`describe('agent')` for the optional provider, tools and system overrides."
-)
+AGENT_TOOL_SUMMARY: Final = "Hand a task to a sub-agent. See describe('agent')."
 """Holds the lean summary `create_agent_tool` advertises in place of `AGENT_TOOL_DESCRIPTION`: one
 sentence offering delegation and pointing at `describe` for the optional overrides."""
 

@@ -12,21 +12,15 @@ from orkestrel.contract import (
 
 agent_tool_shape: ObjectShape = object_shape(
     {
-        "task": string_shape(
-            min=1, description="The whole task, self-contained: the sub-agent sees nothing else."
-        ),
-        "provider": optional_shape(
-            string_shape(min=1, description="The configured model to run; omit for the default.")
-        ),
+        "task": string_shape(min=1, description="Self-contained: the sub-agent sees nothing else."),
+        "provider": optional_shape(string_shape(min=1)),
         "tools": optional_shape(
             array_shape(
                 string_shape(min=1),
-                description="Tool names the sub-agent may call, replacing its defaults.",
+                description="Replaces the defaults.",
             )
         ),
-        "system": optional_shape(
-            string_shape(description="Instructions for the sub-agent, replacing its defaults.")
-        ),
+        "system": optional_shape(string_shape(description="Replaces the defaults.")),
     }
 )
 """Describes the shape of `AgentToolArguments`, `{task, provider?, tools?, system?}`:

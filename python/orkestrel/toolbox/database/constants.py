@@ -44,10 +44,7 @@ DATABASE_TOOL_MUTATIONS: Final[tuple[DatabaseOperation, ...]] = (
 )
 """Lists the immutable database-tool mutation names disabled by the `readonly` option."""
 
-DATABASE_TOOL_SUMMARY: Final = (
-    "Creates, queries and edits small databases through one `operation`-keyed call; call "
-    "`describe('database')` for the operations, the query form and the column types."
-)
+DATABASE_TOOL_SUMMARY: Final = "Small databases. See describe('database')."
 """Holds the lean summary `create_database_tool` advertises in place of
 `DATABASE_TOOL_DESCRIPTION`: one sentence offering the `operation`-keyed database call and
 pointing at `describe` for the operation list, the query form, and the column DSL.

@@ -163,6 +163,7 @@ def create_database_tool(
         else description,
         summary=named_text(DATABASE_TOOL_SUMMARY, DATABASE_TOOL_NAME, label),
         parameters=contract.parameters,
+        operations=contract.schemas(),
         annotations={**(READS_STATE if readonly else WRITES), "title": "Database"},
         execute=execute,
     )

@@ -28,12 +28,11 @@ from orkestrel.database import AggregateFunction, Operator
 from orkestrel.toolbox.database.types import ColumnPrimitive
 
 
-def _name(description: str) -> StringShape:
+def _name(description: str | None = None) -> StringShape:
+    if description is None:
+        return string_shape(min=1)
     return string_shape(min=1, description=description)
 
-
-_ID = "The database id."
-_TABLE = "The table name."
 
 column_primitive_shape: Final[LiteralShape] = literal_shape(
     list(get_args(ColumnPrimitive)),
@@ -128,7 +127,6 @@ query_shape: Final[ObjectShape] = object_shape(
         "limit": optional_shape(integer_shape(min=0, description="At most this many rows.")),
         "offset": optional_shape(integer_shape(min=0, description="Skip this many rows first.")),
     },
-    description="Which rows: conditions, order and paging.",
 )
 """Describes the serialized query form: conditions, order, and pagination."""
 
@@ -137,8 +135,8 @@ def _operation(name: str, description: str, **fields: ContractShape) -> ObjectSh
     return object_shape({"operation": literal_shape([name], description=description), **fields})
 
 
-_IDENTITY: dict[str, ContractShape] = {"id": _name(_ID)}
-_ROWS: dict[str, ContractShape] = {"id": _name(_ID), "table": _name(_TABLE)}
+_IDENTITY: dict[str, ContractShape] = {"id": _name()}
+_ROWS: dict[str, ContractShape] = {"id": _name(), "table": _name()}
 _QUERY: dict[str, ContractShape] = {"query": optional_shape(query_shape)}
 
 database_tool_shape: Final[UnionShape] = union_shape(
@@ -147,7 +145,7 @@ database_tool_shape: Final[UnionShape] = union_shape(
         "Create a database.",
         **_IDENTITY,
         tables=table_spec_shape,
-        driver=optional_shape(_name("The storage driver (default memory).")),
+        driver=optional_shape(_name("Default memory.")),
         primary=optional_shape(
             record_shape(_name("The key column."), description="Table name to its key column.")
         ),
@@ -157,7 +155,7 @@ database_tool_shape: Final[UnionShape] = union_shape(
                 description="Table name to its indexes.",
             )
         ),
-        version=optional_shape(number_shape(description="The schema version to stamp.")),
+        version=optional_shape(number_shape()),
     ),
     _operation("tables", "List the tables.", **_IDENTITY),
     _operation("get", "Read rows by key.", **_ROWS, key=key_shape),
@@ -167,8 +165,8 @@ database_tool_shape: Final[UnionShape] = union_shape(
         "aggregate",
         "Aggregate a column over matching rows.",
         **_ROWS,
-        function=literal_shape(list(get_args(AggregateFunction)), description="The aggregate."),
-        column=_name("The column to aggregate."),
+        function=literal_shape(list(get_args(AggregateFunction))),
+        column=_name(),
         **_QUERY,
     ),
     _operation("add", "Insert new rows.", **_ROWS, row=rows_shape),

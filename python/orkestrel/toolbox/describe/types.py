@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 
 class DescribeToolArguments(TypedDict):
-    """Represents the parsed arguments of a describe call: the name of the tool to expand."""
+    """Represents the parsed arguments of a describe call: the name of the tool to expand, and
+    optionally one of its operations."""
 
     name: str
+    operation: NotRequired[str]

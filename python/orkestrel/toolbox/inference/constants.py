@@ -5,10 +5,7 @@ from typing import Final
 INFER_TOOL_NAME: Final = "infer"
 """Holds the name `create_infer_tool` advertises by default, `'infer'`."""
 
-INFER_TOOL_SUMMARY: Final = (
-    "Infer a JSON Schema from example values, and optionally check candidates against it. "
-    "Call describe('infer') for the fields and an example."
-)
+INFER_TOOL_SUMMARY: Final = "Infer a JSON Schema from examples. See describe('infer')."
 """Holds the lean summary `create_infer_tool` advertises in place of `INFER_TOOL_DESCRIPTION`."""
 
 INFER_TOOL_DESCRIPTION: Final = """\

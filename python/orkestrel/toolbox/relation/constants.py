@@ -24,11 +24,7 @@ traverse, `3`: the relation tool's default include-depth ceiling.
 RELATION_TOOL_MUTATIONS: Final[tuple[RelationOperation, ...]] = ("link", "unlink")
 """Lists the relation-tool operations that write (junction rows); the others only read."""
 
-RELATION_TOOL_SUMMARY: Final = (
-    "Loads rows with their related rows attached and links or unlinks many-to-many pairs "
-    "through one `operation`-keyed call; call `describe('relation')` for the operations and "
-    "the include paths."
-)
+RELATION_TOOL_SUMMARY: Final = "Rows with related rows, links. See describe('relation')."
 """Holds the lean summary `create_relation_tool` advertises in place of
 `RELATION_TOOL_DESCRIPTION`: one sentence offering the `operation`-keyed relationship traversal
 and pointing at `describe` for the include-path syntax (a renamed tool names itself there).

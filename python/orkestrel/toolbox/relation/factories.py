@@ -228,6 +228,7 @@ def create_relation_tool(
             f"describe('{RELATION_TOOL_NAME}')", f"describe('{title}')"
         ),
         parameters=contract.parameters,
+        operations=contract.schemas(),
         annotations={**WRITES, "idempotentHint": True, "title": "Relations"},
         execute=execute,
     )

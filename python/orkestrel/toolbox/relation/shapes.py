@@ -24,20 +24,22 @@ from orkestrel.toolbox.database.shapes import key_shape, single_key_shape
 include_shape: Final[OptionalShape] = optional_shape(
     array_shape(
         string_shape(description="A dot path of relation names, one per level: contacts.account."),
-        description="The relations to attach, as dot paths.",
+        description="Dot paths, e.g. contacts.account.",
     )
 )
 """Describes the flat dot-path relation include list, expanded through `expand_include`."""
 
 manager_shape: Final[OptionalShape] = optional_shape(
-    string_shape(min=1, description="The relation manager; leave out when there is only one.")
+    string_shape(min=1, description="Omit if only one.")
 )
 """Describes which registered relation manager to address: omitted resolves to the sole
 registered manager.
 """
 
 
-def _name(description: str) -> ContractShape:
+def _name(description: str | None = None) -> ContractShape:
+    if description is None:
+        return string_shape(min=1)
     return string_shape(min=1, description=description)
 
 
@@ -46,13 +48,13 @@ def _operation(name: str, description: str, **fields: ContractShape) -> ObjectSh
         {
             "operation": literal_shape([name], description=description),
             "manager": manager_shape,
-            "model": _name("The model (table) the call addresses."),
+            "model": _name(),
             **fields,
         }
     )
 
 
-_RELATION = _name("A many-to-many (through) relation of the model.")
+_RELATION = _name("A many-to-many one.")
 _PAIR: dict[str, ContractShape] = {
     "key": single_key_shape,
     "relation": _RELATION,
@@ -65,12 +67,10 @@ relation_tool_shape: Final[UnionShape] = union_shape(
         "find",
         "Read a page of rows with related rows.",
         include=include_shape,
-        limit=optional_shape(integer_shape(min=0, description="At most this many rows.")),
-        offset=optional_shape(integer_shape(min=0, description="Skip this many rows first.")),
-        sort=optional_shape(_name("The column to sort by.")),
-        direction=optional_shape(
-            literal_shape(["ascending", "descending"], description="The sort direction.")
-        ),
+        limit=optional_shape(integer_shape(min=0)),
+        offset=optional_shape(integer_shape(min=0)),
+        sort=optional_shape(_name()),
+        direction=optional_shape(literal_shape(["ascending", "descending"])),
     ),
     _operation("link", "Link a row to a related row.", **_PAIR),
     _operation("unlink", "Remove the link between a row and a related row.", **_PAIR),

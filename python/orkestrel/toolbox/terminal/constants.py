@@ -13,11 +13,7 @@ ANSWER_TOOL_NAME: Final = "answer"
 """Holds the name `create_answer_tool` advertises by default, `'answer'`: the key a model calls
 and a `ToolManager` registers under."""
 
-PROMPT_TOOL_SUMMARY: Final = (
-    "Ask a person (a named terminal) to fill in a whole form, and wait for the answers, which "
-    "come back as one record keyed by field name. Call describe('ask') for how a form is "
-    "written."
-)
+PROMPT_TOOL_SUMMARY: Final = "Ask a person to fill in a form. See describe('ask')."
 """Holds the lean summary `create_prompt_tool` advertises in place of `PROMPT_TOOL_DESCRIPTION`:
 one sentence offering the blocking multi-field ask and pointing at `describe` for the schema."""
 

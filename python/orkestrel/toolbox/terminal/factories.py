@@ -194,6 +194,7 @@ def create_answer_tool(
         description=ANSWER_TOOL_DESCRIPTION if description is None else description,
         summary=_summary(ANSWER_TOOL_SUMMARY, ANSWER_TOOL_NAME, tool_name),
         parameters=contract.parameters,
+        operations=contract.schemas(),
         annotations={**ANSWERS, "title": "Answer a form"},
         execute=execute,
     )

@@ -15,11 +15,10 @@ from orkestrel.contract import (
 
 prompt_tool_shape: ObjectShape = object_shape(
     {
-        "to": string_shape(min=1, description="The terminal to ask: who answers the form."),
+        "to": string_shape(min=1, description="Who answers."),
         "schema": record_shape(
             json_shape(),
-            description="The whole form: {label?, help?, groups?, fields: [{control, name, "
-            "...}]}; describe the tool for every control and rule.",
+            description="The form.",
         ),
     }
 )

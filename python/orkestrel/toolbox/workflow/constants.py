@@ -53,11 +53,7 @@ WORKFLOW_TOOL_NESTED_EXAMPLE: Final[dict[str, Any]] = read_only(
 """Holds a minimal nested authoring example: a full `WorkflowDefinition`, the escape hatch a
 model can use instead of the flat form."""
 
-WORKFLOW_TOOL_SUMMARY: Final = (
-    "Author and run a multi-step workflow in one call: a list of steps, each a registered "
-    "behavior run with its input, one after another. Call describe('workflow') for the nested "
-    "form with concurrent tasks, retries and timeouts."
-)
+WORKFLOW_TOOL_SUMMARY: Final = "Run a multi-step workflow. See describe('workflow')."
 """Holds the one-sentence summary the workflow tool advertises in place of its description,
 pointing at `describe('workflow')`."""
 

@@ -76,25 +76,17 @@ step_shape: Final[ObjectShape] = object_shape(
 
 workflow_steps_shape: Final[ObjectShape] = object_shape(
     {
-        "name": _optional("The workflow's id; running the same name again replaces its run."),
-        "bail": _bail("Whether a failed step stops the run (default false)."),
-        "steps": array_shape(
-            step_shape, max=MAX_WORKFLOW_TASKS, description="The steps, run one after another."
-        ),
+        "name": optional_shape(string_shape(min=1)),
+        "bail": _bail("Stop at a failed step."),
+        "steps": array_shape(step_shape, max=MAX_WORKFLOW_TASKS),
     }
 )
 """Describes the flat authoring shape the workflow tool advertises as its parameters,
 `{name?, bail?, steps}`."""
 
-_RUN: Final = string_shape(
-    min=1, description="A stored run's id (its workflow name) to read, not run."
-)
-_OFFSET: Final = integer_shape(min=0, description="With run: how many tasks to skip (default 0).")
-_LIMIT: Final = integer_shape(
-    min=1,
-    max=MAX_RUN_PAGE,
-    description=f"With run: the most tasks to list (default {MAX_RUN_PAGE}).",
-)
+_RUN: Final = string_shape(min=1, description="Read a stored run.")
+_OFFSET: Final = integer_shape(min=0, description="With run.")
+_LIMIT: Final = integer_shape(min=1, max=MAX_RUN_PAGE, description="With run.")
 
 run_read_shape: Final[ObjectShape] = object_shape(
     {"run": _RUN, "offset": optional_shape(_OFFSET), "limit": optional_shape(_LIMIT)}

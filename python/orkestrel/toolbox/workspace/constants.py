@@ -43,11 +43,7 @@ WORKSPACE_TOOL_OPERATIONS: tuple[str, ...] = (
 )
 """Lists the thirteen operation names, in the order the tool's union declares them."""
 
-WORKSPACE_TOOL_SUMMARY = (
-    "Read, search and edit the files of a shared workspace, one operation per call: read, list, "
-    "has, search, replace, write, splice, prepend, append, move, remove, workspaces, switch. "
-    "Call describe('workspace') for what each operation takes and returns."
-)
+WORKSPACE_TOOL_SUMMARY = "Workspace files. See describe('workspace')."
 """Holds the one-sentence summary the workspace tool advertises in place of its description."""
 
 _EXAMPLE = json.dumps(WORKSPACE_TOOL_EXAMPLE, separators=(",", ":"))

@@ -195,6 +195,7 @@ def create_workspace_tool(
         ),
         summary=named_text(WORKSPACE_TOOL_SUMMARY, WORKSPACE_TOOL_NAME, label),
         parameters=contract.parameters,
+        operations=contract.schemas(),
         annotations={**WRITES, "title": "Workspace files"},
         execute=execute,
     )

@@ -21,46 +21,38 @@ def _operation(name: str, what: str, **fields: ContractShape) -> ContractShape:
     return object_shape({"operation": tag, **fields})
 
 
-def _path(what: str = "The file's path in the workspace, such as src/main.py.") -> ContractShape:
-    return string_shape(description=what)
+def _path(what: str | None = None) -> ContractShape:
+    return string_shape() if what is None else string_shape(description=what)
 
 
-def _content(what: str) -> ContractShape:
-    return string_shape(description=what)
+def _content(what: str | None = None) -> ContractShape:
+    return string_shape() if what is None else string_shape(description=what)
 
 
-def _position(what: str) -> ContractShape:
-    return integer_shape(min=1, description=what)
+def _position(what: str | None = None) -> ContractShape:
+    return integer_shape(min=1) if what is None else integer_shape(min=1, description=what)
 
 
 def _matching() -> dict[str, ContractShape]:
     return {
-        "regex": optional_shape(
-            boolean_shape(description="Read query as a regular expression (default: plain text).")
-        ),
-        "sensitive": optional_shape(
-            boolean_shape(description="Match case exactly (default true); false ignores case.")
-        ),
-        "limit": optional_shape(
-            integer_shape(min=1, description="The most matches to find or replace, in total.")
-        ),
+        "regex": optional_shape(boolean_shape()),
+        "sensitive": optional_shape(boolean_shape(description="Default true.")),
+        "limit": optional_shape(integer_shape(min=1)),
     }
 
 
-_QUERY = string_shape(description="The text, or with regex the pattern, to look for.")
+_QUERY = string_shape()
 
 workspace_tool_shape: UnionShape = union_shape(
     _operation(
         "read",
         "Read one file's text, a window of its lines.",
         path=_path(),
-        offset=optional_shape(
-            integer_shape(min=1, description="The first line to read, from 1 (default 1).")
-        ),
+        offset=optional_shape(integer_shape(min=1, description="First line.")),
         limit=optional_shape(
             integer_shape(
                 min=1,
-                description=f"The most lines to read (default and most {WORKSPACE_READ_LINES}).",
+                description=f"Most lines (default and most {WORKSPACE_READ_LINES}).",
             )
         ),
     ),
@@ -71,24 +63,24 @@ workspace_tool_shape: UnionShape = union_shape(
         "replace",
         "Replace matches in every file.",
         query=_QUERY,
-        replacement=_content("The text put in place of each match, inserted as is."),
+        replacement=_content("Inserted as is."),
         **_matching(),
     ),
     _operation(
         "write",
         "Create or overwrite a file.",
         path=_path(),
-        content=_content("The file's whole new text."),
+        content=_content(),
     ),
     _operation(
         "splice",
         "Replace a span of a text file.",
         path=_path("The path of an existing text file."),
         content=_content("The text put in place of the span; empty deletes it."),
-        fromLine=_position("The line where the span starts, from 1."),
-        fromColumn=_position("The column where the span starts, from 1, in characters."),
-        toLine=_position("The line where the span ends."),
-        toColumn=_position("The column just past the span's last character."),
+        fromLine=_position(),
+        fromColumn=_position("In characters."),
+        toLine=_position(),
+        toColumn=_position("Exclusive."),
     ),
     _operation(
         "prepend",
@@ -105,14 +97,14 @@ workspace_tool_shape: UnionShape = union_shape(
     _operation(
         "move",
         "Rename a file.",
-        **{"from": _path("The file's current path."), "to": _path("The file's new path.")},
+        **{"from": _path(), "to": _path()},
     ),
-    _operation("remove", "Delete a file.", path=_path("The path of the file to delete.")),
+    _operation("remove", "Delete a file.", path=_path()),
     _operation("workspaces", "List the open workspaces."),
     _operation(
         "switch",
         "Make another workspace active.",
-        id=string_shape(description="The id of the workspace to make active."),
+        id=string_shape(),
     ),
 )
 """Describes one workspace operation: a union of thirteen closed objects, each led by its
