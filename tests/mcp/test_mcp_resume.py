@@ -113,6 +113,20 @@ def call_until_first_step(client: httpx.Client, url: str, session: dict[str, str
     raise AssertionError("the call's stream ended before its first step")
 
 
+def resume(client: httpx.Client, url: str, session: dict[str, str], last: str) -> list[Any]:
+    """The messages a reconnection from event `last` replays and sends, up to the answer to
+    call 7."""
+    missed: list[Any] = []
+    with client.stream("GET", url, headers={**session, "Last-Event-ID": last}) as response:
+        assert response.status_code == 200, response.read()
+        for _, message in events(response):
+            if message is not None:
+                missed.append(message)
+            if message is not None and message.get("id") == 7:
+                break
+    return missed
+
+
 @contextmanager
 def stepping(tmp_path: Path, *argv: str) -> Iterator[tuple[httpx.Client, str]]:
     """Serves the `stepped` tool (with `argv`) as a process; yields a raw HTTP client and the
@@ -143,14 +157,7 @@ def test_a_client_reconnecting_with_last_event_id_gets_the_events_it_missed(
         # The client is gone; the call goes on and sends steps 2 and 3 and its answer.
         (tmp_path / "go.mark").write_text("go")
         wait_for(tmp_path / "done.mark")
-        missed: list[Any] = []
-        with client.stream("GET", url, headers={**session, "Last-Event-ID": last}) as response:
-            assert response.status_code == 200, response.read()
-            for _, message in events(response):
-                if message is not None:
-                    missed.append(message)
-                if message is not None and message.get("id") == 7:
-                    break
+        missed = resume(client, url, session, last)
     progress = [
         m["params"]["message"] for m in missed if m.get("method") == "notifications/progress"
     ]
@@ -225,3 +232,53 @@ def test_the_resumability_options_need_http(argv: list[str]) -> None:
     status = anyio.run(lambda: run_serve(parse_serve(*argv), stderr=err))
     assert status == 2
     assert err.getvalue() == f"orkestrel serve: {argv[0]} needs --transport http\n"
+
+
+def test_a_dropped_call_cancelled_after_the_window_ends_the_resumed_stream_with_an_error(
+    tmp_path: Path,
+) -> None:
+    with stepping(tmp_path, "--resume-seconds", "1") as (client, url):
+        session = open_session(client, url)
+        last = call_until_first_step(client, url, session)
+        wait_for(tmp_path / "cancelled.mark")
+        missed = resume(client, url, session, last)
+    assert missed[-1] == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "error": {"code": -32800, "message": "Request cancelled"},
+    }
+
+
+def test_a_call_the_client_cancels_ends_its_stream_with_an_error_for_its_id(
+    tmp_path: Path,
+) -> None:
+    with stepping(tmp_path) as (client, url):
+        session = open_session(client, url)
+        call = {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": "stepped", "arguments": {}, "_meta": {"progressToken": "p"}},
+        }
+        cancel = {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": 7, "reason": "the user stopped it"},
+        }
+        received: list[Any] = []
+        with client.stream("POST", url, json=call, headers=session) as response:
+            for _, message in events(response):
+                if message is None:
+                    continue
+                received.append(message)
+                if message.get("method") == "notifications/progress":
+                    assert client.post(url, json=cancel, headers=session).status_code == 202
+                if message.get("id") == 7:
+                    break
+        wait_for(tmp_path / "cancelled.mark")
+    assert received[-1] == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "error": {"code": -32800, "message": "Request cancelled"},
+    }
+    assert not (tmp_path / "done.mark").exists()

@@ -5,7 +5,8 @@ awaiting the write of a "Request cancelled" answer. Under load that write waits,
 cancellation it just raised can land on the receive loop itself, which then ends the session
 silently: every later request goes unanswered. So on 1.x the `notifications/cancelled` for a
 tool call never reaches the SDK. The gate cancels the call's own scope in the handler task,
-and the handler answers the cancelled call with the error 1.x would have sent.
+and the handler answers the cancelled call with the error the 2.x line sends on the 2025 wire
+(`-32800`, `Request cancelled`), where 1.x's own answer has code 0.
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ MAX_TRACKED = 4096
 start, so a client whose calls never start cannot grow it without bound."""
 
 CANCELLED = "Request cancelled"
-"""The error message a cancelled call is answered with (the one 1.x itself sends)."""
+"""The error message a cancelled call is answered with (the one both SDK lines send)."""
+
+REQUEST_CANCELLED = -32800
+"""The JSON-RPC error code a cancelled call is answered with: the 2.x line's on the 2025 wire
+(LSP's RequestCancelled), so a client reads one code whichever line serves it."""
 
 
 class CancelledCall(Exception):

@@ -23,7 +23,7 @@ from typing import Any
 
 import anyio
 
-from orkestrel.mcp.cancel_gate import CancelGate, CancelledCall, GatedStream
+from orkestrel.mcp.cancel_gate import REQUEST_CANCELLED, CancelGate, CancelledCall, GatedStream
 from orkestrel.mcp.constants import INPUT_REQUIRED, TASKS_EXTENSION
 from orkestrel.mcp.log_levels import LogLevels
 from orkestrel.mcp.requirements import installed_major
@@ -381,7 +381,8 @@ def _server_v1(
             with gates.get().call(server.request_context.request_id):
                 answer = await call_tool(request(req.params), req.params.name, req.params.arguments)
         except CancelledCall as cancelled:
-            raise exceptions.McpError(types.ErrorData(code=0, message=str(cancelled))) from None
+            error = types.ErrorData(code=REQUEST_CANCELLED, message=str(cancelled))
+            raise exceptions.McpError(error) from None
         return types.ServerResult(model("CallToolResult", answer))
 
     server.request_handlers[types.ListToolsRequest] = on_list
