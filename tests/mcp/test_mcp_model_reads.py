@@ -1,7 +1,8 @@
 """What the model reads of `orkestrel serve`'s answers, through each client users run it with:
 the official MCP SDK's client (both lines: the 1.x suite runs in its own venv), fastmcp's
 `Client`, pydantic-ai, the OpenAI Agents SDK (with and without `use_structured_content`) and
-langchain-mcp-adapters. One served session per client makes five calls: an object result, a
+langchain-mcp-adapters, each over stdio and over streamable HTTP. One served session per client
+and transport makes five calls: an object result, a
 failed call (an unknown table, a path outside the root), a misspelled argument and a multi-line
 text result (`support/model_reads.py`).
 
@@ -29,6 +30,7 @@ from support.model_reads import (
     NOTE,
     OBJECT,
     REFUSED_LINE,
+    TRANSPORTS,
     TYPO_LINE,
     Reader,
     Reading,
@@ -39,7 +41,14 @@ from support.model_reads import (
     read_openai_agents,
     read_pydantic_ai,
     serve_args,
+    serving,
     strict,
+)
+
+# The Agents SDK opens streamable HTTP on the 1.x line through that line's deprecated
+# `streamablehttp_client`: its warning, not the server's.
+pytestmark = pytest.mark.filterwarnings(
+    "ignore:Use `streamable_http_client` instead:DeprecationWarning"
 )
 
 
@@ -91,18 +100,24 @@ CLIENTS = {
 }
 
 
-@pytest.fixture(scope="module", params=list(CLIENTS))
+@pytest.fixture(
+    scope="module",
+    params=[(name, transport) for name in CLIENTS for transport in TRANSPORTS],
+    ids="-".join,
+)
 def seen(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Client, dict[str, Reading]]:
-    """One client's readings of the calls, made once per module over one served session."""
-    client = CLIENTS[request.param]
+    """One client's readings of the calls over one transport, made once per module over one
+    served session."""
+    name, transport = request.param
+    client = CLIENTS[name]
     if MAJOR not in client.lines:
         line = " and ".join(f"{major}.x" for major in sorted(client.lines))
-        pytest.skip(f"{request.param} installs with the MCP SDK's {line} line")
+        pytest.skip(f"{name} installs with the MCP SDK's {line} line")
     provider_module(client.module)
-    folder = tmp_path_factory.mktemp(request.param)
-    return client, anyio.run(client.read, folder)
+    with serving(tmp_path_factory.mktemp(name), transport) as served:
+        return client, anyio.run(client.read, served)
 
 
 def flag(client: Client, error: bool) -> bool | None:

@@ -1,7 +1,8 @@
 """What a model reads of `orkestrel serve`'s answers through each client users run it with.
 
-Each reader starts one real `orkestrel serve` process, makes the calls in `CALLS` in order, in
-the strict form a strict-mode model sends (every advertised property present, `null` where
+Each reader speaks to one real `orkestrel serve` process, over stdio (the client starts it) or
+streamable HTTP (`serving` starts it on a free loopback port), makes the calls in `CALLS` in
+order, in the strict form a strict-mode model sends (every advertised property present, `null` where
 unused), and gives back per scenario a `Reading`: the text the model reads, the error status
 as the client shows it, and the structured content as the client surfaces it. Where the client
 is an agent framework, the model is a loopback server speaking OpenAI's Chat Completions wire
@@ -13,10 +14,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from support.servers import spawn_process
 
 TABLES = {"notes": {"columns": {"body": "string"}}}
 NOTE = 'line "one"\n\tline two\\n\nline three\n'
@@ -54,7 +58,19 @@ class Reading:
     structured: Any
 
 
-Reader = Callable[[Path], Awaitable[dict[str, Reading]]]
+@dataclass(frozen=True)
+class Served:
+    """`orkestrel serve` as a client reaches it: the `args` that start it over stdio (run by
+    `sys.executable`), or, over streamable HTTP, the `url` of the process already listening."""
+
+    args: list[str]
+    url: str | None = None
+
+
+Reader = Callable[[Served], Awaitable[dict[str, Reading]]]
+
+TRANSPORTS = ["stdio", "http"]
+"""The transports every reader speaks."""
 
 
 def serve_args(folder: Path) -> list[str]:
@@ -63,6 +79,25 @@ def serve_args(folder: Path) -> list[str]:
     root.mkdir(parents=True, exist_ok=True)
     (root / "notes.md").write_text(NOTE)
     return ["-m", "orkestrel", "serve", "--root", str(root), "--data", str(folder / "data")]
+
+
+@contextmanager
+def serving(folder: Path, transport: str) -> Iterator[Served]:
+    """`orkestrel serve` over `folder` for a client on `transport`: over HTTP a process on a
+    free loopback port, stopped when the block ends."""
+    args = serve_args(folder)
+    if transport == "stdio":
+        yield Served(args)
+        return
+    command = [sys.executable, *args, "--transport", "http", "--port", "0"]
+    with spawn_process(command, folder / "serve.log") as url:
+        yield Served(args, url)
+
+
+def stdio_env() -> dict[str, str]:
+    """This process's environment, for a client that starts the server (most clients' default
+    keeps only a few variables, which would drop `PYTHONPATH`)."""
+    return dict(os.environ)
 
 
 def strict(parameters: Mapping[str, Any], arguments: Mapping[str, Any]) -> dict[str, Any]:
@@ -80,12 +115,12 @@ def texts(blocks: Any) -> str:
     return block["text"] if isinstance(block, dict) else block.text
 
 
-async def read_mcp(folder: Path) -> dict[str, Reading]:
+async def read_mcp(served: Served) -> dict[str, Reading]:
     """The official MCP SDK's client (whichever line is installed): the call result as is."""
     from support.mcp_client import connect, stdio
 
     readings: dict[str, Reading] = {}
-    async with connect(stdio(sys.executable, serve_args(folder))) as session:
+    async with connect(served.url or stdio(sys.executable, served.args)) as session:
         schemas = {tool["name"]: tool["inputSchema"] for tool in await session.list_tools()}
         for scenario, tool, arguments in CALLS:
             answer = await session.call_tool(tool, strict(schemas[tool], arguments))
@@ -95,12 +130,16 @@ async def read_mcp(folder: Path) -> dict[str, Reading]:
     return readings
 
 
-async def read_fastmcp(folder: Path) -> dict[str, Reading]:
+async def read_fastmcp(served: Served) -> dict[str, Reading]:
     """fastmcp's `Client`: `call_tool(raise_on_error=False)`'s result."""
     from fastmcp import Client
-    from fastmcp.client.transports import StdioTransport
+    from fastmcp.client.transports import StdioTransport, StreamableHttpTransport
 
-    transport = StdioTransport(sys.executable, serve_args(folder), env=dict(os.environ))
+    transport = (
+        StreamableHttpTransport(served.url)
+        if served.url
+        else StdioTransport(sys.executable, served.args, env=stdio_env())
+    )
     readings: dict[str, Reading] = {}
     async with Client(transport) as client:
         schemas = {tool.name: tool.input_schema for tool in await client.list_tools()}
@@ -114,15 +153,20 @@ async def read_fastmcp(folder: Path) -> dict[str, Reading]:
     return readings
 
 
-async def read_langchain(folder: Path) -> dict[str, Reading]:
+async def read_langchain(served: Served) -> dict[str, Reading]:
     """langchain-mcp-adapters: the `ToolMessage` each tool gives for a model's tool call, which
     is what goes into the model's messages (`status`, and the structured content as its
     `artifact`)."""
     from langchain_mcp_adapters.client import MultiServerMCPClient
     from langchain_mcp_adapters.tools import load_mcp_tools
 
-    server = {"command": sys.executable, "args": serve_args(folder), "env": dict(os.environ)}
-    client = MultiServerMCPClient({"orkestrel": {**server, "transport": "stdio"}})
+    command = {"command": sys.executable, "args": served.args, "env": stdio_env()}
+    server: dict[str, Any] = (
+        {"transport": "streamable_http", "url": served.url}
+        if served.url
+        else {"transport": "stdio", **command}
+    )
+    client = MultiServerMCPClient({"orkestrel": server})
     readings: dict[str, Reading] = {}
     async with client.session("orkestrel") as session:
         tools = {tool.name: tool for tool in await load_mcp_tools(session)}
@@ -169,13 +213,13 @@ def tool_messages(backend: Any) -> list[Any]:
     return [message["content"] for message in last if message["role"] == "tool"]
 
 
-async def read_pydantic_ai(folder: Path) -> dict[str, Reading]:
+async def read_pydantic_ai(served: Served) -> dict[str, Reading]:
     """pydantic-ai's `MCPToolset` under an `OpenAIChatModel`: what it sends the model, and each
     `ToolReturnPart` (its `outcome` is the error flag; `content` the structured content when
     it is an object). `max_retries` lets the two failed calls in a row keep the run going."""
     from openai import AsyncOpenAI
     from pydantic_ai import Agent
-    from pydantic_ai.mcp import MCPToolset, StdioTransport
+    from pydantic_ai.mcp import MCPToolset, StdioTransport, StreamableHttpTransport
     from pydantic_ai.messages import ToolReturnPart
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
@@ -185,7 +229,11 @@ async def read_pydantic_ai(folder: Path) -> dict[str, Reading]:
     backend = Backend()
     try:
         scripted(backend)
-        transport = StdioTransport(sys.executable, serve_args(folder), env=dict(os.environ))
+        transport = (
+            StreamableHttpTransport(served.url)
+            if served.url
+            else StdioTransport(sys.executable, served.args, env=stdio_env())
+        )
         toolset = MCPToolset(transport, init_timeout=60, read_timeout=120, max_retries=len(CALLS))
         async with AsyncOpenAI(base_url=f"{backend.url}/v1", api_key="test") as openai:
             provider = OpenAIProvider(openai_client=openai)
@@ -222,13 +270,14 @@ def next_call(tools: dict[str, Any], outputs: list[Any]) -> tuple[str, dict[str,
 
 
 def read_openai_agents(structured: bool, responses: bool = False) -> Reader:
-    """The OpenAI Agents SDK's `MCPServerStdio` with `use_structured_content` as given: what its
-    Runner sends the model, over the Chat Completions wire to the loopback model, or (with
-    `responses`) as the Responses API input items its default model would send."""
+    """The OpenAI Agents SDK's `MCPServerStdio` or `MCPServerStreamableHttp` with
+    `use_structured_content` as given: what its Runner sends the model, over the Chat
+    Completions wire to the loopback model, or (with `responses`) as the Responses API input
+    items its default model would send."""
 
-    async def read(folder: Path) -> dict[str, Reading]:
+    async def read(served: Served) -> dict[str, Reading]:
         import agents
-        from agents.mcp import MCPServerStdio
+        from agents.mcp import MCPServerStdio, MCPServerStreamableHttp
         from openai import AsyncOpenAI
 
         from agent.servers import Backend
@@ -238,18 +287,21 @@ def read_openai_agents(structured: bool, responses: bool = False) -> Reader:
         seen: dict[str, Any] = {}
         try:
             scripted(backend)
-            params = {
-                "command": sys.executable,
-                "args": serve_args(folder),
-                "env": dict(os.environ),
+            options: dict[str, Any] = {
+                "client_session_timeout_seconds": 60,
+                "use_structured_content": structured,
             }
+            server = (
+                MCPServerStreamableHttp(params={"url": served.url}, **options)
+                if served.url
+                else MCPServerStdio(
+                    params={"command": sys.executable, "args": served.args, "env": stdio_env()},
+                    **options,
+                )
+            )
             async with (
                 AsyncOpenAI(base_url=f"{backend.url}/v1", api_key="test") as client,
-                MCPServerStdio(
-                    params=params,
-                    client_session_timeout_seconds=60,
-                    use_structured_content=structured,
-                ) as server,
+                server,
             ):
                 model = (
                     scripted_calls(seen, next_call)
