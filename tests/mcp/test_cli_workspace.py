@@ -222,7 +222,12 @@ async def test_a_cloned_repository_with_symlinks_into_git_and_the_data_folder_st
     listed = [file["path"] for file in await run(tool, operation="list")]
     assert listed == ["README.md"]
     for path in ("settings.ini", "meta/config", "notes", "state/notes.txt"):
-        assert await run(tool, operation="read", path=path) is None
+        assert await run(tool, operation="read", path=path) == (
+            "error",
+            "WorkspaceStoreError",
+            f"Path leads through a symlink into an ignored name: {path!r}",
+        )
+    assert await run(tool, operation="read", path="missing.md") is None
     assert await run(tool, operation="search", query="core") == []
     assert await run(tool, operation="search", query="toolbox") == []
     attack = f"\n[core]\n\tfsmonitor = touch {marker}\n"

@@ -2,9 +2,9 @@
 the official MCP SDK's client (both lines: the 1.x suite runs in its own venv), fastmcp's
 `Client`, pydantic-ai, the OpenAI Agents SDK (with and without `use_structured_content`) and
 langchain-mcp-adapters, each over stdio and over streamable HTTP. One served session per client
-and transport makes five calls: an object result, a
-failed call (an unknown table, a path outside the root), a misspelled argument and a multi-line
-text result (`support/model_reads.py`).
+and transport makes six calls: an object result, a failed call (an unknown table, a write and a
+read of a path outside the root), a misspelled argument and a multi-line text result
+(`support/model_reads.py`).
 
 A client runs on the SDK lines it installs on (pydantic-ai and fastmcp need 2.x,
 langchain-mcp-adapters 1.x) and is skipped on the other; on its own line a missing package
@@ -137,8 +137,18 @@ def test_an_object_result_reaches_the_model_as_json_text_and_structured_content(
 
 @pytest.mark.parametrize(
     ("scenario", "line"),
-    [("failed", FAILED_LINE), ("refused", REFUSED_LINE), ("typo", TYPO_LINE)],
-    ids=["unknown-table", "path-outside-the-root", "misspelled-argument-did-you-mean"],
+    [
+        ("failed", FAILED_LINE),
+        ("refused", REFUSED_LINE),
+        ("outside", REFUSED_LINE),
+        ("typo", TYPO_LINE),
+    ],
+    ids=[
+        "unknown-table",
+        "write-outside-the-root",
+        "read-outside-the-root",
+        "misspelled-argument-did-you-mean",
+    ],
 )
 def test_a_refused_call_reaches_the_model_as_its_one_line_error(
     seen: tuple[Client, dict[str, Reading]], scenario: str, line: str

@@ -35,6 +35,7 @@ CALLS: list[tuple[str, str, dict[str, Any]]] = [
         {"operation": "records", "id": "log", "table": "notes", "query": {"limt": 1}},
     ),
     ("refused", "workspace", {"operation": "write", "path": "../notes.md", "content": "x"}),
+    ("outside", "workspace", {"operation": "read", "path": "../notes.md"}),
     ("text", "workspace", {"operation": "read", "path": "notes.md"}),
 ]
 """(scenario, tool, arguments), made in this order in one session."""

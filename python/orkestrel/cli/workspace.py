@@ -25,9 +25,9 @@ from orkestrel.toolbox.hints import READS_STATE, WRITES
 from orkestrel.workspace import (
     DIRECTORY_FILE_LIMIT,
     DIRECTORY_IGNORE,
+    DirectoryWorkspaceStore,
     WorkspaceManager,
     WorkspaceStoreInterface,
-    create_directory_workspace_store,
 )
 from orkestrel.workspace.stores.database import (
     WORKSPACES_COLUMNS,
@@ -65,15 +65,17 @@ def open_workspace_tool(
     the workspace (never read, written or deleted), so an agent cannot touch the toolbox's own
     state through its files.
 
-    The folder is read on the first call. Every change is saved to disk before the call
-    answers; a change the disk refuses (a path leading out of the folder, an ignored name, a
-    file over the limit, a file changed by someone else) is undone in memory too, so the
-    workspace never holds what the folder does not. Calls run one at a time.
+    The folder is read on the first call. A `read` of a path the folder refuses (leading out of
+    it, through an ignored name, to a file over the limit) raises the folder's refusal, naming
+    the path, where the tool alone answers `None` as for a missing file. Every change is saved
+    to disk before the call answers; a change the disk refuses (a path leading out of the
+    folder, an ignored name, a file over the limit, a file changed by someone else) is undone in
+    memory too, so the workspace never holds what the folder does not. Calls run one at a time.
     """
     real = root.resolve()
     if real.parent == real:
         raise ValueError("--root cannot be the filesystem root")
-    directory = create_directory_workspace_store(
+    directory = DirectoryWorkspaceStore(
         real.parent,
         limit=DIRECTORY_FILE_LIMIT,
         ignore=DIRECTORY_IGNORE | _hidden(real, data),
@@ -90,7 +92,12 @@ def open_workspace_tool(
             if manager.workspace(real.name) is None and await manager.open(real.name) is None:
                 manager.add(real.name)
             if not changes:
-                return await inner.execute(args, caller)
+                value = await inner.execute(args, caller)
+                if value is None and args.get("operation") == "read":
+                    # The seed's read answers null for any absent file; the folder says why a
+                    # path it refuses (outside it, ignored, over the limit) is absent.
+                    await directory.read(real.name, str(args["path"]))
+                return value
             workspace = manager.workspace(real.name)
             before = None if workspace is None else workspace.snapshot()
             try:
