@@ -384,15 +384,35 @@ async def test_a_run_whose_call_the_client_cancelled_is_stored_as_stopped(tmp_pa
             group.start_soon(call)
             await started.wait()
             group.cancel_scope.cancel()
-        read: dict[str, Any] = {}
-        with anyio.fail_after(60):
-            while read.get("status") in (None, "running"):
-                answer = await client.call_tool("workflow", {"run": "long", "limit": 1})
-                read = answer.get("structuredContent") or {}
-                await anyio.sleep(0.05)
+        read = await settled(client, "long")
     assert (read["status"], read["total"], read["tasks"][0]["status"]) == (
         "stopped",
         1000,
         "completed",
     )
     assert read["more"] == 999
+
+
+async def test_a_run_whose_call_timed_out_is_stored_as_stopped(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    steps = [{"name": "infer", "input": {"samples": [{"n": n}]}} for n in range(1000)]
+    async with serve(tmp_path, "--timeout", "1") as client:
+        timed_out = await client.call_tool("workflow", {"name": "slow", "steps": steps})
+        read = await settled(client, "slow")
+    assert (timed_out.get("isError", False), only_text(timed_out)) == (
+        True,
+        "tool timed out after 1000 ms",
+    )
+    assert (read["status"], read["total"]) == ("stopped", 1000)
+    assert read["tasks"][0]["status"] == "completed"
+
+
+async def settled(client: Session, run: str) -> dict[str, Any]:
+    """The first page of stored run `run` once it no longer reads running."""
+    read: dict[str, Any] = {}
+    with anyio.fail_after(60):
+        while read.get("status") in (None, "running"):
+            answer = await client.call_tool("workflow", {"run": run, "limit": 1})
+            read = answer.get("structuredContent") or {}
+            await anyio.sleep(0.05)
+    return read
