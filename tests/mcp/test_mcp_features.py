@@ -122,14 +122,26 @@ async def test_hostile_uris_get_the_workspace_tools_answers(tmp_path: Path) -> N
         linked = await read(client, "workspace:///link.txt")
         linked_tool = await client.call_tool("workspace", {"operation": "read", "path": "link.txt"})
         foreign = await read(client, "file:///etc/passwd")
-    # The tool reads no file outside the root (null); the resource says so for each spelling.
-    assert tool["content"][0]["text"] == "null"
+    # The tool refuses a path out of the root, naming it; the resource says so for each spelling.
+    assert (tool.get("isError"), tool["content"][0]["text"]) == (
+        True,
+        "Path must be relative and normalized (no empty, '.' or '..' parts): '../secret.txt'",
+    )
     assert traversal[0] == encoded[0] == linked[0] == "error"
-    # The 1.x line's URL model resolves the dot segments first (to workspace:///secret.txt).
-    assert "secret.txt names no file under the root" in traversal[1]
-    assert "secret.txt names no file under the root" in encoded[1]
-    assert linked_tool["content"][0]["text"] == "null"
-    assert "workspace:///link.txt names no file under the root" in linked[1]
+    # The 1.x line's URL model resolves the dot segments first (to workspace:///secret.txt,
+    # which names no file); on 2.x the path reaches the tool, which refuses it.
+    outside = (
+        "Path must be relative and normalized (no empty, '.' or '..' parts): '../secret.txt'"
+        if MAJOR >= 2
+        else "workspace:///secret.txt names no file under the root"
+    )
+    assert outside in traversal[1]
+    assert outside in encoded[1]
+    assert (linked_tool.get("isError"), linked_tool["content"][0]["text"]) == (
+        True,
+        "Path leads outside the workspace folder: 'link.txt'",
+    )
+    assert "Path leads outside the workspace folder: 'link.txt'" in linked[1]
     assert foreign[0] == "error"
     assert "'file:///etc/passwd' is not a served resource" in foreign[1]
 
