@@ -163,6 +163,37 @@ async def ask(manager: ToolManager, name: str, **arguments: Any) -> Any:
     return result["value"] if result["success"] else ("error", result["error"])
 
 
+async def test_a_key_of_no_accepted_form_is_refused_naming_the_forms_it_takes(
+    tmp_path: Path,
+) -> None:
+    relations = tmp_path / "relations.toml"
+    relations.write_text(RELATIONS_TOML)
+    wrong = {"id": "acc1"}
+    load = {"operation": "load", "manager": "shop", "model": "accounts", "key": wrong}
+    links = {**load, "operation": "links", "relation": "contacts"}
+    get = {"operation": "get", "id": "shop", "table": "accounts", "key": wrong}
+    async with serving(tmp_path, relations) as client:
+        await fill(client)
+        answers = [
+            await client.call_tool(tool, arguments)
+            for tool, arguments in (("relation", load), ("relation", links), ("database", get))
+        ]
+    assert [(answer.get("isError"), text(answer)) for answer in answers] == [
+        (
+            True,
+            "malformed relation call: load: key: expected array, string or number, received object",
+        ),
+        (
+            True,
+            "malformed relation call: links: key: expected string or number, received object",
+        ),
+        (
+            True,
+            "malformed database call: get: key: expected array, string or number, received object",
+        ),
+    ]
+
+
 async def test_a_json_file_and_a_database_recreated_under_the_tool(tmp_path: Path) -> None:
     relations = tmp_path / "relations.json"
     relations.write_text(

@@ -18,6 +18,7 @@ from orkestrel.tool.flatten import flatten_parameters
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import stored_argument
 from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
+from orkestrel.toolbox.variant_faults import name_variants
 
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
 _FAULTS_KEPT = 10
@@ -104,7 +105,8 @@ class OperationContract:
         except Exception:
             faults = list(getattr(error, "faults", []))
         if faults:
-            detail = str(ParseError(faults)).removeprefix(_PARSE_PREFIX)
+            named = name_variants(arm.schema, faults)
+            detail = str(ParseError(named)).removeprefix(_PARSE_PREFIX)
         else:
             detail = "the arguments are not a plain JSON object"
         return ToolboxError(
