@@ -281,7 +281,11 @@ async def test_a_workflow_whose_steps_failed_names_each_failure(tmp_path: Path) 
         many = await client.call_tool(
             "workflow", {"name": "many", "steps": [_ghost_count(index) for index in range(12)]}
         )
+        described = only_text(await client.call_tool("describe", {"name": "workflow"}))
     assert one.get("structuredContent") == _one_failure("ghost0")
+    # The model is told that completed is the lifecycle, not a verdict on the tasks.
+    assert "completed (every phase ran; tasks may still have failed)" in described
+    assert "failures, the first 10 as {task, origin, message}" in described
     answer = many.get("structuredContent")
     assert answer["failed"] == 12
     assert [failure["task"] for failure in answer["failures"]] == [
