@@ -111,12 +111,18 @@ async def client(
         yield await stack.enter_async_context(Client(target, extensions=extensions))
 
 
-def stdio_server(root: Path, data: Path, env: dict[str, str], *extra: str) -> Any:
+def stdio_server(tmp_path: Path, env: dict[str, str], *extra: str) -> tuple[Path, Path, Any]:
+    """A stdio `serve --workflow --tools nap` (plus `extra`) on a fresh root under `tmp_path`,
+    keeping its runs and tasks under `tmp_path / "data"`: the root, the data folder and the
+    parameters the official client starts it with."""
     from mcp.client.stdio import StdioServerParameters
 
+    root, data = tmp_path / "root", tmp_path / "data"
+    root.mkdir()
     argv = ["-m", "orkestrel", "serve", "--workflow", "--tools", "nap"]
     argv += ["--root", str(root), "--data", str(data), *extra]
-    return StdioServerParameters(command=sys.executable, args=argv, env={**os.environ, **env})
+    server = StdioServerParameters(command=sys.executable, args=argv, env={**os.environ, **env})
+    return root, data, server
 
 
 async def created(session: Any, name: str, arguments: dict[str, Any]) -> Any:
@@ -167,9 +173,7 @@ def two_servers(
 async def test_a_task_capable_client_gets_a_task_and_a_plain_client_the_answer(
     tmp_path: Path, plugin: dict[str, str]
 ) -> None:
-    root, data = tmp_path / "root", tmp_path / "data"
-    root.mkdir()
-    server = stdio_server(root, data, plugin)
+    root, _, server = stdio_server(tmp_path, plugin)
     async with client(server) as capable:
         handle = await created(capable, "workflow", steps("t", 2, 0.5))
         assert handle.status == "working"
@@ -206,9 +210,7 @@ async def test_a_legacy_call_with_the_task_parameter_is_refused_and_without_it_a
     from mcp.shared.exceptions import MCPError
     from mcp_types import CallToolRequest, CallToolRequestParams, CallToolResult, TaskMetadata
 
-    root = tmp_path / "root"
-    root.mkdir()
-    server = stdio_server(root, tmp_path / "data", plugin)
+    root, _, server = stdio_server(tmp_path, plugin)
     from mcp.client import Client
 
     async with Client(server, mode="legacy") as legacy:
@@ -347,9 +349,7 @@ async def test_the_live_tasks_of_a_client_are_bounded_and_finished_ones_expire(
 
     from orkestrel.mcp.task_client import cancel_task
 
-    root, data = tmp_path / "root", tmp_path / "data"
-    root.mkdir()
-    server = stdio_server(root, data, plugin, "--max-tasks", "2", "--task-ttl", "2")
+    root, data, server = stdio_server(tmp_path, plugin, "--max-tasks", "2", "--task-ttl", "2")
     async with client(server) as capable:
         first = await created(capable, "workflow", steps("a", 1, 30))
         second = await created(capable, "workflow", steps("b", 1, 30))
@@ -535,9 +535,7 @@ async def test_a_workflow_longer_than_the_clients_timeout_ends_through_a_task(
 
     from orkestrel.mcp.task_client import TasksExtension
 
-    root = tmp_path / "root"
-    root.mkdir()
-    server = stdio_server(root, tmp_path / "data", plugin)
+    root, _, server = stdio_server(tmp_path, plugin)
     # Each request may take 2 s; the workflow takes 6 s. Polling keeps every request short.
     async with Client(server, extensions=[TasksExtension()], read_timeout_seconds=2) as capable:
         answer = await capable.call_tool("workflow", steps("long", 2, 3))
