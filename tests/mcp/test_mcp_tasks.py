@@ -5,6 +5,7 @@ the same store; a plain client gets the answer in the call, as before."""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -28,15 +29,21 @@ pytestmark = [
 ]
 
 NAPPER = '''
-"""A test plugin: `nap` sleeps, then appends its tag to naps.log under the root."""
+"""A test plugin: `nap` sleeps, then appends its tag to naps.log under the root; `doze` does
+the same and opts in to running as an MCP task."""
 
 import os
 
 import anyio
 from orkestrel.tool import create_tool
 
+PARAMETERS = {
+    "type": "object",
+    "properties": {"seconds": {"type": "number"}, "tag": {"type": "string"}},
+}
 
-def nap(context):
+
+def napping(context):
     log = os.path.join(str(context.root), "naps.log")
 
     async def run(args):
@@ -45,14 +52,25 @@ def nap(context):
             sink.write(str(args.get("tag", "")) + "\\n")
         return {"tag": args.get("tag", "")}
 
+    return run
+
+
+def nap(context):
     return create_tool(
         name="nap",
         description="Sleeps for some seconds, then notes its tag.",
-        parameters={
-            "type": "object",
-            "properties": {"seconds": {"type": "number"}, "tag": {"type": "string"}},
-        },
-        execute=run,
+        parameters=PARAMETERS,
+        execute=napping(context),
+    )
+
+
+def doze(context):
+    return create_tool(
+        name="doze",
+        description="Sleeps as nap does; its calls run as MCP tasks.",
+        parameters=PARAMETERS,
+        execute=napping(context),
+        task=True,
     )
 '''
 
@@ -65,7 +83,9 @@ def plugin(tmp_path: Path) -> dict[str, str]:
     info.mkdir(parents=True)
     (directory / "napper.py").write_text(NAPPER)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: napper\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[orkestrel.tools]\nnap = napper:nap\n")
+    (info / "entry_points.txt").write_text(
+        "[orkestrel.tools]\nnap = napper:nap\ndoze = napper:doze\n"
+    )
     paths = [str(directory), os.environ.get("PYTHONPATH", "")]
     return {"PYTHONPATH": os.pathsep.join(path for path in paths if path)}
 
@@ -111,15 +131,20 @@ async def client(
         yield await stack.enter_async_context(Client(target, extensions=extensions))
 
 
-def stdio_server(tmp_path: Path, env: dict[str, str], *extra: str) -> tuple[Path, Path, Any]:
-    """A stdio `serve --workflow --tools nap` (plus `extra`) on a fresh root under `tmp_path`,
-    keeping its runs and tasks under `tmp_path / "data"`: the root, the data folder and the
-    parameters the official client starts it with."""
+def stdio_server(
+    tmp_path: Path,
+    env: dict[str, str],
+    *extra: str,
+    tools: tuple[str, ...] = ("--workflow", "--tools", "nap"),
+) -> tuple[Path, Path, Any]:
+    """A stdio `serve` of `tools` (plus `extra`) on a fresh root under `tmp_path`, keeping its
+    runs and tasks under `tmp_path / "data"`: the root, the data folder and the parameters the
+    official client starts it with."""
     from mcp.client.stdio import StdioServerParameters
 
     root, data = tmp_path / "root", tmp_path / "data"
     root.mkdir()
-    argv = ["-m", "orkestrel", "serve", "--workflow", "--tools", "nap"]
+    argv = ["-m", "orkestrel", "serve", *tools]
     argv += ["--root", str(root), "--data", str(data), *extra]
     server = StdioServerParameters(command=sys.executable, args=argv, env={**os.environ, **env})
     return root, data, server
@@ -202,6 +227,32 @@ async def test_a_task_capable_client_gets_a_task_and_a_plain_client_the_answer(
     assert answer.structured_content == {"status": "completed", "count": 1, "durable": True}
     assert direct.structured_content == {"tag": "d"}
     assert naps(root) == ["t0", "t1", "r0", "p0", "d"]
+
+
+async def test_a_tool_that_opted_in_is_answered_with_a_task_and_the_others_in_place(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    # No workflow or agent tool: the broker is there for `doze` alone.
+    root, data, server = stdio_server(tmp_path, plugin, tools=("--tools", "nap,doze"))
+    async with client(server) as capable:
+        handle = await created(capable, "doze", {"seconds": 0.5, "tag": "o"})
+        polled = await settled(capable, handle.task_id)
+        direct = await capable.session.call_tool("nap", {"tag": "n"}, allow_claimed=True)
+        resolved = await capable.call_tool("doze", {"tag": "r"})
+    async with client(server, tasks=False) as plain:
+        answer = await plain.session.call_tool("doze", {"tag": "p"})
+    assert handle.status == "working"
+    assert polled["status"] == "completed"
+    assert polled["result"]["structuredContent"] == {"tag": "o"}
+    assert direct.structured_content == {"tag": "n"}
+    assert resolved.structured_content == {"tag": "r"}
+    assert answer.structured_content == {"tag": "p"}
+    assert naps(root) == ["o", "n", "r", "p"]
+    rows = stored(data, "SELECT status, entry FROM mcp_tasks ORDER BY beat")
+    assert [(status, json.loads(entry)["tool"]) for status, entry in rows] == [
+        ("completed", "doze"),
+        ("completed", "doze"),
+    ]
 
 
 async def test_a_legacy_call_with_the_task_parameter_is_refused_and_without_it_answered(

@@ -41,6 +41,9 @@ TaskCall = Callable[[str, Any, ToolContext], Awaitable[dict[str, Any]]]
 """Runs a tool call (the tool's name, its arguments, the task's `ToolContext`) to its wire
 result."""
 
+OptedIn = Callable[[str], bool]
+"""Whether the tool of that name opted in to running as a task (`create_tool(task=True)`)."""
+
 
 class TaskLimitError(ValueError):
     """Represents a client that already has as many tasks working as it may."""
@@ -133,10 +136,10 @@ class TaskContext(ToolContext):
 
 class TaskBroker:
     """Represents the tasks of one server: `tools` are the tool names whose calls become tasks
-    for a client that declared the extension, kept `ttl_ms` milliseconds from creation, at
-    most `max_live` working at once per client. Runs live in the broker's task group
-    (`running()`), each beating its row every `TASK_BEAT_SECONDS`; a row cancelled on any
-    server stops its run at the next beat."""
+    for a client that declared the extension (with every tool that opted in, see `attach`),
+    kept `ttl_ms` milliseconds from creation, at most `max_live` working at once per client.
+    Runs live in the broker's task group (`running()`), each beating its row every
+    `TASK_BEAT_SECONDS`; a row cancelled on any server stops its run at the next beat."""
 
     def __init__(
         self,
@@ -162,6 +165,7 @@ class TaskBroker:
         self._max_live = max_live
         self._group: TaskGroup | None = None
         self._call: TaskCall | None = None
+        self._opted: OptedIn = lambda name: False
         self._runs: dict[str, anyio.CancelScope] = {}
         self._notes: dict[str, dict[str, Any]] = {}
 
@@ -186,14 +190,18 @@ class TaskBroker:
         except BaseExceptionGroup as failure:
             raise_alone(failure)
 
-    def attach(self, call: TaskCall) -> None:
-        """Sets how the broker runs a tool call (the server it serves for does this)."""
+    def attach(self, call: TaskCall, opted: OptedIn | None = None) -> None:
+        """Sets how the broker runs a tool call, and which other tools opted in to tasks (the
+        server it serves for does this)."""
         self._call = call
+        if opted is not None:
+            self._opted = opted
 
     def wants(self, context: Any, name: str) -> bool:
         """Whether a call of tool `name` on this request is to be answered with a task."""
         ready = self._group is not None and self._call is not None
-        return ready and name in self._tools and declares_tasks(context)
+        chosen = name in self._tools or self._opted(name)
+        return ready and chosen and declares_tasks(context)
 
     def note(self, id: str, changes: dict[str, Any]) -> None:
         """Keeps `changes` to task `id`'s row for its next beat."""
