@@ -55,23 +55,18 @@ def napping(context):
     return run
 
 
-def nap(context):
+def nap(context, name="nap", description="Sleeps for some seconds, then notes its tag."):
     return create_tool(
-        name="nap",
-        description="Sleeps for some seconds, then notes its tag.",
+        name=name,
+        description=description,
         parameters=PARAMETERS,
         execute=napping(context),
+        task=name == "doze",
     )
 
 
 def doze(context):
-    return create_tool(
-        name="doze",
-        description="Sleeps as nap does; its calls run as MCP tasks.",
-        parameters=PARAMETERS,
-        execute=napping(context),
-        task=True,
-    )
+    return nap(context, "doze", "Sleeps as nap does; its calls run as MCP tasks.")
 '''
 
 
