@@ -105,10 +105,11 @@ def naps(root: Path) -> list[str]:
 
 @asynccontextmanager
 async def client(
-    target: Any, *, tasks: bool = True, token: str | None = None
+    target: Any, *, tasks: bool = True, token: str | None = None, elicit: Any = None
 ) -> AsyncIterator[Any]:
     """The official client on `target` (stdio parameters or an MCP URL), declaring the Tasks
-    extension when `tasks`, sending `token` as its bearer credentials."""
+    extension when `tasks`, sending `token` as its bearer credentials, answering form
+    elicitations with `elicit` (wire params in, wire answer out) when given."""
     from mcp.client import Client
     from mcp.client.streamable_http import streamable_http_client
 
@@ -123,7 +124,16 @@ async def client(
             )
             target = streamable_http_client(target, http_client=http)
         extensions = [TasksExtension()] if tasks else None
-        yield await stack.enter_async_context(Client(target, extensions=extensions))
+        callbacks: dict[str, Any] = {}
+        if elicit is not None:
+            from mcp_types import ElicitResult
+
+            async def on_elicit(context: Any, params: Any) -> Any:
+                wire = params.model_dump(by_alias=True, mode="json", exclude_none=True)
+                return ElicitResult.model_validate(await elicit(wire))
+
+            callbacks["elicitation_callback"] = on_elicit
+        yield await stack.enter_async_context(Client(target, extensions=extensions, **callbacks))
 
 
 def stdio_server(
@@ -250,6 +260,115 @@ async def test_a_tool_that_opted_in_is_answered_with_a_task_and_the_others_in_pl
     ]
 
 
+FORM: dict[str, Any] = {
+    "label": "Deploy",
+    "fields": [{"control": "text", "name": "owner", "rule": {"required": True}}],
+}
+
+
+def asked_then_napped(tag: str) -> dict[str, Any]:
+    """A workflow that asks the person at the client a form, then naps."""
+    steps = [{"name": "ask", "input": {"to": "user", "schema": FORM}}, {"name": "nap"}]
+    steps[1]["input"] = {"tag": tag}
+    return {"name": tag, "steps": steps}
+
+
+async def test_an_ask_inside_a_task_waits_as_input_required_and_tasks_update_resumes_it(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from orkestrel.mcp.task_client import get_task, update_task
+
+    seen: list[dict[str, Any]] = []
+
+    async def person(params: dict[str, Any]) -> dict[str, Any]:
+        seen.append(params)
+        return {"action": "accept", "content": {"owner": "ada"}}
+
+    root, data, server = stdio_server(tmp_path, plugin, "--ask")
+    async with client(server, elicit=person) as capable:
+        handle = await created(capable, "workflow", asked_then_napped("by-hand"))
+        waiting = await until_status(capable, handle.task_id, "input_required")
+        (key, request), *more = waiting["inputRequests"].items()
+        stored_while_waiting = stored(data, "SELECT status FROM mcp_tasks")
+        # Answers to keys that are not outstanding are ignored; the task keeps waiting.
+        await update_task(capable.session, handle.task_id, {"other": {"action": "decline"}})
+        still = await get_task(capable.session, handle.task_id)
+        # An answer the form refuses is asked again, with the faults, under a new key.
+        await update_task(
+            capable.session, handle.task_id, {key: {"action": "accept", "content": {}}}
+        )
+        again = await until_status(capable, handle.task_id, "input_required", besides=key)
+        (second, retry), *_ = again["inputRequests"].items()
+        await update_task(
+            capable.session,
+            handle.task_id,
+            {second: {"action": "accept", "content": {"owner": "bo"}}},
+        )
+        done = await settled(capable, handle.task_id)
+        # The TasksExtension client answers through its elicitation callback behind call_tool.
+        resolved = await capable.call_tool("workflow", asked_then_napped("by-callback"))
+        runs = [
+            await capable.call_tool("workflow", {"run": name})
+            for name in ("by-hand", "by-callback")
+        ]
+    # A client that declared no elicitation is not asked: the ask fails at once over stdio.
+    async with client(server) as mute:
+        unasked = await mute.call_tool("workflow", asked_then_napped("unasked"))
+    assert unasked.structured_content["failures"] == [
+        {
+            "task": "phase-0-task-0",
+            "origin": "handler",
+            "message": "asking 'user' failed: cannot reach the person at 'user': the MCP client "
+            "does not support elicitation, and no answering page is served",
+        }
+    ]
+    assert more == []
+    assert request == {
+        "method": "elicitation/create",
+        "params": {
+            "mode": "form",
+            "message": "Deploy",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"owner": {"title": "owner", "type": "string"}},
+                "required": ["owner"],
+            },
+        },
+    }
+    assert stored_while_waiting == [("input_required",)]
+    assert list(again["inputRequests"]) == [second]
+    assert retry["params"]["message"].startswith("Deploy\n\nPlease correct: owner: ")
+    assert (still["status"], list(still["inputRequests"])) == ("input_required", [key])
+    assert done["status"] == "completed"
+    assert "inputRequests" not in done
+    assert done["result"]["structuredContent"]["status"] == "completed"
+    assert resolved.structured_content["status"] == "completed"
+    assert [params["message"] for params in seen] == ["Deploy"]
+    answered = [[task["value"] for task in run.structured_content["tasks"]] for run in runs]
+    assert answered == [
+        [{"owner": "bo"}, {"tag": "by-hand"}],
+        [{"owner": "ada"}, {"tag": "by-callback"}],
+    ]
+    assert naps(root) == ["by-hand", "by-callback", "unasked"]
+
+
+async def until_status(
+    session: Any, task_id: str, status: str, *, besides: str | None = None
+) -> dict[str, Any]:
+    """Polls `tasks/get` until the task reads `status` (30 s at most), with an input request
+    other than `besides` when given; gives that answer."""
+    from orkestrel.mcp.task_client import get_task
+
+    with anyio.fail_after(30):
+        while True:
+            answer = await get_task(session.session, task_id)
+            fresh = set(answer.get("inputRequests", {})) - {besides}
+            if answer["status"] == status and (besides is None or fresh):
+                return answer
+            assert answer["status"] in ("working", "input_required"), answer
+            await anyio.sleep(0.1)
+
+
 async def test_a_legacy_call_with_the_task_parameter_is_refused_and_without_it_answered(
     tmp_path: Path, plugin: dict[str, str]
 ) -> None:
@@ -350,7 +469,37 @@ async def test_forged_and_foreign_task_ids_read_as_unknown(
             foreign = await refusal(stranger, handle.task_id)
             await cancel_task(stranger.session, handle.task_id)
             with pytest.raises(MCPError) as typed:
-                await one.session.send_request(_get_with({"taskId": 42}), _answer_adapter())
+                await one.session.send_request(_raw({"taskId": 42}), _answer_adapter())
+            # tasks/update: another token's, or an unknown id, is the same unknown task; a
+            # malformed answer is a typed refusal naming where it is.
+            answers = {"form-1": {"action": "accept", "content": {}}}
+            huge = {"k": {"action": "accept", "content": {"x": "y" * 1_100_000}}}
+            updates = [
+                await refused_update(
+                    stranger, {"taskId": handle.task_id, "inputResponses": answers}
+                ),
+                await refused_update(
+                    one, {"taskId": secrets.token_hex(16), "inputResponses": answers}
+                ),
+                await refused_update(one, {"taskId": handle.task_id, "inputResponses": [1]}),
+                await refused_update(
+                    one, {"taskId": handle.task_id, "inputResponses": {"k": {"action": "yes"}}}
+                ),
+                await refused_update(
+                    one,
+                    {
+                        "taskId": handle.task_id,
+                        "inputResponses": {"k": {"action": "accept", "content": 3}},
+                    },
+                ),
+                await refused_update(
+                    one,
+                    {
+                        "taskId": handle.task_id,
+                        "inputResponses": huge,
+                    },
+                ),
+            ]
             mine = await settled(one, handle.task_id)
             untouched = await get_task(one.session, handle.task_id)
     assert (
@@ -360,26 +509,46 @@ async def test_forged_and_foreign_task_ids_read_as_unknown(
     assert foreign == unknown
     assert typed.value.error.code == -32602
     assert typed.value.error.message == ("invalid params: taskId: expected the string id of a task")
+    answer = (
+        '-32602 invalid params: inputResponses.k: expected a form elicitation\'s answer {"action": '
+        '"accept" | "decline" | "cancel", "content"?: object}'
+    )
+    assert [f"{code} {message}" for code, message in updates] == [
+        f"-32602 {unknown}",
+        f"-32602 {unknown}",
+        "-32602 invalid params: inputResponses: expected an object of answers keyed by the "
+        "task's inputRequests keys",
+        answer,
+        answer,
+        f"-32602 invalid params: inputResponses: {len(json.dumps(huge))} bytes of JSON, over the "
+        "1048576 a task's answers may hold",
+    ]
     # The stranger's cancel did nothing to it.
     assert mine["status"] == untouched["status"] == "completed"
     assert naps(tmp_path) == ["h0"]
 
 
-def _get_with(params: dict[str, Any]) -> Any:
-    """A `tasks/get` request with whatever params, sent as they are."""
-    from typing import Literal
-
+def _raw(params: dict[str, Any], method: str = "tasks/get") -> Any:
+    """A `method` request with whatever params, sent as they are."""
     from mcp_types import Request, RequestParams
     from pydantic import ConfigDict
 
     class AnyParams(RequestParams):
         model_config = ConfigDict(extra="allow")
 
-    class RawGet(Request[AnyParams, Literal["tasks/get"]]):
-        method: Literal["tasks/get"] = "tasks/get"
+    class Raw(Request[AnyParams, str]):
         params: AnyParams
 
-    return RawGet(params=AnyParams(**params))
+    return Raw(method=method, params=AnyParams(**params))
+
+
+async def refused_update(session: Any, params: dict[str, Any]) -> tuple[int, str]:
+    """The error code and message `tasks/update` with `params` answers."""
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as raised:
+        await session.session.send_request(_raw(params, "tasks/update"), _answer_adapter())
+    return raised.value.error.code, str(raised.value.error.message)
 
 
 def _answer_adapter() -> Any:

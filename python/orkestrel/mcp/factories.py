@@ -88,8 +88,8 @@ def create_server(
             "caller": caller,
         }
         tool = manager.tool(tool_name)
-        # A task has no request to ask its client through.
-        with serving_request(None):
+        # A task has no request: an ask reaches its client through the task's input requests.
+        with serving_request(None, task=getattr(caller, "input", None)):
             result = await manager.execute(call, timeout=timeout)
         await listing.check()
         return result_wire(result, None if tool is None else return_type(tool), max_answer_bytes)
