@@ -369,30 +369,6 @@ async def until_status(
             await anyio.sleep(0.1)
 
 
-async def test_a_legacy_call_with_the_task_parameter_is_refused_and_without_it_answered(
-    tmp_path: Path, plugin: dict[str, str]
-) -> None:
-    from mcp.shared.exceptions import MCPError
-    from mcp_types import CallToolRequest, CallToolRequestParams, CallToolResult, TaskMetadata
-
-    root, _, server = stdio_server(tmp_path, plugin)
-    from mcp.client import Client
-
-    async with Client(server, mode="legacy") as legacy:
-        request = CallToolRequest(
-            params=CallToolRequestParams(
-                name="workflow", arguments=steps("l", 1, 0), task=TaskMetadata(ttl=60_000)
-            )
-        )
-        with pytest.raises(MCPError) as raised:
-            await legacy.session.send_request(request, CallToolResult)
-        answer = await legacy.call_tool("workflow", steps("m", 1, 0))
-    assert raised.value.error.code == -32602
-    assert "only on protocol 2026-07-28" in raised.value.error.message
-    assert answer.structured_content == {"status": "completed", "count": 1, "durable": True}
-    assert naps(root) == ["m0"]
-
-
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_a_task_started_on_one_server_is_polled_to_its_end_on_another(
     tmp_path: Path, plugin: dict[str, str], backend: str
