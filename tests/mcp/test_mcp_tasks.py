@@ -92,6 +92,9 @@ def steps(tag: str, count: int, seconds: float) -> dict[str, Any]:
     return {"name": tag, "steps": naps}
 
 
+TASK_ROWS = "SELECT id, status FROM mcp_tasks"
+
+
 def stored(data: Path, query: str) -> list[tuple[Any, ...]]:
     """The rows `query` reads from the SQLite file that keeps the runs and the tasks."""
     with closing(sqlite3.connect(data / "workflows.sqlite3")) as database:
@@ -649,13 +652,14 @@ async def settled_or_working(session: Any, task_id: str) -> str:
     return str(answer["status"])
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_fifty_concurrent_tasks_some_cancelled_end_right_with_no_leaked_rows(
-    tmp_path: Path, plugin: dict[str, str]
+    tmp_path: Path, plugin: dict[str, str], backend: str
 ) -> None:
     from orkestrel.mcp.task_client import cancel_task
 
-    with fresh_database("tasks") as dsn:
-        store = ["--database", dsn, "--max-tasks", "64", "--task-ttl", "60"]
+    with shared_store(tmp_path, backend) as shared:
+        store = [*shared, "--max-tasks", "64", "--task-ttl", "60"]
         with two_servers(tmp_path, plugin, *store) as urls:
             async with client(urls[0], token="a") as one, client(urls[1], token="a") as other:
                 handles: list[Any] = [None] * 50
@@ -675,7 +679,7 @@ async def test_fifty_concurrent_tasks_some_cancelled_end_right_with_no_leaked_ro
                 for handle in doomed:
                     await cancel_task(one.session, handle.task_id)
                 ends = [(await settled(other, handle.task_id, 120))["status"] for handle in handles]
-            rows = await stored_rows(dsn)
+            rows = await stored_rows(shared)
     expected = ["cancelled" if index % 5 == 0 else "completed" for index in range(50)]
     assert ends == expected
     assert len({handle.task_id for handle in handles}) == 50
@@ -685,9 +689,14 @@ async def test_fifty_concurrent_tasks_some_cancelled_end_right_with_no_leaked_ro
     assert sorted(naps(tmp_path)) == sorted(f"w{i}-0" for i in range(50) if i % 5)
 
 
-async def stored_rows(dsn: str) -> list[tuple[str, str]]:
-    """The id and status of every task row the PostgreSQL store keeps."""
+async def stored_rows(store: list[str]) -> list[tuple[str, str]]:
+    """The id and status of every task row the shared store (`shared_store`) keeps."""
+    flag, where = store
+    if flag == "--data":
+        return [(str(id), str(status)) for id, status in stored(Path(where), TASK_ROWS)]
     import psycopg
+
+    dsn = where
 
     def read() -> list[tuple[str, str]]:
         with psycopg.connect(dsn) as connection:
@@ -736,3 +745,25 @@ async def test_a_workflow_longer_than_the_clients_timeout_ends_through_a_task(
     assert answer.structured_content == {"status": "completed", "count": 2, "durable": True}
     assert timed_out.value.error.message == "Request 'tools/call' timed out"
     assert naps(root)[:2] == ["long0", "long1"]
+
+
+async def test_the_agents_sdk_declares_no_tasks_so_its_5_s_default_times_out_a_longer_workflow(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    pytest.importorskip("agents")
+    from agents.mcp import MCPServerStdio
+    from mcp.shared.exceptions import MCPError
+
+    root, _, server = stdio_server(tmp_path, plugin)
+    params: Any = {"command": server.command, "args": server.args, "env": server.env}
+    # Its default client_session_timeout_seconds is 5; the workflow takes 6 s.
+    async with MCPServerStdio(params=params) as short:
+        with pytest.raises(MCPError) as timed_out:
+            await short.call_tool("workflow", steps("short", 2, 3))
+    async with MCPServerStdio(params=params, client_session_timeout_seconds=30) as patient:
+        answer = await patient.call_tool("workflow", steps("patient", 2, 3))
+    assert str(timed_out.value) == "Request 'tools/call' timed out"
+    # Answered in place, not as a task: the SDK's session declares no Tasks extension.
+    assert answer.structured_content == {"status": "completed", "count": 2, "durable": True}
+    assert stored(tmp_path / "data", "SELECT count(*) FROM mcp_tasks") == [(0,)]
+    assert naps(root)[-2:] == ["patient0", "patient1"]
