@@ -355,6 +355,35 @@ async def test_an_ask_inside_a_task_waits_as_input_required_and_tasks_update_res
     assert naps(root) == ["by-hand", "by-callback", "unasked"]
 
 
+async def test_the_answer_to_a_tasks_form_may_go_to_another_server_on_the_store(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from orkestrel.mcp.task_client import update_task
+
+    async def unused(params: dict[str, Any]) -> dict[str, Any]:
+        raise AssertionError("the form is answered by hand, on the other server")
+
+    data = tmp_path / "data"
+    with two_servers(tmp_path, plugin, "--data", str(data), "--ask") as (first, second):
+        async with (
+            client(first, token="a", elicit=unused) as one,
+            client(second, token="a") as other,
+        ):
+            handle = await created(one, "workflow", asked_then_napped("elsewhere"))
+            waiting = await until_status(other, handle.task_id, "input_required")
+            (key, _), *_ = waiting["inputRequests"].items()
+            answer = {"action": "accept", "content": {"owner": "cy"}}
+            await update_task(other.session, handle.task_id, {key: answer})
+            done = await settled(one, handle.task_id)
+            run = await other.call_tool("workflow", {"run": "elsewhere"})
+    assert done["status"] == "completed"
+    assert [task["value"] for task in run.structured_content["tasks"]] == [
+        {"owner": "cy"},
+        {"tag": "elsewhere"},
+    ]
+    assert naps(tmp_path) == ["elsewhere"]
+
+
 async def until_status(
     session: Any, task_id: str, status: str, *, besides: str | None = None
 ) -> dict[str, Any]:
