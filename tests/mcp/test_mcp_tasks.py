@@ -5,6 +5,7 @@ the same store; a plain client gets the answer in the call, as before."""
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import signal
@@ -28,15 +29,21 @@ pytestmark = [
 ]
 
 NAPPER = '''
-"""A test plugin: `nap` sleeps, then appends its tag to naps.log under the root."""
+"""A test plugin: `nap` sleeps, then appends its tag to naps.log under the root; `doze` does
+the same and opts in to running as an MCP task."""
 
 import os
 
 import anyio
 from orkestrel.tool import create_tool
 
+PARAMETERS = {
+    "type": "object",
+    "properties": {"seconds": {"type": "number"}, "tag": {"type": "string"}},
+}
 
-def nap(context):
+
+def napping(context):
     log = os.path.join(str(context.root), "naps.log")
 
     async def run(args):
@@ -45,15 +52,21 @@ def nap(context):
             sink.write(str(args.get("tag", "")) + "\\n")
         return {"tag": args.get("tag", "")}
 
+    return run
+
+
+def nap(context, name="nap", description="Sleeps for some seconds, then notes its tag."):
     return create_tool(
-        name="nap",
-        description="Sleeps for some seconds, then notes its tag.",
-        parameters={
-            "type": "object",
-            "properties": {"seconds": {"type": "number"}, "tag": {"type": "string"}},
-        },
-        execute=run,
+        name=name,
+        description=description,
+        parameters=PARAMETERS,
+        execute=napping(context),
+        task=name == "doze",
     )
+
+
+def doze(context):
+    return nap(context, "doze", "Sleeps as nap does; its calls run as MCP tasks.")
 '''
 
 
@@ -65,7 +78,9 @@ def plugin(tmp_path: Path) -> dict[str, str]:
     info.mkdir(parents=True)
     (directory / "napper.py").write_text(NAPPER)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: napper\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[orkestrel.tools]\nnap = napper:nap\n")
+    (info / "entry_points.txt").write_text(
+        "[orkestrel.tools]\nnap = napper:nap\ndoze = napper:doze\n"
+    )
     paths = [str(directory), os.environ.get("PYTHONPATH", "")]
     return {"PYTHONPATH": os.pathsep.join(path for path in paths if path)}
 
@@ -75,6 +90,9 @@ def steps(tag: str, count: int, seconds: float) -> dict[str, Any]:
         {"name": "nap", "input": {"seconds": seconds, "tag": f"{tag}{i}"}} for i in range(count)
     ]
     return {"name": tag, "steps": naps}
+
+
+TASK_ROWS = "SELECT id, status FROM mcp_tasks"
 
 
 def stored(data: Path, query: str) -> list[tuple[Any, ...]]:
@@ -90,10 +108,11 @@ def naps(root: Path) -> list[str]:
 
 @asynccontextmanager
 async def client(
-    target: Any, *, tasks: bool = True, token: str | None = None
+    target: Any, *, tasks: bool = True, token: str | None = None, elicit: Any = None
 ) -> AsyncIterator[Any]:
     """The official client on `target` (stdio parameters or an MCP URL), declaring the Tasks
-    extension when `tasks`, sending `token` as its bearer credentials."""
+    extension when `tasks`, sending `token` as its bearer credentials, answering form
+    elicitations with `elicit` (wire params in, wire answer out) when given."""
     from mcp.client import Client
     from mcp.client.streamable_http import streamable_http_client
 
@@ -108,15 +127,35 @@ async def client(
             )
             target = streamable_http_client(target, http_client=http)
         extensions = [TasksExtension()] if tasks else None
-        yield await stack.enter_async_context(Client(target, extensions=extensions))
+        callbacks: dict[str, Any] = {}
+        if elicit is not None:
+            from mcp_types import ElicitResult
+
+            async def on_elicit(context: Any, params: Any) -> Any:
+                wire = params.model_dump(by_alias=True, mode="json", exclude_none=True)
+                return ElicitResult.model_validate(await elicit(wire))
+
+            callbacks["elicitation_callback"] = on_elicit
+        yield await stack.enter_async_context(Client(target, extensions=extensions, **callbacks))
 
 
-def stdio_server(root: Path, data: Path, env: dict[str, str], *extra: str) -> Any:
+def stdio_server(
+    tmp_path: Path,
+    env: dict[str, str],
+    *extra: str,
+    tools: tuple[str, ...] = ("--workflow", "--tools", "nap"),
+) -> tuple[Path, Path, Any]:
+    """A stdio `serve` of `tools` (plus `extra`) on a fresh root under `tmp_path`, keeping its
+    runs and tasks under `tmp_path / "data"`: the root, the data folder and the parameters the
+    official client starts it with."""
     from mcp.client.stdio import StdioServerParameters
 
-    argv = ["-m", "orkestrel", "serve", "--workflow", "--tools", "nap"]
+    root, data = tmp_path / "root", tmp_path / "data"
+    root.mkdir()
+    argv = ["-m", "orkestrel", "serve", *tools]
     argv += ["--root", str(root), "--data", str(data), *extra]
-    return StdioServerParameters(command=sys.executable, args=argv, env={**os.environ, **env})
+    server = StdioServerParameters(command=sys.executable, args=argv, env={**os.environ, **env})
+    return root, data, server
 
 
 async def created(session: Any, name: str, arguments: dict[str, Any]) -> Any:
@@ -167,9 +206,7 @@ def two_servers(
 async def test_a_task_capable_client_gets_a_task_and_a_plain_client_the_answer(
     tmp_path: Path, plugin: dict[str, str]
 ) -> None:
-    root, data = tmp_path / "root", tmp_path / "data"
-    root.mkdir()
-    server = stdio_server(root, data, plugin)
+    root, _, server = stdio_server(tmp_path, plugin)
     async with client(server) as capable:
         handle = await created(capable, "workflow", steps("t", 2, 0.5))
         assert handle.status == "working"
@@ -200,30 +237,168 @@ async def test_a_task_capable_client_gets_a_task_and_a_plain_client_the_answer(
     assert naps(root) == ["t0", "t1", "r0", "p0", "d"]
 
 
-async def test_a_legacy_call_with_the_task_parameter_is_refused_and_without_it_answered(
+async def test_a_tool_that_opted_in_is_answered_with_a_task_and_the_others_in_place(
     tmp_path: Path, plugin: dict[str, str]
 ) -> None:
-    from mcp.shared.exceptions import MCPError
-    from mcp_types import CallToolRequest, CallToolRequestParams, CallToolResult, TaskMetadata
+    # No workflow or agent tool: the broker is there for `doze` alone.
+    root, data, server = stdio_server(tmp_path, plugin, tools=("--tools", "nap,doze"))
+    async with client(server) as capable:
+        handle = await created(capable, "doze", {"seconds": 0.5, "tag": "o"})
+        polled = await settled(capable, handle.task_id)
+        direct = await capable.session.call_tool("nap", {"tag": "n"}, allow_claimed=True)
+        resolved = await capable.call_tool("doze", {"tag": "r"})
+    async with client(server, tasks=False) as plain:
+        answer = await plain.session.call_tool("doze", {"tag": "p"})
+    assert handle.status == "working"
+    assert polled["status"] == "completed"
+    assert polled["result"]["structuredContent"] == {"tag": "o"}
+    assert direct.structured_content == {"tag": "n"}
+    assert resolved.structured_content == {"tag": "r"}
+    assert answer.structured_content == {"tag": "p"}
+    assert naps(root) == ["o", "n", "r", "p"]
+    rows = stored(data, "SELECT status, entry FROM mcp_tasks ORDER BY beat")
+    assert [(status, json.loads(entry)["tool"]) for status, entry in rows] == [
+        ("completed", "doze"),
+        ("completed", "doze"),
+    ]
 
-    root = tmp_path / "root"
-    root.mkdir()
-    server = stdio_server(root, tmp_path / "data", plugin)
-    from mcp.client import Client
 
-    async with Client(server, mode="legacy") as legacy:
-        request = CallToolRequest(
-            params=CallToolRequestParams(
-                name="workflow", arguments=steps("l", 1, 0), task=TaskMetadata(ttl=60_000)
-            )
+FORM: dict[str, Any] = {
+    "label": "Deploy",
+    "fields": [{"control": "text", "name": "owner", "rule": {"required": True}}],
+}
+
+
+def asked_then_napped(tag: str) -> dict[str, Any]:
+    """A workflow that asks the person at the client a form, then naps."""
+    steps = [{"name": "ask", "input": {"to": "user", "schema": FORM}}, {"name": "nap"}]
+    steps[1]["input"] = {"tag": tag}
+    return {"name": tag, "steps": steps}
+
+
+async def test_an_ask_inside_a_task_waits_as_input_required_and_tasks_update_resumes_it(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from orkestrel.mcp.task_client import get_task, update_task
+
+    seen: list[dict[str, Any]] = []
+
+    async def person(params: dict[str, Any]) -> dict[str, Any]:
+        seen.append(params)
+        return {"action": "accept", "content": {"owner": "ada"}}
+
+    root, data, server = stdio_server(tmp_path, plugin, "--ask")
+    async with client(server, elicit=person) as capable:
+        handle = await created(capable, "workflow", asked_then_napped("by-hand"))
+        waiting = await until_status(capable, handle.task_id, "input_required")
+        (key, request), *more = waiting["inputRequests"].items()
+        stored_while_waiting = stored(data, "SELECT status FROM mcp_tasks")
+        # Answers to keys that are not outstanding are ignored; the task keeps waiting.
+        await update_task(capable.session, handle.task_id, {"other": {"action": "decline"}})
+        still = await get_task(capable.session, handle.task_id)
+        # An answer the form refuses is asked again, with the faults, under a new key.
+        await update_task(
+            capable.session, handle.task_id, {key: {"action": "accept", "content": {}}}
         )
-        with pytest.raises(MCPError) as raised:
-            await legacy.session.send_request(request, CallToolResult)
-        answer = await legacy.call_tool("workflow", steps("m", 1, 0))
-    assert raised.value.error.code == -32602
-    assert "only on protocol 2026-07-28" in raised.value.error.message
-    assert answer.structured_content == {"status": "completed", "count": 1, "durable": True}
-    assert naps(root) == ["m0"]
+        again = await until_status(capable, handle.task_id, "input_required", besides=key)
+        (second, retry), *_ = again["inputRequests"].items()
+        await update_task(
+            capable.session,
+            handle.task_id,
+            {second: {"action": "accept", "content": {"owner": "bo"}}},
+        )
+        done = await settled(capable, handle.task_id)
+        # The TasksExtension client answers through its elicitation callback behind call_tool.
+        resolved = await capable.call_tool("workflow", asked_then_napped("by-callback"))
+        runs = [
+            await capable.call_tool("workflow", {"run": name})
+            for name in ("by-hand", "by-callback")
+        ]
+    # A client that declared no elicitation is not asked: the ask fails at once over stdio.
+    async with client(server) as mute:
+        unasked = await mute.call_tool("workflow", asked_then_napped("unasked"))
+    assert unasked.structured_content["failures"] == [
+        {
+            "task": "phase-0-task-0",
+            "origin": "handler",
+            "message": "asking 'user' failed: cannot reach the person at 'user': the MCP client "
+            "does not support elicitation, and no answering page is served",
+        }
+    ]
+    assert more == []
+    assert request == {
+        "method": "elicitation/create",
+        "params": {
+            "mode": "form",
+            "message": "Deploy",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"owner": {"title": "owner", "type": "string"}},
+                "required": ["owner"],
+            },
+        },
+    }
+    assert stored_while_waiting == [("input_required",)]
+    assert list(again["inputRequests"]) == [second]
+    assert retry["params"]["message"].startswith("Deploy\n\nPlease correct: owner: ")
+    assert (still["status"], list(still["inputRequests"])) == ("input_required", [key])
+    assert done["status"] == "completed"
+    assert "inputRequests" not in done
+    assert done["result"]["structuredContent"]["status"] == "completed"
+    assert resolved.structured_content["status"] == "completed"
+    assert [params["message"] for params in seen] == ["Deploy"]
+    answered = [[task["value"] for task in run.structured_content["tasks"]] for run in runs]
+    assert answered == [
+        [{"owner": "bo"}, {"tag": "by-hand"}],
+        [{"owner": "ada"}, {"tag": "by-callback"}],
+    ]
+    assert naps(root) == ["by-hand", "by-callback", "unasked"]
+
+
+async def test_the_answer_to_a_tasks_form_may_go_to_another_server_on_the_store(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    from orkestrel.mcp.task_client import update_task
+
+    async def unused(params: dict[str, Any]) -> dict[str, Any]:
+        raise AssertionError("the form is answered by hand, on the other server")
+
+    data = tmp_path / "data"
+    with two_servers(tmp_path, plugin, "--data", str(data), "--ask") as (first, second):
+        async with (
+            client(first, token="a", elicit=unused) as one,
+            client(second, token="a") as other,
+        ):
+            handle = await created(one, "workflow", asked_then_napped("elsewhere"))
+            waiting = await until_status(other, handle.task_id, "input_required")
+            (key, _), *_ = waiting["inputRequests"].items()
+            answer = {"action": "accept", "content": {"owner": "cy"}}
+            await update_task(other.session, handle.task_id, {key: answer})
+            done = await settled(one, handle.task_id)
+            run = await other.call_tool("workflow", {"run": "elsewhere"})
+    assert done["status"] == "completed"
+    assert [task["value"] for task in run.structured_content["tasks"]] == [
+        {"owner": "cy"},
+        {"tag": "elsewhere"},
+    ]
+    assert naps(tmp_path) == ["elsewhere"]
+
+
+async def until_status(
+    session: Any, task_id: str, status: str, *, besides: str | None = None
+) -> dict[str, Any]:
+    """Polls `tasks/get` until the task reads `status` (30 s at most), with an input request
+    other than `besides` when given; gives that answer."""
+    from orkestrel.mcp.task_client import get_task
+
+    with anyio.fail_after(30):
+        while True:
+            answer = await get_task(session.session, task_id)
+            fresh = set(answer.get("inputRequests", {})) - {besides}
+            if answer["status"] == status and (besides is None or fresh):
+                return answer
+            assert answer["status"] in ("working", "input_required"), answer
+            await anyio.sleep(0.1)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
@@ -302,7 +477,37 @@ async def test_forged_and_foreign_task_ids_read_as_unknown(
             foreign = await refusal(stranger, handle.task_id)
             await cancel_task(stranger.session, handle.task_id)
             with pytest.raises(MCPError) as typed:
-                await one.session.send_request(_get_with({"taskId": 42}), _answer_adapter())
+                await one.session.send_request(_raw({"taskId": 42}), _answer_adapter())
+            # tasks/update: another token's, or an unknown id, is the same unknown task; a
+            # malformed answer is a typed refusal naming where it is.
+            answers = {"form-1": {"action": "accept", "content": {}}}
+            huge = {"k": {"action": "accept", "content": {"x": "y" * 1_100_000}}}
+            updates = [
+                await refused_update(
+                    stranger, {"taskId": handle.task_id, "inputResponses": answers}
+                ),
+                await refused_update(
+                    one, {"taskId": secrets.token_hex(16), "inputResponses": answers}
+                ),
+                await refused_update(one, {"taskId": handle.task_id, "inputResponses": [1]}),
+                await refused_update(
+                    one, {"taskId": handle.task_id, "inputResponses": {"k": {"action": "yes"}}}
+                ),
+                await refused_update(
+                    one,
+                    {
+                        "taskId": handle.task_id,
+                        "inputResponses": {"k": {"action": "accept", "content": 3}},
+                    },
+                ),
+                await refused_update(
+                    one,
+                    {
+                        "taskId": handle.task_id,
+                        "inputResponses": huge,
+                    },
+                ),
+            ]
             mine = await settled(one, handle.task_id)
             untouched = await get_task(one.session, handle.task_id)
     assert (
@@ -312,26 +517,46 @@ async def test_forged_and_foreign_task_ids_read_as_unknown(
     assert foreign == unknown
     assert typed.value.error.code == -32602
     assert typed.value.error.message == ("invalid params: taskId: expected the string id of a task")
+    answer = (
+        '-32602 invalid params: inputResponses.k: expected a form elicitation\'s answer {"action": '
+        '"accept" | "decline" | "cancel", "content"?: object}'
+    )
+    assert [f"{code} {message}" for code, message in updates] == [
+        f"-32602 {unknown}",
+        f"-32602 {unknown}",
+        "-32602 invalid params: inputResponses: expected an object of answers keyed by the "
+        "task's inputRequests keys",
+        answer,
+        answer,
+        f"-32602 invalid params: inputResponses: {len(json.dumps(huge))} bytes of JSON, over the "
+        "1048576 a task's answers may hold",
+    ]
     # The stranger's cancel did nothing to it.
     assert mine["status"] == untouched["status"] == "completed"
     assert naps(tmp_path) == ["h0"]
 
 
-def _get_with(params: dict[str, Any]) -> Any:
-    """A `tasks/get` request with whatever params, sent as they are."""
-    from typing import Literal
-
+def _raw(params: dict[str, Any], method: str = "tasks/get") -> Any:
+    """A `method` request with whatever params, sent as they are."""
     from mcp_types import Request, RequestParams
     from pydantic import ConfigDict
 
     class AnyParams(RequestParams):
         model_config = ConfigDict(extra="allow")
 
-    class RawGet(Request[AnyParams, Literal["tasks/get"]]):
-        method: Literal["tasks/get"] = "tasks/get"
+    class Raw(Request[AnyParams, str]):
         params: AnyParams
 
-    return RawGet(params=AnyParams(**params))
+    return Raw(method=method, params=AnyParams(**params))
+
+
+async def refused_update(session: Any, params: dict[str, Any]) -> tuple[int, str]:
+    """The error code and message `tasks/update` with `params` answers."""
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as raised:
+        await session.session.send_request(_raw(params, "tasks/update"), _answer_adapter())
+    return raised.value.error.code, str(raised.value.error.message)
 
 
 def _answer_adapter() -> Any:
@@ -347,9 +572,7 @@ async def test_the_live_tasks_of_a_client_are_bounded_and_finished_ones_expire(
 
     from orkestrel.mcp.task_client import cancel_task
 
-    root, data = tmp_path / "root", tmp_path / "data"
-    root.mkdir()
-    server = stdio_server(root, data, plugin, "--max-tasks", "2", "--task-ttl", "2")
+    root, data, server = stdio_server(tmp_path, plugin, "--max-tasks", "2", "--task-ttl", "2")
     async with client(server) as capable:
         first = await created(capable, "workflow", steps("a", 1, 30))
         second = await created(capable, "workflow", steps("b", 1, 30))
@@ -458,13 +681,14 @@ async def settled_or_working(session: Any, task_id: str) -> str:
     return str(answer["status"])
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_fifty_concurrent_tasks_some_cancelled_end_right_with_no_leaked_rows(
-    tmp_path: Path, plugin: dict[str, str]
+    tmp_path: Path, plugin: dict[str, str], backend: str
 ) -> None:
     from orkestrel.mcp.task_client import cancel_task
 
-    with fresh_database("tasks") as dsn:
-        store = ["--database", dsn, "--max-tasks", "64", "--task-ttl", "60"]
+    with shared_store(tmp_path, backend) as shared:
+        store = [*shared, "--max-tasks", "64", "--task-ttl", "60"]
         with two_servers(tmp_path, plugin, *store) as urls:
             async with client(urls[0], token="a") as one, client(urls[1], token="a") as other:
                 handles: list[Any] = [None] * 50
@@ -484,7 +708,7 @@ async def test_fifty_concurrent_tasks_some_cancelled_end_right_with_no_leaked_ro
                 for handle in doomed:
                     await cancel_task(one.session, handle.task_id)
                 ends = [(await settled(other, handle.task_id, 120))["status"] for handle in handles]
-            rows = await stored_rows(dsn)
+            rows = await stored_rows(shared)
     expected = ["cancelled" if index % 5 == 0 else "completed" for index in range(50)]
     assert ends == expected
     assert len({handle.task_id for handle in handles}) == 50
@@ -494,9 +718,14 @@ async def test_fifty_concurrent_tasks_some_cancelled_end_right_with_no_leaked_ro
     assert sorted(naps(tmp_path)) == sorted(f"w{i}-0" for i in range(50) if i % 5)
 
 
-async def stored_rows(dsn: str) -> list[tuple[str, str]]:
-    """The id and status of every task row the PostgreSQL store keeps."""
+async def stored_rows(store: list[str]) -> list[tuple[str, str]]:
+    """The id and status of every task row the shared store (`shared_store`) keeps."""
+    flag, where = store
+    if flag == "--data":
+        return [(str(id), str(status)) for id, status in stored(Path(where), TASK_ROWS)]
     import psycopg
+
+    dsn = where
 
     def read() -> list[tuple[str, str]]:
         with psycopg.connect(dsn) as connection:
@@ -535,9 +764,7 @@ async def test_a_workflow_longer_than_the_clients_timeout_ends_through_a_task(
 
     from orkestrel.mcp.task_client import TasksExtension
 
-    root = tmp_path / "root"
-    root.mkdir()
-    server = stdio_server(root, tmp_path / "data", plugin)
+    root, _, server = stdio_server(tmp_path, plugin)
     # Each request may take 2 s; the workflow takes 6 s. Polling keeps every request short.
     async with Client(server, extensions=[TasksExtension()], read_timeout_seconds=2) as capable:
         answer = await capable.call_tool("workflow", steps("long", 2, 3))
@@ -547,3 +774,25 @@ async def test_a_workflow_longer_than_the_clients_timeout_ends_through_a_task(
     assert answer.structured_content == {"status": "completed", "count": 2, "durable": True}
     assert timed_out.value.error.message == "Request 'tools/call' timed out"
     assert naps(root)[:2] == ["long0", "long1"]
+
+
+async def test_the_agents_sdk_declares_no_tasks_so_its_5_s_default_times_out_a_longer_workflow(
+    tmp_path: Path, plugin: dict[str, str]
+) -> None:
+    pytest.importorskip("agents")
+    from agents.mcp import MCPServerStdio
+    from mcp.shared.exceptions import MCPError
+
+    root, _, server = stdio_server(tmp_path, plugin)
+    params: Any = {"command": server.command, "args": server.args, "env": server.env}
+    # Its default client_session_timeout_seconds is 5; the workflow takes 6 s.
+    async with MCPServerStdio(params=params) as short:
+        with pytest.raises(MCPError) as timed_out:
+            await short.call_tool("workflow", steps("short", 2, 3))
+    async with MCPServerStdio(params=params, client_session_timeout_seconds=30) as patient:
+        answer = await patient.call_tool("workflow", steps("patient", 2, 3))
+    assert str(timed_out.value) == "Request 'tools/call' timed out"
+    # Answered in place, not as a task: the SDK's session declares no Tasks extension.
+    assert answer.structured_content == {"status": "completed", "count": 2, "durable": True}
+    assert stored(tmp_path / "data", "SELECT count(*) FROM mcp_tasks") == [(0,)]
+    assert naps(root)[-2:] == ["patient0", "patient1"]

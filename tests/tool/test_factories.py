@@ -46,3 +46,23 @@ async def test_factories_work_together() -> None:
     assert [result["success"] for result in results] == [True, False, False]
     assert results[1] == {"id": "2", "name": "bad", "success": False, "error": "factory failed"}
     assert results[2]["error"] == "tool not found: missing"  # type: ignore[typeddict-item]
+
+
+def test_a_tool_opts_in_to_tasks_with_a_bool_only() -> None:
+    from orkestrel.tool import tool
+
+    @tool(task=True)
+    def slow(seconds: float) -> float:
+        """Waits."""
+        return seconds
+
+    plain = create_tool(name="plain", execute=lambda args: args)
+    opted = create_tool(name="long", execute=lambda args: args, task=True)
+    assert (getattr(plain, "task", None), getattr(opted, "task", None), slow.task) == (
+        False,
+        True,
+        True,
+    )
+    with pytest.raises(TypeError) as refused:
+        create_tool(name="long", execute=lambda args: args, task="yes")  # type: ignore[arg-type]
+    assert str(refused.value) == "Tool 'long': task must be True or False, got 'yes'"

@@ -83,9 +83,11 @@ async def open_task_broker(
     options: argparse.Namespace, manager: ToolManagerInterface, shared: SharedState | None
 ) -> AsyncIterator[TaskBroker | None]:
     """Opens the task broker of a served toolbox for as long as the context lasts: `None` when
-    the toolbox has no tool to run as a task, or under `--readonly` (nothing is stored)."""
+    the toolbox has no tool to run as a task (`workflow`, `agent`, or one made with
+    `task=True`), or under `--readonly` (nothing is stored)."""
     tools = [name for name in TASK_TOOLS if manager.tool(name) is not None]
-    if not tools or options.readonly:
+    opted = any(getattr(tool, "task", False) is True for tool in manager.tools())
+    if not (tools or opted) or options.readonly:
         yield None
         return
     # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).

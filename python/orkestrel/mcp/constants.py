@@ -135,3 +135,6 @@ gets the lease."""
 RESUMABLE_TOOLS = ("workflow",)
 """The tools whose task another server resumes when its own dies: the workflow tool, whose run
 continues from its checkpoints, so no completed step runs again."""
+
+MAX_INPUT_RESPONSE_BYTES = 1024 * 1024
+"""The most bytes of JSON the answers of one `tasks/update` may hold."""

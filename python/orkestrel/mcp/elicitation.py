@@ -54,11 +54,15 @@ MODERN_PROTOCOLS = frozenset({"2026-07-28"})
 class Served:
     """Represents one tool call being served: its MCP request context, the call's params (a
     retry carries `input_responses` and `request_state`), and the `InputRequiredResult` to
-    answer with instead of the tool's result, when an ask needs the client's input first."""
+    answer with instead of the tool's result, when an ask needs the client's input first. A
+    call run as an MCP task has no request: `task`, when its client answers form elicitations,
+    is how an ask reaches it (an `elicit_form(message, requested_schema, related_request_id)`
+    that waits for the client's `tasks/update`)."""
 
     context: Any
     params: Any = None
     input_required: dict[str, Any] | None = None
+    task: Any = None
 
 
 class InputRequired(Exception):
@@ -83,10 +87,11 @@ _UNASKABLE = {
 
 
 @contextmanager
-def serving_request(context: Any, params: Any = None) -> Iterator[Served]:
+def serving_request(context: Any, params: Any = None, task: Any = None) -> Iterator[Served]:
     """Marks the enclosed tool call as served for the MCP request `context` (the SDK's request
-    context, carrying `session` and `request_id`) with the call's `params`."""
-    served = Served(context, params)
+    context, carrying `session` and `request_id`) with the call's `params`, or, for a call run
+    as a task, through the task's `task` (see `Served`)."""
+    served = Served(context, params, task=task)
     token = _REQUEST.set(served)
     try:
         yield served
@@ -310,8 +315,9 @@ class ElicitingTerminalManager:
             return self._park(from_, to, form)
         served = current_request()
         context = None if served is None else served.context
-        session = getattr(context, "session", None)
-        capable = session is not None and supports_elicitation(session)
+        task = None if served is None else served.task
+        session = task if task is not None else getattr(context, "session", None)
+        capable = task is not None or (session is not None and supports_elicitation(session))
         schema = form.schema
         modern = getattr(context, "protocol_version", None) in MODERN_PROTOCOLS
         if served is not None and modern:

@@ -58,8 +58,9 @@ def create_server(
     cap instead, measured before it is written. With `strict_schemas`, every input schema is
     listed in OpenAI's strict subset where it has one, in its lean form (see `tool_wire`), so
     clients that check strict compatibility (OpenAI Agents SDK, pydantic-ai) keep strict mode.
-    With `tasks`, a call of one of its tools from a client that declared the Tasks extension is
-    answered at once with a task, and runs on in the broker (see `TaskBroker`). Raises
+    With `tasks`, a call of one of its tools, or of a tool made with `task=True`, from a client
+    that declared the Tasks extension is answered at once with a task, and runs on in the broker
+    (see `TaskBroker`). Raises
     `ValueError` when a registered tool cannot be listed (its annotations are not valid MCP
     annotations, or its parameter schema's root is not an object), or when `max_answer_bytes`
     is not a positive integer.
@@ -87,8 +88,8 @@ def create_server(
             "caller": caller,
         }
         tool = manager.tool(tool_name)
-        # A task has no request to ask its client through.
-        with serving_request(None):
+        # A task has no request: an ask reaches its client through the task's input requests.
+        with serving_request(None, task=getattr(caller, "input", None)):
             result = await manager.execute(call, timeout=timeout)
         await listing.check()
         return result_wire(result, None if tool is None else return_type(tool), max_answer_bytes)
@@ -127,7 +128,7 @@ def create_server(
         "resources/unsubscribe": subscriptions.unsubscribe,
     }
     if tasks is not None:
-        tasks.attach(run_task)
+        tasks.attach(run_task, lambda name: getattr(manager.tool(name), "task", False) is True)
     server = sdk.build_server(
         name, version, instructions, list_tools, call_tool, input_schema, extras, tasks
     )

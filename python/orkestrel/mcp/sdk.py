@@ -97,7 +97,8 @@ LEGACY_TASK_REFUSED = (
     "for a client that declares the io.modelcontextprotocol/tasks extension; call again "
     "without task to get the result in the answer"
 )
-"""The error a 2025-11-25 `tools/call` with the experimental `task` parameter gets."""
+"""The error a 2025-11-25 `tools/call` with the experimental `task` parameter gets, on both SDK
+lines, whether or not the server runs tasks."""
 
 UNKNOWN_CURSOR = (
     "invalid params: this server never issued that cursor (it lists every tool on one page)"
@@ -204,6 +205,10 @@ def _server_v2(
         # Deferred: an optional dependency's module, on the SDK's 2.x line only.
         from mcp.shared.exceptions import MCPError
 
+        if getattr(params, "task", None) is not None and ctx.protocol_version not in (
+            MODERN_VERSIONS
+        ):
+            raise MCPError(INVALID_PARAMS, LEGACY_TASK_REFUSED)
         try:
             answer = await call_tool(request(ctx, params), params.name, params.arguments)
         except TaskLimitError as refused:
@@ -251,8 +256,7 @@ def _server_v2(
 
 def _add_tasks(server: Any, tasks: TaskBroker) -> None:
     """Declares the Tasks extension on a 2.x server and serves its three methods (on 2026-07-28
-    requests; on earlier ones they are not found, and a `tools/call` with the 2025-11-25
-    `task` parameter is refused)."""
+    requests; on earlier ones they are not found)."""
     # Deferred: an optional dependency's module, on the SDK's 2.x line only.
     from mcp.shared.exceptions import MCPError
 
@@ -273,17 +277,6 @@ def _add_tasks(server: Any, tasks: TaskBroker) -> None:
 
     for name, serve in handlers.items():
         server.add_request_handler(name, types.RequestParams, method(serve))
-    inner = server.get_request_handler("tools/call")
-
-    async def on_call(ctx: Any, params: Any) -> Any:
-        if (
-            getattr(params, "task", None) is not None
-            and ctx.protocol_version not in MODERN_VERSIONS
-        ):
-            raise MCPError(INVALID_PARAMS, LEGACY_TASK_REFUSED)
-        return await inner.handler(ctx, params)
-
-    server.add_request_handler("tools/call", types.CallToolRequestParams, on_call)
 
 
 async def publish_tools_changed(server: Any) -> None:
@@ -377,6 +370,11 @@ def _server_v1(
         return types.ServerResult(model("ListToolsResult", await list_tools(request())))
 
     async def on_call(req: Any) -> Any:
+        if getattr(req.params, "task", None) is not None:
+            # The 1.x line serves no tasks: the 2025-11-25 experimental form is refused.
+            raise exceptions.McpError(
+                types.ErrorData(code=INVALID_PARAMS, message=LEGACY_TASK_REFUSED)
+            )
         try:
             with gates.get().call(server.request_context.request_id):
                 answer = await call_tool(request(req.params), req.params.name, req.params.arguments)

@@ -141,20 +141,73 @@ class TaskStore:
 
         return await self._database.transaction(work)
 
-    async def beat(self, id: str, now: int, changes: dict[str, Any] | None = None) -> str | None:
+    async def beat(
+        self, id: str, now: int, changes: dict[str, Any] | None = None
+    ) -> tuple[str | None, dict[str, Any]]:
         """Records that the runner of `id` is alive (and `changes` to its entry: progress, a
-        status message); gives the task's status, `None` when it is gone."""
+        status message); gives the task's status (`None` when it is gone) and the answers the
+        client sent to its input requests since the last beat, by key. Those requests are done
+        with; once none is left, an `input_required` task reads `working` again."""
 
-        def work(transaction: Transaction) -> str | None:
+        def work(transaction: Transaction) -> tuple[str | None, dict[str, Any]]:
             view = transaction.table(TASKS_TABLE)
             row = view.get(id)
             if row is None:
-                return None
+                return None, {}
             update: dict[str, Any] = {"beat": now}
-            if changes and row["status"] in LIVE_TASK_STATUSES:
-                update["entry"] = {**row["entry"], **changes, "updated": now}
+            entry, status = row["entry"], str(row["status"])
+            answers: dict[str, Any] = dict(entry.get("inputResponses") or {})
+            if status in LIVE_TASK_STATUSES and (changes or answers):
+                asked = {
+                    key: request
+                    for key, request in (entry.get("inputRequests") or {}).items()
+                    if key not in answers
+                }
+                entry = {**entry, **(changes or {}), "updated": now}
+                entry["inputRequests"], entry["inputResponses"] = asked, {}
+                update["entry"] = entry
+                if status == "input_required" and not asked:
+                    status = update["status"] = "working"
             view.update(id, update)
-            return str(row["status"])
+            return status, answers
+
+        return await self._database.transaction(work)
+
+    async def require(self, id: str, key: str, request: dict[str, Any], now: int) -> bool:
+        """Publishes `request` (an `elicitation/create` the run waits on) as the input request
+        `key` of live task `id`, which reads `input_required` until the client answers it;
+        `False` when the task is settled or gone."""
+
+        def work(transaction: Transaction) -> bool:
+            view = transaction.table(TASKS_TABLE)
+            row = view.get(id)
+            if row is None or row["status"] not in LIVE_TASK_STATUSES:
+                return False
+            entry = row["entry"]
+            asked = {**(entry.get("inputRequests") or {}), key: request}
+            entry = {**entry, "inputRequests": asked, "updated": now}
+            view.update(id, {"status": "input_required", "entry": entry, "beat": now})
+            return True
+
+        return await self._database.transaction(work)
+
+    async def respond(self, id: str, owner: str, answers: dict[str, Any], now: int) -> bool:
+        """Keeps `owner`'s `answers` to the input requests task `id` has outstanding, for its
+        runner's next beat; an answer to a key that is not outstanding (never asked, answered
+        already) is ignored. `False` when `owner` has no task `id`."""
+
+        def work(transaction: Transaction) -> bool:
+            view = transaction.table(TASKS_TABLE)
+            row = _mine(view, id, owner, now)
+            if row is None:
+                return False
+            entry = row["entry"]
+            asked, kept = entry.get("inputRequests") or {}, entry.get("inputResponses") or {}
+            fresh = {k: v for k, v in answers.items() if k in asked and k not in kept}
+            if row["status"] == "input_required" and fresh:
+                entry = {**entry, "inputResponses": {**kept, **fresh}, "updated": now}
+                view.update(id, {"entry": entry})
+            return True
 
         return await self._database.transaction(work)
 
@@ -182,7 +235,7 @@ class TaskStore:
             rows = view.records(
                 {
                     "conditions": [
-                        {"column": "status", "operator": "equals", "values": ["working"]},
+                        {"column": "status", "operator": "any", "values": list(LIVE_TASK_STATUSES)},
                         {"column": "beat", "operator": "below", "values": [now - stale_ms]},
                         {"column": "expires", "operator": "above", "values": [now]},
                     ],
@@ -195,8 +248,10 @@ class TaskStore:
             transaction.exclusive("orkestrel.mcp.tasks.adopt")
             view = transaction.table(TASKS_TABLE)
             for row in stale(view):
-                view.update(row["id"], {"beat": now})
-                return {**row, "beat": now}
+                # The resumed run asks its forms again: the dead run's requests are dropped.
+                entry = {**row["entry"], "inputRequests": {}, "inputResponses": {}}
+                view.update(row["id"], {"beat": now, "status": "working", "entry": entry})
+                return {**row, "beat": now, "status": "working", "entry": entry}
             return None
 
         # Every server looks every second: a read, and a write only when there is one to take.

@@ -5,9 +5,12 @@ SEP-2663, on the 2026-07-28 protocol) and serves `tasks/get`, `tasks/update` and
 from __future__ import annotations
 
 import contextlib
+import json
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,6 +22,7 @@ from orkestrel.mcp.constants import (
     DEFAULT_MAX_LIVE_TASKS,
     DEFAULT_TASK_TTL_MS,
     LIVE_TASK_STATUSES,
+    MAX_INPUT_RESPONSE_BYTES,
     MAX_TASK_TTL_MS,
     RESUMABLE_TOOLS,
     TASK_ADOPT_MS,
@@ -26,12 +30,14 @@ from orkestrel.mcp.constants import (
     TASK_POLL_INTERVAL_MS,
     TASKS_EXTENSION,
 )
+from orkestrel.mcp.elicitation import supports_elicitation
 from orkestrel.mcp.task_store import TaskStore, owner_digest
 from orkestrel.tool import LogLevel, ToolContext
 
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 MODERN_VERSIONS = ("2026-07-28",)
 INTERNAL_ERROR = -32603
+ELICIT = "elicitation/create"
 
 UNKNOWN_TASK = "invalid params: taskId: no such task (unknown, expired, or not this client's)"
 """The one answer to a task id the caller has no task under, whatever the reason, so that
@@ -40,6 +46,9 @@ polling reveals nothing of other clients' tasks."""
 TaskCall = Callable[[str, Any, ToolContext], Awaitable[dict[str, Any]]]
 """Runs a tool call (the tool's name, its arguments, the task's `ToolContext`) to its wire
 result."""
+
+OptedIn = Callable[[str], bool]
+"""Whether the tool of that name opted in to running as a task (`create_tool(task=True)`)."""
 
 
 class TaskLimitError(ValueError):
@@ -69,6 +78,8 @@ def task_wire(row: Mapping[str, Any], *, detailed: bool) -> dict[str, Any]:
     }
     if isinstance(entry.get("statusMessage"), str):
         wire["statusMessage"] = entry["statusMessage"]
+    if detailed and row["status"] == "input_required" and entry.get("inputRequests"):
+        wire["inputRequests"] = entry["inputRequests"]
     if detailed and isinstance(entry.get("progress"), dict):
         wire["_meta"] = {"orkestrel/progress": entry["progress"]}
     if detailed and row["status"] == "completed":
@@ -112,11 +123,16 @@ class TaskContext(ToolContext):
     """Represents the `ToolContext` of a call run as a task: its progress and status messages
     go to the task row (what `tasks/get` answers), at the broker's next beat."""
 
-    def __init__(self, broker: TaskBroker, id: str, *, resume: bool = False) -> None:
+    def __init__(
+        self, broker: TaskBroker, id: str, *, resume: bool = False, elicits: bool = False
+    ) -> None:
         self._broker = broker
         self.request_id = id
         self.endpoint: str | None = None
         self.resume = resume
+        self.input = TaskInput(broker, id) if elicits else None
+        """How an ask inside the task reaches its client, when the client declared that it
+        answers form elicitations; `None` otherwise."""
 
     async def report_progress(
         self, progress: float, total: float | None = None, message: str | None = None
@@ -131,12 +147,38 @@ class TaskContext(ToolContext):
         """Drops the entry: a task has no stream to send it on."""
 
 
+@dataclass(frozen=True)
+class Elicited:
+    """Represents the client's answer to a form elicitation, as `tasks/update` carried it."""
+
+    action: str
+    content: dict[str, Any] | None = None
+
+
+class TaskInput:
+    """Represents the client of task `id` as an ask reaches it: a form elicitation becomes an
+    entry of the task's `inputRequests` (the task reads `input_required` on `tasks/get`), and
+    the answer the client sends with `tasks/update` comes back from `elicit_form`."""
+
+    def __init__(self, broker: TaskBroker, id: str) -> None:
+        self._broker = broker
+        self._id = id
+
+    async def elicit_form(
+        self, message: str, requested_schema: dict[str, Any], related_request_id: Any = None
+    ) -> Elicited:
+        """Asks the task's client the form and waits for its answer."""
+        params = {"mode": "form", "message": message, "requestedSchema": requested_schema}
+        answer = await self._broker.input(self._id, {"method": ELICIT, "params": params})
+        return Elicited(answer["action"], answer.get("content"))
+
+
 class TaskBroker:
     """Represents the tasks of one server: `tools` are the tool names whose calls become tasks
-    for a client that declared the extension, kept `ttl_ms` milliseconds from creation, at
-    most `max_live` working at once per client. Runs live in the broker's task group
-    (`running()`), each beating its row every `TASK_BEAT_SECONDS`; a row cancelled on any
-    server stops its run at the next beat."""
+    for a client that declared the extension (with every tool that opted in, see `attach`),
+    kept `ttl_ms` milliseconds from creation, at most `max_live` working at once per client.
+    Runs live in the broker's task group (`running()`), each beating its row every
+    `TASK_BEAT_SECONDS`; a row cancelled on any server stops its run at the next beat."""
 
     def __init__(
         self,
@@ -162,8 +204,10 @@ class TaskBroker:
         self._max_live = max_live
         self._group: TaskGroup | None = None
         self._call: TaskCall | None = None
+        self._opted: OptedIn = lambda name: False
         self._runs: dict[str, anyio.CancelScope] = {}
         self._notes: dict[str, dict[str, Any]] = {}
+        self._asks: dict[str, dict[str, _Ask]] = {}
 
     @property
     def store(self) -> TaskStore:
@@ -186,14 +230,18 @@ class TaskBroker:
         except BaseExceptionGroup as failure:
             raise_alone(failure)
 
-    def attach(self, call: TaskCall) -> None:
-        """Sets how the broker runs a tool call (the server it serves for does this)."""
+    def attach(self, call: TaskCall, opted: OptedIn | None = None) -> None:
+        """Sets how the broker runs a tool call, and which other tools opted in to tasks (the
+        server it serves for does this)."""
         self._call = call
+        if opted is not None:
+            self._opted = opted
 
     def wants(self, context: Any, name: str) -> bool:
         """Whether a call of tool `name` on this request is to be answered with a task."""
         ready = self._group is not None and self._call is not None
-        return ready and name in self._tools and declares_tasks(context)
+        chosen = name in self._tools or self._opted(name)
+        return ready and chosen and declares_tasks(context)
 
     def note(self, id: str, changes: dict[str, Any]) -> None:
         """Keeps `changes` to task `id`'s row for its next beat."""
@@ -204,7 +252,12 @@ class TaskBroker:
         """Stores a working task for the call and runs it in the background; gives the
         `CreateTaskResult`. Raises `TaskLimitError` when the caller has too many working."""
         owner = owner_digest(principal(context))
-        call = {"name": name, "arguments": {} if arguments is None else arguments}
+        session = getattr(context, "session", None)
+        call = {
+            "name": name,
+            "arguments": {} if arguments is None else arguments,
+            "elicits": session is not None and supports_elicitation(session),
+        }
         resumable = name in RESUMABLE_TOOLS
         row = await self._store.create(
             owner, call, self._ttl_ms, self._max_live, now_ms(), resumable=resumable
@@ -229,7 +282,8 @@ class TaskBroker:
         try:
             with scope:
                 assert self._call is not None
-                context = TaskContext(self, id, resume=resume)
+                elicits = call.get("elicits") is True
+                context = TaskContext(self, id, resume=resume, elicits=elicits)
                 answer = await self._call(call["name"], call["arguments"], context)
                 outcome = ("completed", {"result": answer})
         except Exception as error:
@@ -237,6 +291,7 @@ class TaskBroker:
             outcome = ("failed", {"error": failure, "statusMessage": message_of(error)})
         finally:
             self._runs.pop(id, None)
+            self._asks.pop(id, None)
             notes = self._notes.pop(id, {})
             if outcome is None and not row["entry"].get("resumable"):
                 stopped = "the server stopped before the task finished"
@@ -257,11 +312,32 @@ class TaskBroker:
                     self._launch(adopted, resume=True)
             for id, scope in list(self._runs.items()):
                 try:
-                    status = await self._store.beat(id, now_ms(), self._notes.pop(id, None))
+                    status, answers = await self._store.beat(
+                        id, now_ms(), self._notes.pop(id, None)
+                    )
                 except Exception:
                     continue
+                waiting = self._asks.get(id, {})
+                for key, answer in answers.items():
+                    if key in waiting:
+                        waiting.pop(key).settle(answer)
                 if status not in LIVE_TASK_STATUSES:
                     scope.cancel()
+
+    async def input(self, id: str, request: dict[str, Any]) -> dict[str, Any]:
+        """Publishes `request` as an input request of running task `id` and waits for the
+        client's answer (delivered at a beat after its `tasks/update`)."""
+        key = f"form-{secrets.token_hex(4)}"
+        ask = _Ask()
+        self._asks.setdefault(id, {})[key] = ask
+        try:
+            if not await self._store.require(id, key, request, now_ms()):
+                raise RuntimeError(f"task {id} ended before its input could be asked")
+            await ask.ready.wait()
+        finally:
+            self._asks.get(id, {}).pop(key, None)
+        assert ask.answer is not None
+        return ask.answer
 
     async def get(self, context: Any, params: Mapping[str, Any]) -> dict[str, Any]:
         """Answers `tasks/get`: the caller's task as it stands, with its result or error once
@@ -285,9 +361,16 @@ class TaskBroker:
         return {"resultType": "complete"}
 
     async def update(self, context: Any, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Answers `tasks/update` with the acknowledgement the extension asks for: no task of
-        this server waits for input, so the responses are not used."""
-        _task_id(params)
+        """Answers `tasks/update`: keeps the client's answers to the caller's task's
+        outstanding input requests (the run that waits on them gets them at its next beat) and
+        acknowledges. An answer to a key the task has not outstanding is ignored, as the
+        extension says. Raises `ValueError` for malformed answers, and for an id the caller
+        has no task under (the same line as `tasks/get`)."""
+        id = _task_id(params)
+        answers = _answers(params.get("inputResponses"))
+        owner = owner_digest(principal(context))
+        if not await self._store.respond(id, owner, answers, now_ms()):
+            raise ValueError(UNKNOWN_TASK)
         return {"resultType": "complete"}
 
 
@@ -296,3 +379,42 @@ def _task_id(params: Mapping[str, Any]) -> str:
     if not isinstance(id, str):
         raise ValueError("invalid params: taskId: expected the string id of a task")
     return id
+
+
+class _Ask:
+    """One input request a run waits on: settled once with the client's answer."""
+
+    def __init__(self) -> None:
+        self.ready = anyio.Event()
+        self.answer: dict[str, Any] | None = None
+
+    def settle(self, answer: dict[str, Any]) -> None:
+        self.answer = answer
+        self.ready.set()
+
+
+def _answers(value: Any) -> dict[str, Any]:
+    """Checks the `inputResponses` of a `tasks/update`: at most `MAX_INPUT_RESPONSE_BYTES` of
+    JSON, an object whose every value is a form elicitation's answer."""
+    if not isinstance(value, Mapping):
+        raise ValueError(
+            "invalid params: inputResponses: expected an object of answers keyed by the "
+            "task's inputRequests keys"
+        )
+    size = len(json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    if size > MAX_INPUT_RESPONSE_BYTES:
+        raise ValueError(
+            f"invalid params: inputResponses: {size} bytes of JSON, over the "
+            f"{MAX_INPUT_RESPONSE_BYTES} a task's answers may hold"
+        )
+    for key, answer in value.items():
+        action = answer.get("action") if isinstance(answer, Mapping) else None
+        content = answer.get("content") if isinstance(answer, Mapping) else None
+        if action not in ("accept", "decline", "cancel") or not (
+            content is None or isinstance(content, Mapping)
+        ):
+            raise ValueError(
+                f"invalid params: inputResponses.{key}: expected a form elicitation's answer "
+                '{"action": "accept" | "decline" | "cancel", "content"?: object}'
+            )
+    return dict(value)

@@ -64,7 +64,9 @@ class Tool:
     (a `TypedDict`, a union of them, a pydantic model or a dataclass) when it has one shape: an
     MCP listing advertises its JSON Schema as the tool's `outputSchema`. A `Tool` never catches:
     a handler that raises makes `execute` raise. `name` is the tool's identity, the key a
-    registry files it under, so it cannot be changed after construction.
+    registry files it under, so it cannot be changed after construction. `task` opts the tool's
+    calls in to running as MCP tasks: `orkestrel serve` answers a call of it from a client that
+    declared the Tasks extension with a task handle at once and runs it on in the background.
     """
 
     __slots__ = (
@@ -79,6 +81,7 @@ class Tool:
         "parameters",
         "returns",
         "summary",
+        "task",
     )
 
     description: str | None
@@ -87,6 +90,7 @@ class Tool:
     annotations: dict[str, Any] | None
     returns: Any
     operations: dict[str, dict[str, Any]] | None
+    task: bool
 
     def __init__(
         self,
@@ -99,9 +103,12 @@ class Tool:
         annotations: dict[str, Any] | None = None,
         returns: Any = None,
         operations: dict[str, dict[str, Any]] | None = None,
+        task: bool = False,
     ) -> None:
         if not callable(execute):
             raise TypeError(f"Tool {name!r}: execute must be callable")
+        if not isinstance(task, bool):
+            raise TypeError(f"Tool {name!r}: task must be True or False, got {task!r}")
         if annotations is not None and not isinstance(annotations, dict):
             raise TypeError(f"Tool {name!r}: annotations must be a dict or None")
         self._name = name
@@ -111,6 +118,7 @@ class Tool:
         self.annotations = annotations
         self.returns = returns
         self.operations = operations
+        self.task = task
         self._handler = execute
         self._async = _is_async(execute)
         self._arity = _arity(execute)

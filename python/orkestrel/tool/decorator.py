@@ -42,6 +42,7 @@ class FunctionTool(Tool, Generic[P, R]):
         parameters: type[BaseModel] | None = None,
         annotations: dict[str, Any] | None = None,
         namespace: Mapping[str, Any] | None = None,
+        task: bool = False,
     ) -> None:
         if isinstance(function, type):
             raise TypeError(f"@tool decorates a function, not the class {function.__name__}")
@@ -63,6 +64,7 @@ class FunctionTool(Tool, Generic[P, R]):
             summary=summary if summary is not None else _lean(full),
             parameters=model.schema,
             annotations=annotations,
+            task=task,
         )
         self.function = function
         functools.update_wrapper(self, function)
@@ -84,6 +86,7 @@ def tool(
     description: str | None = None,
     parameters: type[BaseModel] | None = None,
     annotations: dict[str, Any] | None = None,
+    task: bool = False,
 ) -> Callable[[Callable[P, R]], FunctionTool[P, R]]: ...
 def tool(
     function: Callable[P, R] | None = None,
@@ -94,6 +97,7 @@ def tool(
     description: str | None = None,
     parameters: type[BaseModel] | None = None,
     annotations: dict[str, Any] | None = None,
+    task: bool = False,
 ) -> FunctionTool[P, R] | Callable[[Callable[P, R]], FunctionTool[P, R]]:
     """Turns a Python function into a `Tool` whose parameters come from its signature.
 
@@ -105,6 +109,7 @@ def tool(
     pydantic model the whole parameter schema; the function then takes that model as its one
     argument. A parameter annotated `Caller[T]` receives the call's `caller` instead.
     `annotations` (MCP hints such as `{"readOnlyHint": True}`) are kept on the tool.
+    `task=True` has `orkestrel serve` run its calls as MCP tasks (see `Tool`).
 
     Returns a `FunctionTool`: a `Tool` that is still callable as the original function.
     Raises `TypeError` at decoration time for `*args`, `**kwargs` or hints pydantic cannot use.
@@ -122,6 +127,7 @@ def tool(
             parameters=parameters,
             annotations=annotations,
             namespace=scope,
+            task=task,
         )
 
     return decorate if function is None else decorate(function, 2)

@@ -19,11 +19,13 @@ def create_tool(
     annotations: dict[str, Any] | None = None,
     returns: Any = None,
     operations: dict[str, dict[str, Any]] | None = None,
+    task: bool = False,
 ) -> ToolInterface:
     """Creates an executable tool bound to the supplied handler, returned as a `ToolInterface`
     so a call site holds the published contract rather than the `Tool` class. `returns` is the
     type of every value the handler returns, when it has one shape (see `Tool`). `operations`
-    holds each operation's exact call schema for `describe(name, operation)`.
+    holds each operation's exact call schema for `describe(name, operation)`. `task=True` has
+    `orkestrel serve` run its calls as MCP tasks for clients that support them (see `Tool`).
     """
     return Tool(
         name=name,
@@ -34,6 +36,7 @@ def create_tool(
         annotations=annotations,
         returns=returns,
         operations=operations,
+        task=task,
     )
 
 
