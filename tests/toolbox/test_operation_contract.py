@@ -164,3 +164,15 @@ async def test_another_operations_argument_with_a_value_is_refused_naming_its_op
         "error": 'malformed database call: count: "key" is an argument of get, update, remove, '
         "not of count (count takes operation, id, table, query; send null for the others)",
     }
+
+
+async def test_an_empty_value_the_listing_does_not_allow_is_still_refused() -> None:
+    manager = ToolManager()
+    manager.add(create_workspace_tool())
+    # `fromLine` is listed as an integer or null: "" is no value a strict-mode model could send.
+    call = {"operation": "read", "path": "a.txt", "fromLine": "", "query": []}
+    result = await manager.execute({"id": "1", "name": "workspace", "arguments": call})
+    assert result.get("error") == (
+        'malformed workspace call: read: "fromLine" is an argument of splice, not of read '
+        "(read takes operation, path, offset, limit; send null for the others)"
+    )

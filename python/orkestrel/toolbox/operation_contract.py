@@ -15,6 +15,8 @@ from orkestrel.contract import (
     preview,
 )
 from orkestrel.tool.flatten import flatten_parameters
+from orkestrel.tool.schemas import schema_kinds
+from orkestrel.tool.strict import strict_parameters
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import stored_argument
 from orkestrel.toolbox.unknown_keys import Finding, unknown_key, unknown_key_error
@@ -33,7 +35,7 @@ class OperationContract:
     missing.
     """
 
-    __slots__ = ("_arms", "_contract", "_label", "_owners", "_parameters")
+    __slots__ = ("_arms", "_contract", "_label", "_listed", "_owners", "_parameters")
 
     def __init__(self, shape: UnionShape, *, label: str) -> None:
         self._contract = create_contract(shape)
@@ -54,6 +56,10 @@ class OperationContract:
         for name, arm in self._arms.items():
             for key in _names(arm.schema):
                 self._owners.setdefault(key, []).append(name)
+        listed = strict_parameters(flat, label) or flat
+        self._listed = {
+            key: schema_kinds(child, listed) for key, child in listed["properties"].items()
+        }
 
     @property
     def operations(self) -> tuple[str, ...]:
@@ -100,16 +106,17 @@ class OperationContract:
         return call
 
     def _without_unused(self, args: Any, arm: Contract) -> Any:
-        """`args` without the other operations' arguments left empty (`null`, `""`, `[]`): the
-        flat listing names every operation's fields, and a strict-mode model must send each, so
-        an empty one means nothing. A dict subclass is passed on as it is."""
+        """`args` without the other operations' arguments left empty (`null`, `""`, `[]`, each
+        where the strict listing allows it): the flat listing names every operation's fields,
+        and a strict-mode model must send each, so an empty one means nothing. A dict subclass
+        is passed on as it is."""
         if type(args) is not dict:
             return args
         own = _names(arm.schema)
         unused = [
             key
             for key, value in args.items()
-            if key not in own and key in self._owners and _empty(value)
+            if key not in own and _empty(value) in self._listed.get(key, ())
         ]
         return {k: v for k, v in args.items() if k not in unused} if unused else args
 
@@ -155,8 +162,13 @@ def _names(schema: Any) -> frozenset[str]:
     return frozenset(properties) if isinstance(properties, Mapping) else frozenset()
 
 
-def _empty(value: Any) -> bool:
-    return value is None or (type(value) in (str, list) and not value)
+def _empty(value: Any) -> str | None:
+    """The JSON type of an empty value (`null`, `""`, `[]`), or `None` for any other."""
+    if value is None:
+        return "null"
+    if type(value) is str and not value:
+        return "string"
+    return "array" if type(value) is list and not value else None
 
 
 def _operation(args: Any) -> Any:
