@@ -58,7 +58,7 @@ class OperationContract:
                 self._owners.setdefault(key, []).append(name)
         listed = strict_parameters(flat, label) or flat
         self._listed = {
-            key: schema_kinds(child, listed) for key, child in listed["properties"].items()
+            key: schema_kinds(child, listed) for key, child in listed.get("properties", {}).items()
         }
 
     @property
@@ -89,7 +89,8 @@ class OperationContract:
         operation's own faults (or the operations there are, when none is named), or the
         first key its operation does not declare, at any depth (for another operation's
         argument, the operations that take it). Another operation's argument left empty
-        (`null`, `""`, `[]`) is dropped first: the flat listing offers it to every call."""
+        (`null`, `""`, `[]`, where the strict listing allows that value for it) is dropped
+        first: the flat listing offers it to every call."""
         operation = _operation(args)
         arm = self._arms.get(operation) if isinstance(operation, str) else None
         if arm is not None:
