@@ -315,3 +315,21 @@ async def test_the_describe_tool_reads_an_empty_operation_as_none() -> None:
         False,
         'malformed describe call: name: min 1 failed for ""',
     )
+
+
+async def test_an_empty_text_for_an_optional_object_or_array_means_absent() -> None:
+    manager = ToolManager()
+    manager.add(free_form)
+    sent = {"data": {}, "items": [], "records": [], "counts": "", "label": ""}
+    result = await manager.execute({"id": "1", "name": "free_form", "arguments": sent})
+    assert result.get("value") == {
+        "data": {},
+        "items": [],
+        "records": [],
+        "counts": None,
+        "label": "",
+    }
+    required = await manager.execute(
+        {"id": "2", "name": "free_form", "arguments": {**sent, "data": ""}}
+    )
+    assert "data: expected an object" in str(required.get("error"))

@@ -7,8 +7,9 @@ before the handler runs:
 
 - `null` for an optional property whose schema does not accept `null` means the property is
   absent (a strict-mode model cannot leave it out);
-- so does `""` for an optional property whose schema is a string of at least one character
-  (strict mode cannot list `minLength`, and a model fills an unused text property with `""`);
+- so does `""` for an optional property whose schema is a string of at least one character,
+  or an object or an array (sent as JSON text): strict mode cannot list `minLength`, and a
+  model fills an unused text property with `""`;
 - a string where the schema wants an object or an array and accepts no string is read as JSON
   text, when it parses to an object or an array.
 
@@ -126,7 +127,9 @@ class _Builder:
             if not any("null" in schema_kinds(s, self.root) for s in properties[name])
         )
         plan.blank = frozenset(
-            name for name in optional if all(_needs_text(s) for s in properties[name])
+            name
+            for name in optional
+            if plan.properties[name].text or all(_needs_text(s) for s in properties[name])
         )
         plan.extra = self.place(extra, depth + 1) if extra else None
         plan.items = self.place(items, depth + 1) if items else None
