@@ -89,8 +89,8 @@ async def test_what_a_strict_model_fills_unused_fields_with_is_read_as_absent(
         listed = {tool["name"]: tool["inputSchema"] for tool in await client.list_tools()}
         database, workspace = listed["database"], listed["workspace"]
         await client.call_tool("database", create_call(database))
-        # Another operation's fields as empty as the listing lets them be; `manager`-like
-        # optional names as "".
+        # Another operation's fields as empty as the listing lets them be, and the count's
+        # own unused `query` (JSON text) as "".
         filler = {"query": "", "key": [], "row": [], "column": "", "changes": None}
         counted = await client.call_tool(
             "database",
