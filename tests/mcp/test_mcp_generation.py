@@ -4,13 +4,22 @@ input schemas it lists for them (strict, lean):
 - every call the handler accepts, in the form strict mode sends, validates against the listed
   schema (100%, a hypothesis law over calls generated from each operation's exact schema);
 - values generated from a listed schema (hypothesis-jsonschema, and pydantic-ai's `TestModel`
-  generator) are accepted by the handler in at least 95% of cases: measured and printed, and
-  not reached by the flat listing, which cannot say which fields an operation requires.
+  generator) are accepted by the handler in at least 95% of cases: measured and printed with
+  the causes of every refusal, and not reached by the flat listing (xfail, strict);
+- every refusal of a generated value is one of the flat listing's known limits, so a cause the
+  listing could state cheaply (a bound, an enum) fails the test instead of hiding in the rate.
+
+"Accepted" means not refused for its shape: the handler's argument-contract refusal (the
+`malformed ...` line) counts against it; a success, or a failure about the world the values
+name (a tool, table, run or provider that does not exist, a provider that cannot be reached),
+counts for it, since generated names cannot exist.
 """
 
 from __future__ import annotations
 
 import io
+import re
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +44,24 @@ RELATIONS = '[shop.accounts]\ncontacts = ["accountId"]\n'
 EXAMPLES = 40
 CALL_SECONDS = 2.0
 GOAL = 0.95
+FILLERS: tuple[Any, ...] = ("", [], None)
+MEASURED = "22.5% (hypothesis-jsonschema), 8 of 21 (TestModel)"
+
+# The flat listing's known limits: what a refusal of a generated value may be about. The flat
+# form cannot say which operation takes or needs which field, strict mode has no `minLength`,
+# and a JSON text argument takes any string.
+FLAT_LIMITS = {
+    "another operation's argument": re.compile(r'^"\w+" is an argument of [\w, ]+, not of \w+'),
+    "a field its operation needs, sent null": re.compile(r"^[\w/]+: missing "),
+    "one key where the listing allows many": re.compile(
+        r"^key: (no variant of .* matched|expected string, received array)$"
+    ),
+    '"" for a name (no minLength in strict mode)': re.compile(
+        r'^[\w/]+: min 1 failed for ""( \(\+\d+ more\))?$'
+    ),
+    "JSON text that is not JSON": re.compile(r'^\w+: expected (array|object), received "'),
+    "workflow: one mode's argument in the other": re.compile(r'^unknown argument "\w+" \(known:'),
+}
 
 
 @pytest.fixture
@@ -77,6 +104,19 @@ async def outcomes(manager: ToolManager, name: str, calls: list[Any]) -> list[di
     return results
 
 
+def filled(call: Any, exact: dict[str, Any], index: int) -> Any:
+    """`call` with each listed field its schema does not take filled with an empty value
+    (`""`, `[]` or `null`, in turn), as a strict-mode model may fill the ones it does not use,
+    whether the listing allows that value there or not."""
+    if not isinstance(call, dict):
+        return call
+    own = exact.get("properties", {})
+    return {
+        key: FILLERS[(index + place) % len(FILLERS)] if key not in own and value is None else value
+        for place, (key, value) in enumerate(call.items())
+    }
+
+
 def exact_schemas(tool: Any) -> list[dict[str, Any]]:
     operations = getattr(tool, "operations", None)
     return list(operations.values()) if operations else [tool.parameters]
@@ -90,6 +130,7 @@ async def test_every_call_the_handler_accepts_validates_against_the_listed_schem
         listed = tool_wire(tool, strict=True)["inputSchema"]
         for schema in exact_schemas(tool):
             calls = [strict_value(value, listed) for value in draw(from_listed_schema(schema), 8)]
+            calls += [filled(call, schema, index) for index, call in enumerate(calls)]
             for call, result in zip(calls, await outcomes(served, tool.name, calls), strict=True):
                 checked += 1
                 if refused(result):
@@ -100,31 +141,69 @@ async def test_every_call_the_handler_accepts_validates_against_the_listed_schem
     assert accepted > checked / 2
 
 
-async def test_values_drawn_from_the_listed_schema_are_accepted(served: ToolManager) -> None:
-    rates = {}
-    for tool in served.tools():
-        listed = tool_wire(tool, strict=True)["inputSchema"]
-        calls = draw(from_listed_schema(listed), EXAMPLES)
-        results = await outcomes(served, tool.name, calls)
-        rates[tool.name] = sum(not refused(result) for result in results) / len(results)
-    total = sum(rates.values()) / len(rates)
-    for name, rate in rates.items():
-        print(f"hypothesis-jsonschema: {name} {rate:.0%} accepted")
-    print(f"hypothesis-jsonschema: {total:.1%} accepted over {len(rates)} tools")
-    if total < GOAL:
-        pytest.xfail(f"issue 31 goal 2 not reached: {total:.1%} accepted, goal {GOAL:.0%}")
+def causes(error: str) -> list[str]:
+    """The faults of one refusal line, without its `malformed <tool> ...: <operation>:` lead."""
+    body = re.sub(r"^malformed [\w-]+ [\w-]+: (?:\w+: (?=[\w/]+: |\"))?", "", error)
+    return [fault for fault in re.split(r"; (?=[\w/]+: |\")", body) if fault]
 
 
-async def test_pydantic_ai_test_model_calls_are_accepted(served: ToolManager) -> None:
+def limit_of(fault: str) -> str | None:
+    return next((name for name, shape in FLAT_LIMITS.items() if shape.match(fault)), None)
+
+
+async def generated_outcomes(
+    served: ToolManager,
+) -> dict[str, tuple[list[Any], list[dict[str, Any]]]]:
+    """Per tool, the hypothesis-jsonschema values and the `TestModel` calls drawn from its
+    listed schema, each with its result."""
     generator = pytest.importorskip("pydantic_ai.models.test")
-    accepted = total = 0
+    drawn: dict[str, tuple[list[Any], list[dict[str, Any]]]] = {}
     for tool in served.tools():
         listed = tool_wire(tool, strict=True)["inputSchema"]
-        calls = [generator._JsonSchemaTestData(listed, seed).generate() for seed in range(3)]
-        results = await outcomes(served, tool.name, calls)
+        values = draw(from_listed_schema(listed), EXAMPLES)
+        made = [generator._JsonSchemaTestData(listed, seed).generate() for seed in range(3)]
+        drawn[tool.name] = (values, await outcomes(served, tool.name, values))
+        drawn[f"{tool.name} (TestModel)"] = (made, await outcomes(served, tool.name, made))
+    return drawn
+
+
+def report(drawn: dict[str, tuple[list[Any], list[dict[str, Any]]]]) -> tuple[float, int, int]:
+    """Prints each tool's acceptance and its refusals' causes; answers hypothesis-jsonschema's
+    mean rate over the tools, and `TestModel`'s accepted and total calls."""
+    rates: list[float] = []
+    made = made_ok = 0
+    for name, (_, results) in drawn.items():
         ok = sum(not refused(result) for result in results)
-        print(f"TestModel: {tool.name} {ok} of {len(results)} accepted")
-        accepted, total = accepted + ok, total + len(results)
-    print(f"TestModel: {accepted} of {total} accepted")
-    if accepted < GOAL * total:
-        pytest.xfail(f"issue 31 goal 2 not reached: TestModel {accepted} of {total} accepted")
+        kinds = Counter(
+            limit_of(fault) or fault for r in results if refused(r) for fault in causes(r["error"])
+        )
+        print(f"{name}: {ok} of {len(results)} accepted; refused for {dict(kinds.most_common())}")
+        if name.endswith("(TestModel)"):
+            made, made_ok = made + len(results), made_ok + ok
+        else:
+            rates.append(ok / len(results))
+    total = sum(rates) / len(rates)
+    print(f"hypothesis-jsonschema: {total:.1%} accepted over {len(rates)} tools")
+    print(f"TestModel: {made_ok} of {made} accepted")
+    return total, made_ok, made
+
+
+@pytest.mark.xfail(strict=True, reason=f"issue 31 goal 2 not reached: measured {MEASURED}")
+async def test_values_drawn_from_the_listed_schema_are_accepted(served: ToolManager) -> None:
+    total, made_ok, made = report(await generated_outcomes(served))
+    assert total >= GOAL
+    assert made_ok >= GOAL * made
+
+
+async def test_every_refusal_of_a_generated_value_is_a_known_limit_of_the_flat_listing(
+    served: ToolManager,
+) -> None:
+    unexplained = [
+        (name, fault)
+        for name, (_, results) in (await generated_outcomes(served)).items()
+        for result in results
+        if refused(result)
+        for fault in causes(result["error"])
+        if limit_of(fault) is None
+    ]
+    assert unexplained == []

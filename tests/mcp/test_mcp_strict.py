@@ -82,6 +82,39 @@ async def test_every_served_input_schema_passes_both_strict_checks(tmp_path: Pat
     assert refused == {}
 
 
+async def test_what_a_strict_model_fills_unused_fields_with_is_read_as_absent(
+    tmp_path: Path,
+) -> None:
+    async with connect(stdio(sys.executable, serve_args(tmp_path))) as client:
+        listed = {tool["name"]: tool["inputSchema"] for tool in await client.list_tools()}
+        database, workspace = listed["database"], listed["workspace"]
+        await client.call_tool("database", create_call(database))
+        # Another operation's fields as empty as the listing lets them be, and the count's
+        # own unused `query` (JSON text) as "".
+        filler = {"query": "", "key": [], "row": [], "column": "", "changes": None}
+        counted = await client.call_tool(
+            "database",
+            strict_call(database, {**filler, "operation": "count", "id": "shop", "table": "notes"}),
+        )
+        written = {"operation": "write", "path": "a.txt", "content": "hi"}
+        await client.call_tool("workspace", strict_call(workspace, written))
+        filler = {"query": "", "replacement": "", "content": "", "from": "", "to": ""}
+        read = await client.call_tool(
+            "workspace", strict_call(workspace, {**filler, "operation": "read", "path": "a.txt"})
+        )
+        keyed = {"operation": "count", "id": "shop", "table": "notes", "key": 7}
+        refused = await client.call_tool("database", strict_call(database, keyed))
+    assert counted.get("isError", False) is False, counted
+    assert counted["content"][0]["text"] == '{"count":0}'
+    assert read.get("isError", False) is False, read
+    assert "hi" in read["content"][0]["text"]
+    assert refused["isError"] is True
+    assert refused["content"][0]["text"] == (
+        'malformed database call: count: "key" is an argument of get, update, remove, not of '
+        "count (count takes operation, id, table, query; send null for the others)"
+    )
+
+
 async def test_the_agents_sdk_keeps_strict_mode_and_calls_a_dict_argument_as_json_text(
     tmp_path: Path,
 ) -> None:

@@ -20,6 +20,7 @@ from orkestrel.tool import ExportError, Tool, ToolInterface, ToolManager, export
 from orkestrel.tool.arguments import arguments_plan, read_arguments
 from orkestrel.toolbox import (
     create_database_tool,
+    create_describe_tool,
     create_infer_tool,
     create_workspace_tool,
 )
@@ -274,3 +275,61 @@ def test_every_call_a_tool_accepts_survives_its_strict_form(
     # Strict mode cannot tell an absent property that accepts null from a null one (`counts`
     # here): both arrive as null, and null is what the handler gets.
     assert {key: item for key, item in read.items() if item is not None or key in value} == value
+
+
+async def test_an_empty_string_for_an_optional_property_that_needs_text_means_absent() -> None:
+    seen: list[Any] = []
+    schema = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "minLength": 1},
+            "scope": {"type": "string", "minLength": 1},
+            "note": {"type": "string"},
+            "either": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"}]},
+        },
+        "required": ["name"],
+    }
+    manager = ToolManager()
+    manager.add(Tool(name="spy", parameters=schema, execute=seen.append))
+    sent = {"name": "", "scope": "", "note": "", "either": ""}
+    await manager.execute({"id": "1", "name": "spy", "arguments": sent})
+    assert seen[0] == {"name": "", "note": "", "either": ""}
+
+
+async def test_the_describe_tool_reads_an_empty_operation_as_none() -> None:
+    manager = ToolManager()
+    manager.add([create_describe_tool(manager), create_workspace_tool()])
+    plain = await manager.execute(
+        {"id": "1", "name": "describe", "arguments": {"name": "workspace"}}
+    )
+    blank = await manager.execute(
+        {"id": "2", "name": "describe", "arguments": {"name": "workspace", "operation": ""}}
+    )
+    assert blank["success"] is True, blank
+    assert blank["value"] == plain["value"]  # type: ignore[typeddict-item]
+    # A name stays required: "" names no tool, and the call is refused for its shape.
+    refused = await manager.execute(
+        {"id": "3", "name": "describe", "arguments": {"name": "", "operation": ""}}
+    )
+    assert (refused["success"], refused.get("error")) == (
+        False,
+        'malformed describe call: name: min 1 failed for ""',
+    )
+
+
+async def test_an_empty_text_for_an_optional_object_or_array_means_absent() -> None:
+    manager = ToolManager()
+    manager.add(free_form)
+    sent = {"data": {}, "items": [], "records": [], "counts": "", "label": ""}
+    result = await manager.execute({"id": "1", "name": "free_form", "arguments": sent})
+    assert result.get("value") == {
+        "data": {},
+        "items": [],
+        "records": [],
+        "counts": None,
+        "label": "",
+    }
+    required = await manager.execute(
+        {"id": "2", "name": "free_form", "arguments": {**sent, "data": ""}}
+    )
+    assert "data: expected an object" in str(required.get("error"))

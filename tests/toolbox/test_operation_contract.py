@@ -137,3 +137,42 @@ def test_an_arm_without_a_one_value_operation_literal_is_refused_when_built() ->
     )
     with pytest.raises(ToolboxError, match="distinct operation names"):
         OperationContract(twice, label="x")
+
+
+async def test_another_operations_argument_left_empty_is_no_argument() -> None:
+    manager = ToolManager()
+    manager.add(create_workspace_tool())
+    written = {"operation": "write", "path": "a.txt", "content": "hi"}
+    await manager.execute({"id": "0", "name": "workspace", "arguments": written})
+    # What a strict-mode model fills the flat listing's unused fields with: nothing meant.
+    unused = {"query": "", "replacement": "", "from": None, "to": "", "content": ""}
+    call = {"operation": "read", "path": "a.txt", **unused}
+    result = await manager.execute({"id": "1", "name": "workspace", "arguments": call})
+    assert result["success"] is True, result
+    assert "hi" in str(result.get("value"))
+
+
+async def test_another_operations_argument_with_a_value_is_refused_naming_its_operations() -> None:
+    manager = ToolManager()
+    manager.add(create_database_tool())
+    call = {"operation": "count", "id": "shop", "table": "users", "key": 7}
+    result = await manager.execute({"id": "1", "name": "database", "arguments": call})
+    assert result == {
+        "id": "1",
+        "name": "database",
+        "success": False,
+        "error": 'malformed database call: count: "key" is an argument of get, update, remove, '
+        "not of count (count takes operation, id, table, query; send null for the others)",
+    }
+
+
+async def test_an_empty_value_the_listing_does_not_allow_is_still_refused() -> None:
+    manager = ToolManager()
+    manager.add(create_workspace_tool())
+    # `fromLine` is listed as an integer or null: "" is no value a strict-mode model could send.
+    call = {"operation": "read", "path": "a.txt", "fromLine": "", "query": []}
+    result = await manager.execute({"id": "1", "name": "workspace", "arguments": call})
+    assert result.get("error") == (
+        'malformed workspace call: read: "fromLine" is an argument of splice, not of read '
+        "(read takes operation, path, offset, limit; send null for the others)"
+    )

@@ -299,7 +299,7 @@ async def test_a_dict_subclass_is_read_from_its_storage_never_through_its_method
         await tool.execute(RaisingCall(operation="read"))
     # Read from storage, the call is a read, which takes no content (a write would).
     with pytest.raises(
-        ToolboxError, match=r'^malformed workspace call: read: unknown argument "content"'
+        ToolboxError, match=r'^malformed workspace call: read: "content" is an argument of write'
     ):
         await tool.execute(LyingCall(operation="read", path="a.txt", content="gone"))
     assert await tool.execute(LyingCall(operation="read", path="a.txt")) == plain

@@ -7,6 +7,9 @@ before the handler runs:
 
 - `null` for an optional property whose schema does not accept `null` means the property is
   absent (a strict-mode model cannot leave it out);
+- so does `""` for an optional property whose schema is a string of at least one character,
+  or an object or an array (sent as JSON text): strict mode cannot list `minLength`, and a
+  model fills an unused text property with `""`;
 - a string where the schema wants an object or an array and accepts no string is read as JSON
   text, when it parses to an object or an array.
 
@@ -33,11 +36,12 @@ ARGUMENTS_PLACE_LIMIT: Final = 10_000
 class ArgumentsPlan:
     """What to undo at one place of a tool's parameters (a value, with the places inside it)."""
 
-    __slots__ = ("absent", "active", "extra", "items", "properties", "text")
+    __slots__ = ("absent", "active", "blank", "extra", "items", "properties", "text")
 
     def __init__(self) -> None:
         self.text = False
         self.absent: frozenset[str] = frozenset()
+        self.blank: frozenset[str] = frozenset()
         self.properties: dict[str, ArgumentsPlan] = {}
         self.extra: ArgumentsPlan | None = None
         self.items: ArgumentsPlan | None = None
@@ -122,6 +126,11 @@ class _Builder:
             for name in optional
             if not any("null" in schema_kinds(s, self.root) for s in properties[name])
         )
+        plan.blank = frozenset(
+            name
+            for name in optional
+            if plan.properties[name].text or all(_needs_text(s) for s in properties[name])
+        )
         plan.extra = self.place(extra, depth + 1) if extra else None
         plan.items = self.place(items, depth + 1) if items else None
         return plan
@@ -146,9 +155,19 @@ class _Builder:
         return found
 
 
+def _needs_text(schema: Any) -> bool:
+    """Whether `schema` is a plain string schema that refuses `""` by its `minLength`."""
+    if not isinstance(schema, Mapping) or schema.get("type") != "string":
+        return False
+    if any(key in schema for key in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const")):
+        return False
+    least = schema.get("minLength")
+    return isinstance(least, int) and not isinstance(least, bool) and least >= 1
+
+
 def _settle(plans: list[ArgumentsPlan]) -> None:
     for plan in plans:
-        plan.active = plan.text or bool(plan.absent)
+        plan.active = plan.text or bool(plan.absent) or bool(plan.blank)
     changed = True
     while changed:
         changed = False
@@ -175,7 +194,8 @@ def _read_object(plan: ArgumentsPlan, value: dict[str, Any], depth: int) -> Any:
     changed = False
     out: dict[str, Any] = {}
     for key, item in value.items():
-        if item is None and key in plan.absent:
+        blank = type(item) is str and not item and key in plan.blank
+        if blank or (item is None and key in plan.absent):
             changed = True
             continue
         child = plan.properties.get(key) if key in plan.properties else plan.extra

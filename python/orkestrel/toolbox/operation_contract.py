@@ -15,9 +15,11 @@ from orkestrel.contract import (
     preview,
 )
 from orkestrel.tool.flatten import flatten_parameters
+from orkestrel.tool.schemas import schema_kinds
+from orkestrel.tool.strict import strict_parameters
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import stored_argument
-from orkestrel.toolbox.unknown_keys import refuse_unknown_keys
+from orkestrel.toolbox.unknown_keys import Finding, unknown_key, unknown_key_error
 from orkestrel.toolbox.variant_faults import name_variants
 
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
@@ -34,7 +36,7 @@ class OperationContract:
     missing.
     """
 
-    __slots__ = ("_arms", "_contract", "_label", "_parameters")
+    __slots__ = ("_arms", "_contract", "_label", "_listed", "_owners", "_parameters")
 
     def __init__(self, shape: UnionShape, *, label: str) -> None:
         self._contract = create_contract(shape)
@@ -51,6 +53,14 @@ class OperationContract:
             raise ToolboxError("TOOL", "the operation arms must carry distinct operation names")
         self._parameters = flat
         self._label = label
+        self._owners: dict[str, list[str]] = {}
+        for name, arm in self._arms.items():
+            for key in _names(arm.schema):
+                self._owners.setdefault(key, []).append(name)
+        listed = strict_parameters(flat, label) or flat
+        self._listed = {
+            key: schema_kinds(child, listed) for key, child in listed.get("properties", {}).items()
+        }
 
     @property
     def operations(self) -> tuple[str, ...]:
@@ -78,11 +88,17 @@ class OperationContract:
     def parse(self, args: Any) -> dict[str, Any]:
         """Parses a model's arguments, or raises a `TOOL` `ToolboxError` that names the
         operation's own faults (or the operations there are, when none is named), or the
-        first key its operation does not declare, at any depth."""
+        first key its operation does not declare, at any depth (for another operation's
+        argument, the operations that take it). Another operation's argument left empty
+        (`null`, `""`, `[]`, where the strict listing allows that value for it) is dropped
+        first: the flat listing offers it to every call."""
         operation = _operation(args)
         arm = self._arms.get(operation) if isinstance(operation, str) else None
         if arm is not None:
-            refuse_unknown_keys(arm.schema, args, f"malformed {self._label} call: {operation}")
+            args = self._without_unused(args, arm)
+            found = unknown_key(arm.schema, args)
+            if found is not None:
+                raise self._unknown(found, str(operation))
         try:
             call = self._contract.parse(args)
         except (ParseError, ContractError) as error:
@@ -90,6 +106,34 @@ class OperationContract:
         if not isinstance(call, dict):
             raise self._malformed(args, None)
         return call
+
+    def _without_unused(self, args: Any, arm: Contract) -> Any:
+        """`args` without the other operations' arguments left empty (`null`, `""`, `[]`, each
+        where the strict listing allows it): the flat listing names every operation's fields,
+        and a strict-mode model must send each, so an empty one means nothing. A dict subclass
+        is passed on as it is."""
+        if type(args) is not dict:
+            return args
+        own = _names(arm.schema)
+        unused = [
+            key
+            for key, value in args.items()
+            if key not in own and _empty(value) in self._listed.get(key, ())
+        ]
+        return {k: v for k, v in args.items() if k not in unused} if unused else args
+
+    def _unknown(self, found: Finding, operation: str) -> ToolboxError:
+        path, key, known = found
+        owners = self._owners.get(key) if not path else None
+        label = f"malformed {self._label} call: {operation}"
+        if not owners:
+            return unknown_key_error(found, label)
+        return ToolboxError(
+            "TOOL",
+            f'{label}: "{key}" is an argument of {", ".join(owners)}, not of {operation} '
+            f"({operation} takes {', '.join(known)}; send null for the others)",
+            {"path": [key], "known": known, "operations": owners},
+        )
 
     def _malformed(self, args: Any, error: Exception | None) -> ToolboxError:
         operation = _operation(args)
@@ -114,6 +158,20 @@ class OperationContract:
             f"malformed {self._label} call: {operation}: {detail}",
             {"operation": operation, "faults": faults[:_FAULTS_KEPT]},
         )
+
+
+def _names(schema: Any) -> frozenset[str]:
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    return frozenset(properties) if isinstance(properties, Mapping) else frozenset()
+
+
+def _empty(value: Any) -> str | None:
+    """The JSON type of an empty value (`null`, `""`, `[]`), or `None` for any other."""
+    if value is None:
+        return "null"
+    if type(value) is str and not value:
+        return "string"
+    return "array" if type(value) is list and not value else None
 
 
 def _operation(args: Any) -> Any:
