@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import TYPE_CHECKING, Unpack
 
 from orkestrel.abort import AbortSignal
 from orkestrel.agent.agent import Agent
 from orkestrel.agent.constants import (
     AGENT_MAX_CALLS,
     AGENT_MAX_CONTEXT,
-    ANTHROPIC_BASE_URL,
-    ANTHROPIC_MAX_TOKENS,
-    ANTHROPIC_VERSION,
     DEFAULT_AGENT_LIMIT,
-    OPENAI_BASE_URL,
 )
 from orkestrel.agent.conversation import Conversation
 from orkestrel.agent.manager import ConversationManager
@@ -29,10 +25,11 @@ from orkestrel.agent.types import (
     AgentBudgetInterface,
     AgentContextInterface,
     AgentInterface,
+    AnthropicProviderOptions,
     ConversationInterface,
     ConversationManagerInterface,
     ConversationStoreInterface,
-    HTTPProviderOptions,
+    OpenAIProviderOptions,
     ProviderInterface,
 )
 from orkestrel.database import DriverInterface, create_database
@@ -120,61 +117,30 @@ def create_database_conversation_store(
 
 
 def create_openai_provider(
-    *,
-    model: str,
-    base_url: str = OPENAI_BASE_URL,
-    api_key: str | None = None,
-    name: str = "openai",
-    headers: Mapping[str, str] | None = None,
-    think_body: Mapping[str, Any] | None = None,
-    **options: Unpack[HTTPProviderOptions],
+    **options: Unpack[OpenAIProviderOptions],
 ) -> OpenAICompatibleProvider:
     """Creates a provider for an OpenAI-compatible Chat Completions API (OpenAI, vLLM, llama.cpp,
-    Ollama, LM Studio); it needs `httpx` (the `openai` extra). `think_body` is merged into the
-    body of a call made with `think=True`; the other options are `HTTPProviderOptions`.
+    Ollama, LM Studio); it needs `httpx` (the `openai` extra). `model` is required; `base_url`,
+    `api_key`, `name`, `headers` and `think_body` (merged into the body of a call made with
+    `think=True`) default as `OpenAICompatibleProvider`'s do; the other options are
+    `HTTPProviderOptions`.
     """
     # Deferred: httpx is an optional dependency (the `openai` extra).
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
 
-    return OpenAICompatibleProvider(
-        model=model,
-        base_url=base_url,
-        api_key=api_key,
-        name=name,
-        headers=headers,
-        think_body=think_body,
-        **options,
-    )
+    return OpenAICompatibleProvider(**options)
 
 
 def create_anthropic_provider(
-    *,
-    model: str,
-    api_key: str | None = None,
-    base_url: str = ANTHROPIC_BASE_URL,
-    name: str = "anthropic",
-    headers: Mapping[str, str] | None = None,
-    version: str = ANTHROPIC_VERSION,
-    max_tokens: int = ANTHROPIC_MAX_TOKENS,
-    thinking: int | None = None,
-    **options: Unpack[HTTPProviderOptions],
+    **options: Unpack[AnthropicProviderOptions],
 ) -> AnthropicProvider:
     """Creates a provider for the Anthropic Messages API; it needs `httpx` (the `anthropic`
-    extra). `max_tokens` is sent with every request and `thinking` (a token budget) turns on
-    extended thinking for a call made with `think=True`; the other options are
-    `HTTPProviderOptions`.
+    extra). `model` is required; `max_tokens` is sent with every request and `thinking` (a token
+    budget) turns on extended thinking for a call made with `think=True`; those, `api_key`,
+    `base_url`, `name`, `headers` and `version` default as `AnthropicProvider`'s do; the other
+    options are `HTTPProviderOptions`.
     """
     # Deferred: httpx is an optional dependency (the `anthropic` extra).
     from orkestrel.agent.providers.anthropic import AnthropicProvider
 
-    return AnthropicProvider(
-        model=model,
-        api_key=api_key,
-        base_url=base_url,
-        name=name,
-        headers=headers,
-        version=version,
-        max_tokens=max_tokens,
-        thinking=thinking,
-        **options,
-    )
+    return AnthropicProvider(**options)
