@@ -5,13 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Unpack
 
-from orkestrel.abort import AbortSignal
 from orkestrel.agent.agent import Agent
-from orkestrel.agent.constants import (
-    AGENT_MAX_CALLS,
-    AGENT_MAX_CONTEXT,
-    DEFAULT_AGENT_LIMIT,
-)
 from orkestrel.agent.conversation import Conversation
 from orkestrel.agent.manager import ConversationManager
 from orkestrel.agent.registry import AgentRegistry
@@ -22,9 +16,8 @@ from orkestrel.agent.stores.database import (
 )
 from orkestrel.agent.stores.memory import MemoryConversationStore
 from orkestrel.agent.types import (
-    AgentBudgetInterface,
-    AgentContextInterface,
     AgentInterface,
+    AgentOptions,
     AnthropicProviderOptions,
     ConversationInterface,
     ConversationManagerInterface,
@@ -33,48 +26,21 @@ from orkestrel.agent.types import (
     ProviderInterface,
 )
 from orkestrel.database import DriverInterface, create_database
-from orkestrel.tool import ToolInterface, ToolManagerInterface
+from orkestrel.tool import ToolInterface
 
 if TYPE_CHECKING:
     from orkestrel.agent.providers.anthropic import AnthropicProvider
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
 
 
-def create_agent(
-    provider: ProviderInterface,
-    *,
-    id: str | None = None,
-    context: AgentContextInterface | None = None,
-    system: str | None = None,
-    tools: ToolManagerInterface | None = None,
-    conversations: ConversationManagerInterface | None = None,
-    limit: int = DEFAULT_AGENT_LIMIT,
-    timeout: int | float | None = None,
-    signal: AbortSignal | None = None,
-    budget: AgentBudgetInterface | None = None,
-    max_calls: int = AGENT_MAX_CALLS,
-    max_context: int = AGENT_MAX_CONTEXT,
-) -> AgentInterface:
+def create_agent(provider: ProviderInterface, **options: Unpack[AgentOptions]) -> AgentInterface:
     """Creates a live agent over a provider, returned as an `AgentInterface`: a `context`, or the
     `system`, `tools` and `conversations` to build one from, a turn `limit`, a `timeout` in
     milliseconds per run, a `signal` that stops every run, a `budget` that admits each model
     request, the tool calls one turn may run (`max_calls`) and the characters the conversation
-    may hold (`max_context`).
+    may hold (`max_context`), each defaulting as `Agent`'s does.
     """
-    return Agent(
-        provider,
-        id=id,
-        context=context,
-        system=system,
-        tools=tools,
-        conversations=conversations,
-        limit=limit,
-        timeout=timeout,
-        signal=signal,
-        budget=budget,
-        max_calls=max_calls,
-        max_context=max_context,
-    )
+    return Agent(provider, **options)
 
 
 def create_agent_registry(

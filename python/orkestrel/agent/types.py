@@ -285,6 +285,23 @@ class HTTPProviderOptions(TypedDict, total=False):
     deadline: float
 
 
+class AgentOptions(TypedDict, total=False):
+    """What `create_agent` takes beside the provider: the arguments of `Agent`, whose defaults
+    apply."""
+
+    id: str | None
+    context: AgentContextInterface | None
+    system: str | None
+    tools: ToolManagerInterface | None
+    conversations: ConversationManagerInterface | None
+    limit: int
+    timeout: int | float | None
+    signal: AbortSignal | None
+    budget: AgentBudgetInterface | None
+    max_calls: int
+    max_context: int
+
+
 class OpenAIProviderOptions(HTTPProviderOptions, total=False):
     """What `create_openai_provider` takes: the `HTTPProviderOptions` and the arguments of
     `OpenAICompatibleProvider`, whose defaults apply."""
