@@ -31,7 +31,7 @@ class Registry(Generic[ItemT, SnapshotT]):
     """Registers items in insertion order with one active selection; with a store, `open`
     hydrates an item from its snapshot and `save` writes one back. Nothing is saved on its own.
 
-    A subclass says how an item is built from a stored snapshot (`hydrate`).
+    A subclass says how an item is built from a stored snapshot (`_hydrate`).
     """
 
     __slots__ = ("_active", "_items", "_store")
@@ -51,7 +51,7 @@ class Registry(Generic[ItemT, SnapshotT]):
         """The selected item, resolved through the registry on every read."""
         return None if self._active is None else self._items.get(self._active)
 
-    def register(self, item: ItemT) -> ItemT:
+    def _register(self, item: ItemT) -> ItemT:
         """Registers an item (replacing one with the same id), activating it when nothing is
         active yet."""
         self._items[item.id] = item
@@ -59,7 +59,7 @@ class Registry(Generic[ItemT, SnapshotT]):
             self._active = item.id
         return item
 
-    def hydrate(self, id: str, snapshot: SnapshotT) -> ItemT:
+    def _hydrate(self, id: str, snapshot: SnapshotT) -> ItemT:
         """Builds and registers the item a stored snapshot describes."""
         raise NotImplementedError
 
@@ -85,7 +85,7 @@ class Registry(Generic[ItemT, SnapshotT]):
         snapshot = await self._store.get(id)
         if snapshot is None:
             return None
-        item = self.hydrate(id, snapshot)
+        item = self._hydrate(id, snapshot)
         self._active = item.id
         return item
 

@@ -38,7 +38,9 @@ def create_agent(provider: ProviderInterface, **options: Unpack[AgentOptions]) -
     `system`, `tools` and `conversations` to build one from, a turn `limit`, a `timeout` in
     milliseconds per run, a `signal` that stops every run, a `budget` that admits each model
     request, the tool calls one turn may run (`max_calls`) and the characters the conversation
-    may hold (`max_context`), each defaulting as `Agent`'s does.
+    may hold (`max_context`).
+
+    Each option defaults as `Agent`'s does.
     """
     return Agent(provider, **options)
 
@@ -86,10 +88,10 @@ def create_openai_provider(
     **options: Unpack[OpenAIProviderOptions],
 ) -> OpenAICompatibleProvider:
     """Creates a provider for an OpenAI-compatible Chat Completions API (OpenAI, vLLM, llama.cpp,
-    Ollama, LM Studio); it needs `httpx` (the `openai` extra). `model` is required; `base_url`,
-    `api_key`, `name`, `headers` and `think_body` (merged into the body of a call made with
-    `think=True`) default as `OpenAICompatibleProvider`'s do; the other options are
-    `HTTPProviderOptions`.
+    Ollama, LM Studio); it needs `httpx` (the `openai` extra). `think_body` is merged into the
+    body of a call made with `think=True`; the other options are `HTTPProviderOptions`.
+
+    `model` is required; every other option defaults as `OpenAICompatibleProvider`'s does.
     """
     # Deferred: httpx is an optional dependency (the `openai` extra).
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
@@ -101,10 +103,11 @@ def create_anthropic_provider(
     **options: Unpack[AnthropicProviderOptions],
 ) -> AnthropicProvider:
     """Creates a provider for the Anthropic Messages API; it needs `httpx` (the `anthropic`
-    extra). `model` is required; `max_tokens` is sent with every request and `thinking` (a token
-    budget) turns on extended thinking for a call made with `think=True`; those, `api_key`,
-    `base_url`, `name`, `headers` and `version` default as `AnthropicProvider`'s do; the other
-    options are `HTTPProviderOptions`.
+    extra). `max_tokens` is sent with every request and `thinking` (a token budget) turns on
+    extended thinking for a call made with `think=True`; the other options are
+    `HTTPProviderOptions`.
+
+    `model` is required; every other option defaults as `AnthropicProvider`'s does.
     """
     # Deferred: httpx is an optional dependency (the `anthropic` extra).
     from orkestrel.agent.providers.anthropic import AnthropicProvider

@@ -42,10 +42,10 @@ class ConversationManager(Registry[ConversationInterface, ConversationSnapshot])
             owned = parse_conversation_snapshot(snapshot)
             if owned is None:
                 raise ValueError("not a well-formed conversation snapshot")
-            return self.register(Conversation(owned["id"], owned["messages"]))
-        return self.register(Conversation(id))
+            return self._register(Conversation(owned["id"], owned["messages"]))
+        return self._register(Conversation(id))
 
-    def hydrate(self, id: str, snapshot: ConversationSnapshot) -> ConversationInterface:
+    def _hydrate(self, id: str, snapshot: ConversationSnapshot) -> ConversationInterface:
         """Registers the conversation a stored snapshot describes."""
         return self.add(snapshot=snapshot)
 

@@ -27,7 +27,7 @@ class RowStore:
         return None if row is None else row.get(column)
 
     async def delete(self, id: str) -> None:
-        """Forgets the row under `id`; an absent id is already satisfied."""
+        """Forgets what is stored under `id`; an absent id is already satisfied."""
         await self._table.remove(id)
 
     async def close(self) -> None:

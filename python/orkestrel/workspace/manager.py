@@ -55,8 +55,8 @@ class WorkspaceManager(Registry[WorkspaceInterface, WorkspaceSnapshot]):
         """Creates and registers a workspace (replacing one with the same id), activating it
         when nothing is active yet.
         """
-        return self.register(Workspace(id, seed, limit=self._limit))
+        return self._register(Workspace(id, seed, limit=self._limit))
 
-    def hydrate(self, id: str, snapshot: WorkspaceSnapshot) -> WorkspaceInterface:
+    def _hydrate(self, id: str, snapshot: WorkspaceSnapshot) -> WorkspaceInterface:
         """Registers the workspace a stored snapshot describes, under the id it was opened by."""
         return self.add(id, snapshot.files)
