@@ -10,6 +10,8 @@ import tokenize
 from pathlib import Path
 from typing import Any
 
+from support.markdown import sections
+
 FENCE = re.compile(r"^```python\n(.*?)^```", re.DOTALL | re.MULTILINE)
 CLAIM = "# -> "
 
@@ -17,6 +19,12 @@ CLAIM = "# -> "
 def fences(text: str) -> list[str]:
     """Returns the bodies of the ```python fences of a markdown text, in order."""
     return [match.group(1) for match in FENCE.finditer(text)]
+
+
+def pattern(guide: Path, title: str) -> str:
+    """Returns the one ```python fence of a guide's `## Patterns` under `### title`."""
+    (body,) = fences(sections(sections(guide.read_text(encoding="utf-8"), 2)["Patterns"], 3)[title])
+    return body
 
 
 def section(text: str, heading: str) -> str:

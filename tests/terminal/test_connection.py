@@ -8,9 +8,14 @@ from typing import Any
 import anyio
 import pytest
 
-from orkestrel.abort import AbortController
+from orkestrel.abort import AbortController, AbortSignal
 from orkestrel.form import create_form
-from orkestrel.terminal import HEADER_TOKEN, SSEParser, create_terminal_manager
+from orkestrel.terminal import (
+    HEADER_TOKEN,
+    SSEParser,
+    TerminalManagerInterface,
+    create_terminal_manager,
+)
 from orkestrel.toolbox import create_terminal_app
 from orkestrel.toolbox.server.connection import TerminalConnection
 from support.polling import until
@@ -36,6 +41,15 @@ def scope(method: str, path: str, headers: dict[str, str]) -> dict[str, Any]:
         "client": ("127.0.0.1", 1),
         "server": ("127.0.0.1", 80),
     }
+
+
+def connect(
+    manager: TerminalManagerInterface, timer: FakeTimer, signal: AbortSignal | None = None
+) -> TerminalConnection:
+    """A connection to the `assistant` terminal with no token, a 10 ms keepalive on `timer`."""
+    return TerminalConnection(
+        manager, "assistant", token=None, presented=None, keepalive=10, timer=timer, signal=signal
+    )
 
 
 class Exchange:
@@ -126,9 +140,7 @@ async def test_opening_twice_is_idempotent_and_close_is_complete() -> None:
     timer = FakeTimer()
     manager = create_terminal_manager()
     manager.add("assistant")
-    connection = TerminalConnection(
-        manager, "assistant", token=None, presented=None, keepalive=10, timer=timer
-    )
+    connection = connect(manager, timer)
     connection.open()
     connection.open()
     assert manager.emitter.count() == 3
@@ -146,15 +158,7 @@ async def test_an_already_aborted_signal_tears_down_at_once_and_a_later_abort_do
     manager.add("assistant")
     controller = AbortController()
     controller.abort()
-    connection = TerminalConnection(
-        manager,
-        "assistant",
-        token=None,
-        presented=None,
-        keepalive=10,
-        timer=timer,
-        signal=controller.signal,
-    )
+    connection = connect(manager, timer, controller.signal)
     connection.open()
     assert connection.closed
     assert manager.emitter.count() == 0
@@ -162,15 +166,7 @@ async def test_an_already_aborted_signal_tears_down_at_once_and_a_later_abort_do
     frames = [frame async for frame in connection.frames()]
     assert frames == []
     live = AbortController()
-    second = TerminalConnection(
-        manager,
-        "assistant",
-        token=None,
-        presented=None,
-        keepalive=10,
-        timer=timer,
-        signal=live.signal,
-    )
+    second = connect(manager, timer, live.signal)
     second.open()
     live.abort()
     assert second.closed
@@ -184,9 +180,7 @@ async def test_a_consumer_gone_without_an_abort_is_noticed_by_the_next_event_or_
     manager = create_terminal_manager(timer=FakeTimer())
     manager.add("assistant")
     for trigger in ("event", "tick"):
-        connection = TerminalConnection(
-            manager, "assistant", token=None, presented=None, keepalive=10, timer=timer
-        )
+        connection = connect(manager, timer)
         connection.open()
         connection._receive.close()  # the consumer went away; no signal fired
         assert not connection.closed

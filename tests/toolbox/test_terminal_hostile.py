@@ -4,6 +4,7 @@ parked by mistake."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import anyio
@@ -29,6 +30,12 @@ def tools() -> tuple[Any, ToolManager]:
         ]
     )
     return manager, registry
+
+
+def asking(registry: ToolManager, schema: dict[str, Any]) -> Callable[[], Coroutine[Any, Any, Any]]:
+    """The `ask` call that parks `schema` for the reviewer, to start in the background."""
+    call = {"id": "c", "name": "ask", "arguments": {"to": "reviewer", "schema": schema}}
+    return functools.partial(registry.execute, call)
 
 
 def nested(depth: int) -> Any:
@@ -83,12 +90,7 @@ async def test_a_pattern_that_would_backtrack_is_asked_and_checked_in_linear_tim
     manager, registry = tools()
     schema = {"fields": [{"control": "editor", "name": "a", "rule": {"pattern": "(a+)+b"}}]}
     async with anyio.create_task_group() as group:
-        group.start_soon(
-            functools.partial(
-                registry.execute,
-                {"id": "c", "name": "ask", "arguments": {"to": "reviewer", "schema": schema}},
-            )
-        )
+        group.start_soon(asking(registry, schema))
         await until(lambda: manager.pending("reviewer"))
         [record] = manager.pending("reviewer")
         refused = await registry.execute(
@@ -140,16 +142,7 @@ async def test_a_value_of_the_wrong_type_for_every_control_is_rejected_and_the_f
     answer = registry.tool("answer")
     assert answer is not None
     async with anyio.create_task_group() as group:
-        group.start_soon(
-            functools.partial(
-                registry.execute,
-                {
-                    "id": "c",
-                    "name": "ask",
-                    "arguments": {"to": "reviewer", "schema": {"fields": FIELDS}},
-                },
-            )
-        )
+        group.start_soon(asking(registry, {"fields": FIELDS}))
         await until(lambda: manager.pending("reviewer"))
         [record] = manager.pending("reviewer")
         for control, values in WRONG_VALUES.items():
@@ -180,12 +173,7 @@ async def test_answers_to_expired_or_made_up_ids_are_unknown() -> None:
     )
     schema = {"fields": [{"control": "confirm", "name": "ok"}]}
     async with anyio.create_task_group() as group:
-        group.start_soon(
-            functools.partial(
-                registry.execute,
-                {"id": "c", "name": "ask", "arguments": {"to": "reviewer", "schema": schema}},
-            )
-        )
+        group.start_soon(asking(registry, schema))
         await until(lambda: manager.pending("reviewer"))
         [record] = manager.pending("reviewer")
         timer.fire()

@@ -304,12 +304,12 @@ async def test_agents_are_snapshotted_and_rebuilt_for_each_lineage() -> None:
 
 def test_the_guide_pins_the_seed_pattern_of_composing_leaves_and_raw_agents() -> None:
     from conftest import ROOT
-    from support.fences import fences, run
-    from support.markdown import sections
+    from support.fences import pattern, run
 
-    guide = (ROOT / "docs" / "guides" / "toolbox.md").read_text(encoding="utf-8")
-    title = "Composing opaque leaves and raw agents into a workflow registry"
-    (body,) = fences(sections(sections(guide, 2)["Patterns"], 3)[title])
+    body = pattern(
+        ROOT / "docs" / "guides" / "toolbox.md",
+        "Composing opaque leaves and raw agents into a workflow registry",
+    )
     assert "create_workflow_functions(runner, functions=leaves, agents=agents)" in body
     assert "create_workflow_tool(definition, runner, functions=leaves, agents=agents)" in body
     namespace = run(body, "toolbox.md#agents-pattern")

@@ -614,12 +614,12 @@ async def test_a_tree_larger_than_the_task_cap_is_refused_before_running() -> No
 
 def test_the_guide_pins_the_seed_pattern_of_authoring_through_a_real_manager() -> None:
     from conftest import ROOT
-    from support.fences import fences, run
-    from support.markdown import sections
+    from support.fences import pattern, run
 
-    guide = (ROOT / "docs" / "guides" / "toolbox.md").read_text(encoding="utf-8")
-    title = "Authoring and running a workflow through the tool with a real `ToolManager`"
-    (body,) = fences(sections(sections(guide, 2)["Patterns"], 3)[title])
+    body = pattern(
+        ROOT / "docs" / "guides" / "toolbox.md",
+        "Authoring and running a workflow through the tool with a real `ToolManager`",
+    )
     assert "create_workflow_tool(definition, create_workflow_runner(), functions=functions)" in body
     assert '"value": {"status": "completed", "count": 2}' in body
     namespace = run(body, "toolbox.md#workflow-pattern")

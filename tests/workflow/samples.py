@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from orkestrel.workflow import MemoryWorkflowStore, WorkflowSnapshot
+from orkestrel.workflow import MemoryWorkflowStore, WorkflowSnapshot, create_workflow_runner
 
 
 def task(id: str, behavior: str | None = None, **extra: Any) -> dict[str, Any]:
@@ -29,6 +29,11 @@ def workflow(*phases: dict[str, Any], id: str = "wf", **extra: Any) -> dict[str,
 def statuses(snapshot: WorkflowSnapshot) -> dict[str, str]:
     """Every task's status in a snapshot, by task id."""
     return {t["id"]: t["status"] for p in snapshot["phases"] for t in p["tasks"]}
+
+
+async def run(definition: dict[str, Any], **options: Any) -> Any:
+    """Runs a definition on a fresh runner with the given `execute` options."""
+    return await create_workflow_runner().execute(definition, **options)
 
 
 class RecordingStore(MemoryWorkflowStore):

@@ -3,8 +3,6 @@ store does to a run."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import anyio
 import anyio.lowlevel
 import pytest
@@ -14,15 +12,10 @@ from orkestrel.workflow import (
     WorkflowSnapshot,
     create_memory_workflow_store,
     create_restored_workflow,
-    create_workflow_runner,
 )
-from workflow.samples import FailingStore, RecordingStore, phase, statuses, task, workflow
+from workflow.samples import FailingStore, RecordingStore, phase, run, statuses, task, workflow
 
 pytestmark = pytest.mark.anyio
-
-
-async def run(definition: dict[str, Any], **options: Any) -> Any:
-    return await create_workflow_runner().execute(definition, **options)
 
 
 def history(writes: list[WorkflowSnapshot], id: str) -> list[str]:

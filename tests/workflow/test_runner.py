@@ -16,16 +16,11 @@ from orkestrel.workflow import (
     TaskControllerInterface,
     WorkflowError,
     WorkflowRunner,
-    create_workflow_runner,
     is_workflow_error,
 )
-from workflow.samples import RecordingStore, phase, statuses, task, workflow
+from workflow.samples import RecordingStore, phase, run, statuses, task, workflow
 
 pytestmark = pytest.mark.anyio
-
-
-async def run(definition: dict[str, Any], **options: Any) -> Any:
-    return await create_workflow_runner().execute(definition, **options)
 
 
 async def test_a_tree_without_tasks_completes_with_nothing_to_count() -> None:

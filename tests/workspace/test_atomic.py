@@ -89,21 +89,26 @@ WRITER = textwrap.dedent(
 )
 
 
+def kill_writer(tmp_path: Path, chance: random.Random) -> None:
+    """Starts `WRITER` over `tmp_path` and kills it with SIGKILL at a random moment of its write."""
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    assert writer.stdout is not None
+    writer.stdout.readline()
+    time.sleep(chance.uniform(0.0, 0.05))
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    writer.stdout.close()
+
+
 def test_a_killed_writer_leaves_the_old_or_the_new_file_never_a_mix(tmp_path: Path) -> None:
     (tmp_path / "w").mkdir()
     (tmp_path / "w" / "big.txt").write_text("old " * 1_000_000)
     whole = {"old " * 1_000_000, "new " * 1_000_000}
     chance = random.Random(7)
     for _ in range(5):
-        writer = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True
-        )
-        assert writer.stdout is not None
-        writer.stdout.readline()
-        time.sleep(chance.uniform(0.0, 0.05))
-        writer.send_signal(signal.SIGKILL)
-        writer.wait()
-        writer.stdout.close()
+        kill_writer(tmp_path, chance)
         assert (tmp_path / "w" / "big.txt").read_text() in whole
     leftovers = [path for path in os.listdir(tmp_path / "w") if path != "big.txt"]
     assert all(name.endswith(".orkestrel-tmp") for name in leftovers)
@@ -116,15 +121,7 @@ def test_temporary_files_left_by_killed_writers_are_cleaned_when_the_folder_is_o
     (tmp_path / "w" / "big.txt").write_text("old " * 1_000_000)
     chance = random.Random(3)
     for _ in range(5):
-        writer = subprocess.Popen(
-            [sys.executable, "-c", WRITER, str(tmp_path)], stdout=subprocess.PIPE, text=True
-        )
-        assert writer.stdout is not None
-        writer.stdout.readline()
-        time.sleep(chance.uniform(0.0, 0.05))
-        writer.send_signal(signal.SIGKILL)
-        writer.wait()
-        writer.stdout.close()
+        kill_writer(tmp_path, chance)
     left = tmp_path / "w" / "src" / ".orkestrel-0123456789abcdef.orkestrel-tmp"
     left.write_text("half a write, as a writer killed before its rename leaves it")
     snapshot = anyio.run(DirectoryWorkspaceStore(tmp_path).get, "w")

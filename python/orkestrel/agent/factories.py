@@ -3,19 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Unpack
+from typing import TYPE_CHECKING, Unpack
 
-from orkestrel.abort import AbortSignal
 from orkestrel.agent.agent import Agent
-from orkestrel.agent.constants import (
-    AGENT_MAX_CALLS,
-    AGENT_MAX_CONTEXT,
-    ANTHROPIC_BASE_URL,
-    ANTHROPIC_MAX_TOKENS,
-    ANTHROPIC_VERSION,
-    DEFAULT_AGENT_LIMIT,
-    OPENAI_BASE_URL,
-)
 from orkestrel.agent.conversation import Conversation
 from orkestrel.agent.manager import ConversationManager
 from orkestrel.agent.registry import AgentRegistry
@@ -26,58 +16,33 @@ from orkestrel.agent.stores.database import (
 )
 from orkestrel.agent.stores.memory import MemoryConversationStore
 from orkestrel.agent.types import (
-    AgentBudgetInterface,
-    AgentContextInterface,
     AgentInterface,
+    AgentOptions,
+    AnthropicProviderOptions,
     ConversationInterface,
     ConversationManagerInterface,
     ConversationStoreInterface,
-    HTTPProviderOptions,
+    OpenAIProviderOptions,
     ProviderInterface,
 )
 from orkestrel.database import DriverInterface, create_database
-from orkestrel.tool import ToolInterface, ToolManagerInterface
+from orkestrel.tool import ToolInterface
 
 if TYPE_CHECKING:
     from orkestrel.agent.providers.anthropic import AnthropicProvider
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
 
 
-def create_agent(
-    provider: ProviderInterface,
-    *,
-    id: str | None = None,
-    context: AgentContextInterface | None = None,
-    system: str | None = None,
-    tools: ToolManagerInterface | None = None,
-    conversations: ConversationManagerInterface | None = None,
-    limit: int = DEFAULT_AGENT_LIMIT,
-    timeout: int | float | None = None,
-    signal: AbortSignal | None = None,
-    budget: AgentBudgetInterface | None = None,
-    max_calls: int = AGENT_MAX_CALLS,
-    max_context: int = AGENT_MAX_CONTEXT,
-) -> AgentInterface:
+def create_agent(provider: ProviderInterface, **options: Unpack[AgentOptions]) -> AgentInterface:
     """Creates a live agent over a provider, returned as an `AgentInterface`: a `context`, or the
     `system`, `tools` and `conversations` to build one from, a turn `limit`, a `timeout` in
     milliseconds per run, a `signal` that stops every run, a `budget` that admits each model
     request, the tool calls one turn may run (`max_calls`) and the characters the conversation
     may hold (`max_context`).
+
+    Each option defaults as `Agent`'s does.
     """
-    return Agent(
-        provider,
-        id=id,
-        context=context,
-        system=system,
-        tools=tools,
-        conversations=conversations,
-        limit=limit,
-        timeout=timeout,
-        signal=signal,
-        budget=budget,
-        max_calls=max_calls,
-        max_context=max_context,
-    )
+    return Agent(provider, **options)
 
 
 def create_agent_registry(
@@ -120,61 +85,31 @@ def create_database_conversation_store(
 
 
 def create_openai_provider(
-    *,
-    model: str,
-    base_url: str = OPENAI_BASE_URL,
-    api_key: str | None = None,
-    name: str = "openai",
-    headers: Mapping[str, str] | None = None,
-    think_body: Mapping[str, Any] | None = None,
-    **options: Unpack[HTTPProviderOptions],
+    **options: Unpack[OpenAIProviderOptions],
 ) -> OpenAICompatibleProvider:
     """Creates a provider for an OpenAI-compatible Chat Completions API (OpenAI, vLLM, llama.cpp,
     Ollama, LM Studio); it needs `httpx` (the `openai` extra). `think_body` is merged into the
     body of a call made with `think=True`; the other options are `HTTPProviderOptions`.
+
+    `model` is required; every other option defaults as `OpenAICompatibleProvider`'s does.
     """
     # Deferred: httpx is an optional dependency (the `openai` extra).
     from orkestrel.agent.providers.openai import OpenAICompatibleProvider
 
-    return OpenAICompatibleProvider(
-        model=model,
-        base_url=base_url,
-        api_key=api_key,
-        name=name,
-        headers=headers,
-        think_body=think_body,
-        **options,
-    )
+    return OpenAICompatibleProvider(**options)
 
 
 def create_anthropic_provider(
-    *,
-    model: str,
-    api_key: str | None = None,
-    base_url: str = ANTHROPIC_BASE_URL,
-    name: str = "anthropic",
-    headers: Mapping[str, str] | None = None,
-    version: str = ANTHROPIC_VERSION,
-    max_tokens: int = ANTHROPIC_MAX_TOKENS,
-    thinking: int | None = None,
-    **options: Unpack[HTTPProviderOptions],
+    **options: Unpack[AnthropicProviderOptions],
 ) -> AnthropicProvider:
     """Creates a provider for the Anthropic Messages API; it needs `httpx` (the `anthropic`
     extra). `max_tokens` is sent with every request and `thinking` (a token budget) turns on
     extended thinking for a call made with `think=True`; the other options are
     `HTTPProviderOptions`.
+
+    `model` is required; every other option defaults as `AnthropicProvider`'s does.
     """
     # Deferred: httpx is an optional dependency (the `anthropic` extra).
     from orkestrel.agent.providers.anthropic import AnthropicProvider
 
-    return AnthropicProvider(
-        model=model,
-        api_key=api_key,
-        base_url=base_url,
-        name=name,
-        headers=headers,
-        version=version,
-        max_tokens=max_tokens,
-        thinking=thinking,
-        **options,
-    )
+    return AnthropicProvider(**options)

@@ -2,7 +2,16 @@
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, Protocol, TypedDict, overload
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    NotRequired,
+    Protocol,
+    Required,
+    TypedDict,
+    overload,
+)
 
 from orkestrel.abort import AbortSignal
 from orkestrel.tool import ToolCall, ToolDefinition, ToolManagerInterface
@@ -274,3 +283,46 @@ class HTTPProviderOptions(TypedDict, total=False):
     limit: int
     timeout: float
     deadline: float
+
+
+class AgentOptions(TypedDict, total=False):
+    """What `create_agent` takes beside the provider: the arguments of `Agent`, whose defaults
+    apply."""
+
+    id: str | None
+    context: AgentContextInterface | None
+    system: str | None
+    tools: ToolManagerInterface | None
+    conversations: ConversationManagerInterface | None
+    limit: int
+    timeout: int | float | None
+    signal: AbortSignal | None
+    budget: AgentBudgetInterface | None
+    max_calls: int
+    max_context: int
+
+
+class OpenAIProviderOptions(HTTPProviderOptions, total=False):
+    """What `create_openai_provider` takes: the `HTTPProviderOptions` and the arguments of
+    `OpenAICompatibleProvider`, whose defaults apply."""
+
+    model: Required[str]
+    base_url: str
+    api_key: str | None
+    name: str
+    headers: Mapping[str, str] | None
+    think_body: Mapping[str, Any] | None
+
+
+class AnthropicProviderOptions(HTTPProviderOptions, total=False):
+    """What `create_anthropic_provider` takes: the `HTTPProviderOptions` and the arguments of
+    `AnthropicProvider`, whose defaults apply."""
+
+    model: Required[str]
+    api_key: str | None
+    base_url: str
+    name: str
+    headers: Mapping[str, str] | None
+    version: str
+    max_tokens: int
+    thinking: int | None

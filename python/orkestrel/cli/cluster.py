@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
 
-from orkestrel.cli.helpers import detect
+from orkestrel.cli.helpers import detect, inference_options
 
 Layout = Literal["json", "jsonl"]
 
@@ -92,14 +92,8 @@ def run_on_cluster(
         for name in args.files:
             for url in _expand(name):
                 groups[args.layout or _layout(url)].append(url)
-        builder = SchemaBuilder(
-            format=args.format,
-            enum=args.enum,
-            closed=not args.open,
-            max_depth=args.max_depth,
-            max_properties=args.max_properties,
-            merge=args.merge,
-        )
+        options = inference_options(args)
+        builder = SchemaBuilder(**options)
         with connect(args.scheduler) as client:
             for layout, names in groups.items():
                 if not names:
@@ -107,12 +101,7 @@ def run_on_cluster(
                 result = reduce_dask(
                     names,
                     client=client,
-                    format=args.format,
-                    enum=args.enum,
-                    closed=not args.open,
-                    max_depth=args.max_depth,
-                    max_properties=args.max_properties,
-                    merge=args.merge,
+                    **options,
                     errors="skip" if args.skip_bad_lines else "raise",
                     layout=layout,
                 )

@@ -7,9 +7,19 @@ from orkestrel._core import infer_json
 
 TYPE_CHECKING = False  # `typing` stays unimported at run time: it is start-up time for `infer`
 if TYPE_CHECKING:
-    from typing import Literal, Protocol
+    from typing import Any, Literal, Protocol, TypedDict
 
     Layout = Literal["json", "jsonl"]
+
+    class InferenceOptions(TypedDict):
+        """The inference options `orkestrel infer` reads from its flags."""
+
+        format: bool
+        enum: bool
+        closed: bool
+        max_depth: int | float
+        max_properties: int | float
+        merge: bool
 
     class Reader(Protocol):
         """A binary stream, as far as the readers here use one."""
@@ -23,6 +33,18 @@ PEEK_BYTES = 1 << 20
 _BLANK = b" \t\r\n"
 _CHUNK = 1 << 16
 _STARTS = {bytes([byte]) for byte in b'{["-0123456789tfn'}
+
+
+def inference_options(args: Any) -> InferenceOptions:
+    """The inference options of `orkestrel infer`'s parsed flags, as `SchemaBuilder` takes them."""
+    return {
+        "format": args.format,
+        "enum": args.enum,
+        "closed": not args.open,
+        "max_depth": args.max_depth,
+        "max_properties": args.max_properties,
+        "merge": args.merge,
+    }
 
 
 class Peek:

@@ -14,7 +14,7 @@ from types import SimpleNamespace
 from orkestrel._core import INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT, SchemaBuilder
 from orkestrel.cli.concatenated import TRAILING, Transcoded, add_values, check_encoding
 from orkestrel.cli.constants import COMMANDS
-from orkestrel.cli.helpers import Peek, Prefixed, peek, render_json
+from orkestrel.cli.helpers import Peek, Prefixed, inference_options, peek, render_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -384,14 +384,7 @@ def run(args: Arguments) -> int:
         from orkestrel.cli.cluster import run_on_cluster
 
         return run_on_cluster(args, _fail, lambda schema: _emit(schema, args))
-    builder = SchemaBuilder(
-        format=args.format,
-        enum=args.enum,
-        closed=not args.open,
-        max_depth=args.max_depth,
-        max_properties=args.max_properties,
-        merge=args.merge,
-    )
+    builder = SchemaBuilder(**inference_options(args))
     try:
         bar = _progress(args)
     except OSError as error:

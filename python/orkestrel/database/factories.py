@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from orkestrel.database.constants import (
     INLINE_BUDGET,
@@ -25,39 +25,19 @@ from orkestrel.database.helpers import (
 )
 from orkestrel.database.types import (
     DatabaseInterface,
+    DatabaseOptions,
     DriverFactory,
     DriverInterface,
-    IndexMap,
-    KeyGenerator,
-    PrimaryMap,
-    TableMap,
 )
 
 
-def create_database(
-    *,
-    tables: TableMap,
-    driver: DriverInterface | None = None,
-    primary: PrimaryMap | None = None,
-    indexes: IndexMap | None = None,
-    name: str | None = None,
-    generator: KeyGenerator | None = None,
-    version: int | float | None = None,
-    readonly: bool = False,
-) -> DatabaseInterface:
+def create_database(**options: Unpack[DatabaseOptions]) -> DatabaseInterface:
     """Creates a database over the declared tables, returned as a `DatabaseInterface`; it
     connects on first use, over a private in-memory SQLite database unless a driver is given.
+
+    The options are `Database`'s, with its defaults.
     """
-    return Database(
-        tables=tables,
-        driver=driver,
-        primary=primary,
-        indexes=indexes,
-        name=name,
-        generator=generator,
-        version=version,
-        readonly=readonly,
-    )
+    return Database(**options)
 
 
 def create_memory_driver() -> DriverInterface:

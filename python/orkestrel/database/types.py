@@ -9,6 +9,7 @@ from typing import (
     Literal,
     NotRequired,
     Protocol,
+    Required,
     Self,
     TypedDict,
     TypeVar,
@@ -276,3 +277,16 @@ class DatabaseInterface(Protocol):
     async def close(self) -> None: ...
     async def __aenter__(self) -> Self: ...
     async def __aexit__(self, *exc: object) -> None: ...
+
+
+class DatabaseOptions(TypedDict, total=False):
+    """What `create_database` takes: the arguments of `Database`, whose defaults apply."""
+
+    tables: Required[TableMap]
+    driver: DriverInterface | None
+    primary: PrimaryMap | None
+    indexes: IndexMap | None
+    name: str | None
+    generator: KeyGenerator | None
+    version: int | float | None
+    readonly: bool

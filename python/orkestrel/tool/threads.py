@@ -20,6 +20,8 @@ import anyio
 import anyio.to_thread
 from anyio.lowlevel import RunVar, current_token
 
+from orkestrel._limiters import loop_limiter
+
 T = TypeVar("T")
 
 TOOL_THREAD_LIMIT: Final = 40
@@ -33,23 +35,13 @@ _UNBOUNDED: RunVar[anyio.CapacityLimiter] = RunVar("orkestrel_tool_threads_unbou
 def tool_thread_limiter() -> anyio.CapacityLimiter:
     """Returns the current event loop's limiter for sync tool handlers, created with
     `TOOL_THREAD_LIMIT` tokens on first use; set its `total_tokens` to change the size."""
-    try:
-        return _LIMITER.get()
-    except LookupError:
-        limiter = anyio.CapacityLimiter(TOOL_THREAD_LIMIT)
-        _LIMITER.set(limiter)
-        return limiter
+    return loop_limiter(_LIMITER, TOOL_THREAD_LIMIT)
 
 
 def _unbounded() -> anyio.CapacityLimiter:
     # The real bound is `tool_thread_limiter()`; this one only keeps anyio's shared default
     # limiter out of the way.
-    try:
-        return _UNBOUNDED.get()
-    except LookupError:
-        limiter = anyio.CapacityLimiter(math.inf)
-        _UNBOUNDED.set(limiter)
-        return limiter
+    return loop_limiter(_UNBOUNDED, math.inf)
 
 
 class _Lease:

@@ -51,14 +51,19 @@ ToolResult = ToolSuccess | ToolFailure
 
 
 class ToolOptions(TypedDict):
-    """Configures an executable tool."""
+    """Configures an executable tool.
+
+    It is what `create_tool` takes, with `Tool`'s defaults.
+    """
 
     name: str
-    description: NotRequired[str]
-    summary: NotRequired[str]
-    parameters: NotRequired[dict[str, Any]]
-    annotations: NotRequired[dict[str, Any]]
+    description: NotRequired[str | None]
+    summary: NotRequired[str | None]
+    parameters: NotRequired[dict[str, Any] | None]
+    annotations: NotRequired[dict[str, Any] | None]
     returns: NotRequired[Any]
+    operations: NotRequired[dict[str, dict[str, Any]] | None]
+    task: NotRequired[bool]
     execute: ToolHandler
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from orkestrel.agent.types import ConversationSnapshot
 from orkestrel.agent.validators import parse_conversation_snapshot
-from orkestrel.database import Column, DatabaseInterface, TableInterface
+from orkestrel.database import Column
+from orkestrel.database.row_store import RowStore
 
 CONVERSATIONS_TABLE = "conversations"
 """Names the table a database conversation store built by its factory keeps snapshots in."""
@@ -51,7 +52,7 @@ def _unpack(cell: Any) -> Any:
         return None
 
 
-class DatabaseConversationStore:
+class DatabaseConversationStore(RowStore):
     """Keeps each conversation snapshot as a row `{id, snapshot}` of one table of the database
     layer.
 
@@ -61,18 +62,14 @@ class DatabaseConversationStore:
     snapshot reads as absent.
     """
 
-    __slots__ = ("_database", "_table")
-
-    def __init__(self, table: TableInterface, database: DatabaseInterface | None = None) -> None:
-        self._table = table
-        self._database = database
+    __slots__ = ()
 
     async def get(self, id: str) -> ConversationSnapshot | None:
         """Gives the snapshot stored under `id`, or `None` when it is absent or malformed."""
-        row: Any = await self._table.get(id)
-        if row is None:
+        cell = await self._cell(id, "snapshot")
+        if cell is None:
             return None
-        snapshot = parse_conversation_snapshot(_unpack(row.get("snapshot")))
+        snapshot = parse_conversation_snapshot(_unpack(cell))
         return snapshot if snapshot is not None and snapshot["id"] == id else None
 
     async def set(self, snapshot: ConversationSnapshot) -> None:
@@ -83,15 +80,3 @@ class DatabaseConversationStore:
         if owned is None:
             raise ValueError("not a well-formed conversation snapshot")
         await self._table.set({"id": owned["id"], "snapshot": _pack(owned)})
-
-    async def delete(self, id: str) -> None:
-        """Forgets the snapshot under `id`; an absent id is already satisfied."""
-        await self._table.remove(id)
-
-    async def close(self) -> None:
-        """Closes the database the store owns, when its factory built it."""
-        if self._database is not None:
-            await self._database.close()
-
-    def __repr__(self) -> str:
-        return f"DatabaseConversationStore(table={self._table.name!r})"

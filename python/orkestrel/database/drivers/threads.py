@@ -18,6 +18,8 @@ import anyio
 import anyio.to_thread
 from anyio.lowlevel import RunVar
 
+from orkestrel._limiters import loop_limiter
+
 T = TypeVar("T")
 
 DATABASE_THREAD_LIMIT: Final = 16
@@ -35,12 +37,7 @@ def database_thread_limiter() -> anyio.CapacityLimiter:
     """Returns the current event loop's limiter for the database layer's worker threads,
     created with `DATABASE_THREAD_LIMIT` tokens on first use; set its `total_tokens` to change
     the size."""
-    try:
-        return _LIMITER.get()
-    except LookupError:
-        limiter = anyio.CapacityLimiter(DATABASE_THREAD_LIMIT)
-        _LIMITER.set(limiter)
-        return limiter
+    return loop_limiter(_LIMITER, DATABASE_THREAD_LIMIT)
 
 
 def database_fair_limiter() -> FairLimiter:

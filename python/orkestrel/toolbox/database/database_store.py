@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from orkestrel.database import Column, DatabaseInterface, TableInterface
+from orkestrel.database import Column
+from orkestrel.database.row_store import RowStore
 from orkestrel.toolbox.database.types import DatabaseDefinition
 from orkestrel.toolbox.database.validators import is_database_definition
 
@@ -15,7 +14,7 @@ DEFINITIONS_COLUMNS: dict[str, Column] = {"id": Column("string"), "definition": 
 """Declares the definitions table: the database id, and the definition as one JSON cell."""
 
 
-class DatabaseDefinitionStore:
+class DatabaseDefinitionStore(RowStore):
     """Represents a `DefinitionStoreInterface` kept in one table of the database layer: each
     definition is a row `{id, definition}`, so a durable driver keeps definitions across
     processes.
@@ -23,18 +22,13 @@ class DatabaseDefinitionStore:
     A stored blob that is not a valid definition reads back as `None`.
     """
 
-    __slots__ = ("_database", "_table")
-
-    def __init__(self, table: TableInterface, database: DatabaseInterface | None = None) -> None:
-        self._table = table
-        self._database = database
+    __slots__ = ()
 
     async def get(self, id: str) -> DatabaseDefinition | None:
         """Resolves the persisted definition for `id`, narrowing the opaque JSON cell back to a
         `DatabaseDefinition`.
         """
-        row: Any = await self._table.get(id)
-        definition = None if row is None else row.get("definition")
+        definition = await self._cell(id, "definition")
         return definition if is_database_definition(definition) else None
 
     async def set(self, definition: DatabaseDefinition) -> None:
@@ -45,15 +39,6 @@ class DatabaseDefinitionStore:
         if not isinstance(id, str) or not id:
             raise ValueError("a definition needs a non-empty string id")
         await self._table.set({"id": id, "definition": definition})
-
-    async def delete(self, id: str) -> None:
-        """Drops the definition stored under `id`."""
-        await self._table.remove(id)
-
-    async def close(self) -> None:
-        """Closes the database the store owns, when its factory built one."""
-        if self._database is not None:
-            await self._database.close()
 
     def __repr__(self) -> str:
         return f"<DatabaseDefinitionStore table={self._table.name!r}>"

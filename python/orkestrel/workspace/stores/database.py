@@ -6,7 +6,8 @@ import base64
 import binascii
 from typing import Any
 
-from orkestrel.database import Column, DatabaseInterface, TableInterface
+from orkestrel.database import Column
+from orkestrel.database.row_store import RowStore
 from orkestrel.workspace.errors import WorkspaceStoreError
 from orkestrel.workspace.helpers import is_utf8, snapshot_to_record
 from orkestrel.workspace.types import WorkspaceSnapshot
@@ -68,7 +69,7 @@ def _unpack(value: object) -> object:
     return {**value, "files": files}
 
 
-class DatabaseWorkspaceStore:
+class DatabaseWorkspaceStore(RowStore):
     """Keeps each snapshot as a row `{id, snapshot}` of one table of the database layer.
 
     How durable it is belongs to the driver: SQLite in memory by default, a SQLite file or
@@ -77,16 +78,12 @@ class DatabaseWorkspaceStore:
     `text64`; a row whose cell is not a well-formed snapshot reads as absent.
     """
 
-    __slots__ = ("_database", "_table")
-
-    def __init__(self, table: TableInterface, database: DatabaseInterface | None = None) -> None:
-        self._table = table
-        self._database = database
+    __slots__ = ()
 
     async def get(self, id: str) -> WorkspaceSnapshot | None:
         """Gives the snapshot stored under `id`, or `None` when it is absent or malformed."""
-        row: Any = await self._table.get(id)
-        return None if row is None else parse_snapshot(_unpack(row.get("snapshot")))
+        cell = await self._cell(id, "snapshot")
+        return None if cell is None else parse_snapshot(_unpack(cell))
 
     async def set(self, snapshot: WorkspaceSnapshot) -> None:
         """Stores a snapshot under its own id, replacing any before it; an id holding a lone
@@ -98,15 +95,3 @@ class DatabaseWorkspaceStore:
             )
         record = _pack(snapshot_to_record(snapshot))
         await self._table.set({"id": snapshot.id, "snapshot": record})
-
-    async def delete(self, id: str) -> None:
-        """Forgets the snapshot under `id`; an absent id is already satisfied."""
-        await self._table.remove(id)
-
-    async def close(self) -> None:
-        """Closes the database the store owns, when its factory built it."""
-        if self._database is not None:
-            await self._database.close()
-
-    def __repr__(self) -> str:
-        return f"DatabaseWorkspaceStore(table={self._table.name!r})"
