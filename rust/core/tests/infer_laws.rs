@@ -447,6 +447,35 @@ fn alternating_records(rng: &mut Rng, count: usize) -> Vec<String> {
     out
 }
 
+/// Records with one key order whose values switch between two kinds, nested records too: a
+/// few value shapes repeat often, many now and then (more than a slot keeps recent terms
+/// for). Some lines are not records, so the root lists each record shape it met.
+fn value_shapes(rng: &mut Rng, count: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let often = rng.below(4) != 0;
+        let mut pick = |a: &'static str, b: &'static str| {
+            if rng.below(if often { 8 } else { 2 }) == 0 {
+                b
+            } else {
+                a
+            }
+        };
+        let (x, y, z) = (pick("1", r#""s""#), pick("null", "true"), pick("2", "2.5"));
+        let (b, c) = (pick(r#""t""#, "[1]"), pick("null", r#"{"x": 3}"#));
+        out.push(match rng.below(10) {
+            0 => "7".to_owned(),
+            _ => format!(r#"{{"a": {{"x": {x}, "y": {y}, "z": {z}}}, "b": {b}, "c": {c}}}"#),
+        });
+    }
+    out
+}
+
+#[test]
+fn value_shapes_that_come_back_give_the_schema_of_records_taken_one_at_a_time() {
+    one_at_a_time_over(0x5A9E, 80, 300, value_shapes);
+}
+
 #[test]
 fn repeated_key_orders_give_the_schema_of_records_taken_one_at_a_time() {
     one_at_a_time_over(0x5EED, 60, 120, repeating_records);

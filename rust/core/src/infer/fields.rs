@@ -10,7 +10,7 @@ use hashbrown::HashTable;
 
 use super::slot::Slot;
 use super::source::Source;
-use super::terms::Keys;
+use super::terms::{Keys, FIRST_COMPOSITE};
 use super::text::{cmp_utf16, same_bytes};
 
 /// One key of a record slot.
@@ -59,7 +59,17 @@ pub(crate) struct Fields {
     pub entries: u32,
     /// The epoch the key identities held in `order` were met in.
     epoch: u64,
+    /// Record terms built here before the slot's last one, most recent first, each with the
+    /// words (entry order) it was built from: records of one slot often alternate between a
+    /// few value shapes (a nullable key, an integer or fractional number), and a record that
+    /// repeats one is answered without sorting and hashing its words again.
+    recent: Vec<(u32, Vec<u32>)>,
 }
+
+/// Record terms kept in [`Fields::recent`].
+const RECENT: usize = 8;
+/// Longest words kept in [`Fields::recent`]: a copy is made each time.
+const RECENT_WORDS: usize = 2 * SHAPE_KEYS + 1;
 
 /// A clean key order put aside (see [`Fields::shelve`]), with the record term cache of the
 /// slot from when it was current.
@@ -319,6 +329,40 @@ impl Fields {
         }
         shape.bound();
         self.shapes.insert(0, shape);
+    }
+
+    /// The recent record term built from `words`, moved to the front of the recent ones.
+    #[inline]
+    pub fn recall_term(&mut self, words: &[u32]) -> Option<&mut (u32, Vec<u32>)> {
+        let i = self.recent.iter().position(|(_, raw)| *raw == *words)?;
+        self.recent[..=i].rotate_right(1);
+        self.recent.first_mut()
+    }
+
+    /// Drops the front recent entry when it is not worth keeping: no composite term (a slot's
+    /// first record), or words too long to copy each time.
+    pub fn settle_recent(&mut self) {
+        if self
+            .recent
+            .first()
+            .is_some_and(|(term, raw)| *term < FIRST_COMPOSITE || raw.len() > RECENT_WORDS)
+        {
+            self.recent.remove(0);
+        }
+    }
+
+    /// Makes `term` the most recent record term and returns its words' buffer, empty, for the
+    /// caller to fill; the oldest entry (and its buffer) goes once the list is full.
+    pub fn push_recent(&mut self, term: u32) -> &mut Vec<u32> {
+        let mut entry = if self.recent.len() >= RECENT {
+            self.recent.pop().unwrap_or_default()
+        } else {
+            (0, Vec::new())
+        };
+        entry.0 = term;
+        entry.1.clear();
+        self.recent.insert(0, entry);
+        &mut self.recent[0].1
     }
 
     /// The column predicted for entry position `pos`; only meaningful for a record that

@@ -114,6 +114,7 @@ impl Slot {
             || fields.recall(&ctx.keys, v, &mut self.last, &mut self.raw);
         if same {
             // The last clean record's keys in the same order: distinct, with known columns.
+            let tracking = ctx.opts.enums | ctx.opts.format;
             let mut words = ctx.take();
             words.push(0);
             for (pos, (_, value)) in v.entries().enumerate() {
@@ -124,7 +125,7 @@ impl Slot {
                     continue;
                 };
                 column.present += 1;
-                let term = column.slot.add(ctx, value, want);
+                let term = column.slot.add_with(ctx, value, want, tracking);
                 if want {
                     words.extend([column.key, term]);
                 }

@@ -94,6 +94,25 @@ impl Slot {
         if self.last >= FIRST_COMPOSITE && self.raw == *words {
             return self.last;
         }
+        self.record_term_changed(ctx, open, words)
+    }
+
+    /// [`Slot::record_term`] for words other than the last record's: one of the slot's recent
+    /// terms (see [`Fields::recall_term`]) when they repeat its words, else interned; the last
+    /// term moves to the recent ones.
+    #[inline(never)]
+    fn record_term_changed(&mut self, ctx: &mut Ctx, open: bool, words: &mut [u32]) -> u32 {
+        if let Some(fields) = self.fields.as_deref_mut() {
+            if let Some((term, raw)) = fields.recall_term(words) {
+                // The words and term come from the recent ones, the last ones take their place.
+                std::mem::swap(&mut self.last, term);
+                std::mem::swap(&mut self.raw, raw);
+                fields.settle_recent();
+                return self.last;
+            }
+            std::mem::swap(fields.push_recent(self.last), &mut self.raw);
+            fields.settle_recent();
+        }
         self.raw.clear();
         self.raw.extend_from_slice(words);
         let term = ctx.terms.object_like(open, words, self.last);
@@ -117,16 +136,30 @@ impl Slot {
         }
     }
 
+    /// [`Slot::raw_term`] for changed words: one of the slot's recent terms when they repeat
+    /// its words (as in [`Slot::record_term_changed`]), else interned and made recent.
     #[inline(never)]
     fn raw_term_changed(&mut self, ctx: &mut Ctx, open: bool, at: usize) -> u32 {
         self.raw.resize(at.max(1), 0);
         self.raw[0] = u32::from(open);
+        if let Some((term, _)) = self
+            .fields
+            .as_deref_mut()
+            .and_then(|f| f.recall_term(&self.raw))
+        {
+            self.last = *term;
+            return self.last;
+        }
         let mut words = ctx.take();
         words.extend_from_slice(&self.raw);
         let term = ctx.terms.object_like(open, &mut words, self.last);
         ctx.give(words);
         self.keep(term);
         self.last = term;
+        if let Some(fields) = self.fields.as_deref_mut() {
+            fields.push_recent(term).extend_from_slice(&self.raw);
+            fields.settle_recent();
+        }
         term
     }
 
