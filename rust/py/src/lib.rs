@@ -6,6 +6,7 @@ mod convert;
 mod dict;
 mod errors;
 mod functions;
+mod hold;
 mod infer;
 mod jsonsize;
 mod node;
