@@ -19,7 +19,7 @@ const DEPTH_LIMIT: usize = 512;
 /// free a container while it is being read. On a free-threaded build it reads each list and dict
 /// once, in its critical section, as strong references kept until the walk ends (`crate::hold`).
 struct Walk<'py> {
-    /// The walk reads under the GIL, for as long as it lives.
+    /// The walk is attached to the interpreter for as long as it lives.
     _attached: Python<'py>,
     /// The containers being measured, innermost last: meeting one again is a cycle.
     open: Vec<*mut ffi::PyObject>,
@@ -118,7 +118,7 @@ impl<'py> Walk<'py> {
 
 impl Walk<'_> {
     fn text(&self, ptr: *mut ffi::PyObject) -> usize {
-        // SAFETY: `ptr` is a live exact str owned by the root, read under the GIL (see `Walk`).
+        // SAFETY: `ptr` is a live exact str owned by the root, live for the walk (see `Walk`).
         string_len(&unsafe { ptr_bytes(ptr) })
     }
 
