@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from orkestrel.contract import SchemaBuilder, samples_to_schema, value_to_schema
 from orkestrel import _core
+from orkestrel.contract import SchemaBuilder, samples_to_schema, value_to_schema
 
 json_size = _core.json_size
 
