@@ -17,7 +17,8 @@ const DEPTH_LIMIT: usize = 512;
 /// it holds the root (so every object reachable from it stays alive) and runs no Python code: it
 /// only makes exact type checks and reads str, int and float contents, so nothing can change or
 /// free a container while it is being read. On a free-threaded build it reads each list and dict
-/// once, in its critical section, as strong references kept until the walk ends (`crate::hold`).
+/// once, inside its critical section, as strong references kept until the walk ends
+/// (`crate::hold`); tuples, strings and numbers never change.
 struct Walk<'py> {
     /// The walk is attached to the interpreter for as long as it lives.
     _attached: Python<'py>,
@@ -39,86 +40,9 @@ fn exact_int(ptr: *mut ffi::PyObject) -> Result<usize, Unmeasured> {
     Ok(int_len(value))
 }
 
-impl<'py> Walk<'py> {
-    /// The items of a live exact list (`list`) or tuple, as this walk reads them.
-    ///
-    /// # Safety
-    /// `ptr` is a live exact list or tuple reached from the root.
-    unsafe fn items<'a>(&self, ptr: *mut ffi::PyObject, list: bool) -> &'a [*mut ffi::PyObject] {
-        #[cfg(Py_GIL_DISABLED)]
-        if list {
-            // SAFETY: a live list, with the walk's scope open (see `Walk`); the snapshot lasts
-            // until the scope ends, after the walk.
-            return unsafe {
-                let (items, len) = crate::hold::list_items(self._attached, ptr);
-                std::slice::from_raw_parts(items, len)
-            };
-        }
-        // SAFETY: with a GIL the list cannot change while the walk runs no Python code; a tuple
-        // never changes, on any build. Either holds its items for as long as it lives.
-        unsafe {
-            let (count, items) = if list {
-                let list = ptr.cast::<ffi::PyListObject>();
-                (ffi::PyList_GET_SIZE(ptr), (*list).ob_item.cast_const())
-            } else {
-                let tuple = ptr.cast::<ffi::PyTupleObject>();
-                (ffi::PyTuple_GET_SIZE(ptr), (*tuple).ob_item.as_ptr())
-            };
-            match usize::try_from(count) {
-                Ok(len) if len > 0 => std::slice::from_raw_parts(items, len),
-                _ => &[],
-            }
-        }
-    }
-
-    /// Visits the entries of a live exact dict, in order, as this walk reads them; `count` is
-    /// their number.
-    ///
-    /// # Safety
-    /// `ptr` is a live exact dict reached from the root.
-    unsafe fn each_entry(
-        &mut self,
-        ptr: *mut ffi::PyObject,
-        mut visit: impl FnMut(
-            &mut Self,
-            usize,
-            *mut ffi::PyObject,
-            *mut ffi::PyObject,
-        ) -> Result<(), Unmeasured>,
-    ) -> Result<(), Unmeasured> {
-        #[cfg(Py_GIL_DISABLED)]
-        {
-            // SAFETY: a live dict, with the walk's scope open (see `Walk`); the snapshot lasts
-            // until the scope ends, after the walk.
-            let entries = unsafe {
-                let (entries, len) = crate::hold::dict_entries(self._attached, ptr);
-                std::slice::from_raw_parts(entries, len)
-            };
-            for &(key, item) in entries {
-                visit(self, entries.len(), key, item)?;
-            }
-        }
-        #[cfg(not(Py_GIL_DISABLED))]
-        {
-            // SAFETY: with a GIL the dict cannot change while the walk runs no Python code;
-            // its keys and values live as long as it does.
-            let count = unsafe { ffi::PyDict_Size(ptr) };
-            let count = usize::try_from(count).unwrap_or(0);
-            let mut position: ffi::Py_ssize_t = 0;
-            let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-            let mut item: *mut ffi::PyObject = std::ptr::null_mut();
-            // SAFETY: as above.
-            while unsafe { ffi::PyDict_Next(ptr, &mut position, &mut key, &mut item) } != 0 {
-                visit(self, count, key, item)?;
-            }
-        }
-        Ok(())
-    }
-}
-
 impl Walk<'_> {
     fn text(&self, ptr: *mut ffi::PyObject) -> usize {
-        // SAFETY: `ptr` is a live exact str owned by the root, live for the walk (see `Walk`).
+        // SAFETY: `ptr` is a live exact str, kept alive for the walk (see `Walk`).
         string_len(&unsafe { ptr_bytes(ptr) })
     }
 
@@ -161,43 +85,105 @@ impl Walk<'_> {
         if let Some(size) = self.scalar(ptr, false)? {
             return Ok(size);
         }
-        // SAFETY: exact type checks and reads on a live object; the items and entries are read
-        // as `items` and `each_entry` say, each live for the whole walk (see `Walk`).
+        // SAFETY: exact type checks and reads on a live object; the items and entries read are
+        // borrowed from containers nothing can change during the walk (with a GIL; a tuple on
+        // every build) or from the walk's snapshots (lists and dicts without one; see `Walk`).
         unsafe {
             let list = ffi::PyList_CheckExact(ptr) != 0;
+            #[cfg(Py_GIL_DISABLED)]
+            if list {
+                return self.held_list(ptr, depth);
+            }
             if list || ffi::PyTuple_CheckExact(ptr) != 0 {
-                let items = self.items(ptr, list);
-                if items.is_empty() {
+                let count = if list {
+                    ffi::PyList_Size(ptr)
+                } else {
+                    ffi::PyTuple_Size(ptr)
+                };
+                if count <= 0 {
                     return Ok(2);
                 }
                 self.enter(ptr, depth)?;
-                let mut size = 2 + 2 * (items.len() - 1);
-                for &item in items {
+                let mut size = 2 + 2 * (count.unsigned_abs() - 1);
+                for index in 0..count {
+                    let item = if list {
+                        ffi::PyList_GetItem(ptr, index)
+                    } else {
+                        ffi::PyTuple_GetItem(ptr, index)
+                    };
                     size += self.value(item, depth + 1)?;
                 }
                 self.open.pop();
                 return Ok(size);
             }
+            #[cfg(Py_GIL_DISABLED)]
             if ffi::PyDict_CheckExact(ptr) != 0 {
-                let mut size = 2;
-                let mut entered = false;
-                self.each_entry(ptr, |walk, count, key, item| {
-                    if !entered {
-                        walk.enter(ptr, depth)?;
-                        entered = true;
-                        size += 2 * (count - 1);
-                    }
-                    let key = walk.scalar(key, true)?.ok_or(Unmeasured)?;
-                    size += key + 2 + walk.value(item, depth + 1)?;
-                    Ok(())
-                })?;
-                if entered {
-                    self.open.pop();
+                return self.held_dict(ptr, depth);
+            }
+            #[cfg(not(Py_GIL_DISABLED))]
+            if ffi::PyDict_CheckExact(ptr) != 0 {
+                let count = ffi::PyDict_Size(ptr);
+                if count <= 0 {
+                    return Ok(2);
                 }
+                self.enter(ptr, depth)?;
+                let mut size = 2 + 2 * (count.unsigned_abs() - 1);
+                let mut position: ffi::Py_ssize_t = 0;
+                let mut key: *mut ffi::PyObject = std::ptr::null_mut();
+                let mut item: *mut ffi::PyObject = std::ptr::null_mut();
+                while ffi::PyDict_Next(ptr, &mut position, &mut key, &mut item) != 0 {
+                    let key = self.scalar(key, true)?.ok_or(Unmeasured)?;
+                    size += key + 2 + self.value(item, depth + 1)?;
+                }
+                self.open.pop();
                 return Ok(size);
             }
         }
         Err(Unmeasured)
+    }
+}
+
+/// The free-threaded reads of lists and dicts: from the snapshots the walk's scope holds.
+#[cfg(Py_GIL_DISABLED)]
+impl Walk<'_> {
+    /// The size of a live exact list.
+    fn held_list(&mut self, ptr: *mut ffi::PyObject, depth: usize) -> Result<usize, Unmeasured> {
+        // SAFETY: a live list, with the walk's scope open (`json_size`); the snapshot lasts
+        // until the scope ends, after the walk.
+        let items = unsafe {
+            let (items, len) = crate::hold::list_items(self._attached, ptr);
+            std::slice::from_raw_parts(items, len)
+        };
+        if items.is_empty() {
+            return Ok(2);
+        }
+        self.enter(ptr, depth)?;
+        let mut size = 2 + 2 * (items.len() - 1);
+        for &item in items {
+            size += self.value(item, depth + 1)?;
+        }
+        self.open.pop();
+        Ok(size)
+    }
+
+    /// The size of a live exact dict.
+    fn held_dict(&mut self, ptr: *mut ffi::PyObject, depth: usize) -> Result<usize, Unmeasured> {
+        // SAFETY: as in `held_list`, for a live dict.
+        let entries = unsafe {
+            let (entries, len) = crate::hold::dict_entries(self._attached, ptr);
+            std::slice::from_raw_parts(entries, len)
+        };
+        if entries.is_empty() {
+            return Ok(2);
+        }
+        self.enter(ptr, depth)?;
+        let mut size = 2 + 2 * (entries.len() - 1);
+        for &(key, item) in entries {
+            let key = self.scalar(key, true)?.ok_or(Unmeasured)?;
+            size += key + 2 + self.value(item, depth + 1)?;
+        }
+        self.open.pop();
+        Ok(size)
     }
 }
 
