@@ -14,7 +14,7 @@
 //! numbers never change: their contents live as long as they do.
 
 #[cfg(Py_GIL_DISABLED)]
-pub use free::{dict_entries, list_items, Scope};
+pub use free::{dict_entries, held_count, list_items, Scope};
 
 /// The scope of one walk: nothing to keep where the GIL keeps the values still.
 #[cfg(not(Py_GIL_DISABLED))]
@@ -46,6 +46,8 @@ mod free {
     struct Held {
         open: usize,
         refs: Vec<*mut ffi::PyObject>,
+        /// How many of `refs` are to each object, by address.
+        counts: HashMap<usize, ffi::Py_ssize_t>,
         lists: HashMap<usize, Box<[*mut ffi::PyObject]>>,
         dicts: HashMap<usize, Box<[Entry]>>,
     }
@@ -80,6 +82,7 @@ mod free {
                 }
                 held.lists.clear();
                 held.dicts.clear();
+                held.counts.clear();
                 std::mem::take(&mut held.refs)
             });
             // Released outside the borrow: a release may run a finalizer, which may walk.
@@ -100,6 +103,13 @@ mod free {
         // SAFETY: as the caller promises.
         unsafe { ffi::Py_IncRef(obj) };
         held.refs.push(obj);
+        *held.counts.entry(obj as usize).or_default() += 1;
+    }
+
+    /// How many references to `obj` the walks open on this thread hold: a reference count less
+    /// these is the count the object would have without the walk (the inference's identities).
+    pub fn held_count(obj: *mut ffi::PyObject) -> ffi::Py_ssize_t {
+        HELD.with_borrow(|held| held.counts.get(&(obj as usize)).copied().unwrap_or(0))
     }
 
     /// The items of a list as this walk sees them: read once, inside the list's critical

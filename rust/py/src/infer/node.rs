@@ -493,10 +493,14 @@ impl<'py> Source<'py> for PyNode<'py> {
 
     fn identity(self) -> Option<usize> {
         // SAFETY: reading the reference count of a live object. A count of one means only
-        // the parent holds it, so it cannot be reached twice (on a free-threaded build the
-        // walk's own references make every count above one: all are identified, which is only
-        // slower).
-        (unsafe { ffi::Py_REFCNT(self.obj) } > 1).then_some(self.obj as usize)
+        // the parent holds it, so it cannot be reached twice.
+        let count = unsafe { ffi::Py_REFCNT(self.obj) };
+        // On a free-threaded build the walk's own references (module note) are not counted: an
+        // object is identified exactly when it would be with a GIL, and the revisit allowance
+        // that bounds shared structure is the same.
+        #[cfg(Py_GIL_DISABLED)]
+        let count = count - crate::hold::held_count(self.obj);
+        (count > 1).then_some(self.obj as usize)
     }
 
     fn duplicate_keys() -> bool {
