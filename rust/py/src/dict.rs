@@ -3,21 +3,28 @@
 //! object walk. Other interpreters (and split tables, which only instance `__dict__`s use)
 //! go through `PyDict_Next`.
 //!
-//! Every read here is made under the GIL, which stays on in a free-threaded build too (the
-//! module declares `gil_used = true` in lib.rs), so no other thread changes the dict during
-//! it; the contract's free-threaded reads also hold the dict's critical section (node.rs).
+//! The table is only read on CPython 3.11, which always has a GIL: no other thread changes the
+//! dict while a walk that runs no Python code reads it. A free-threaded build reads sizes
+//! atomically, and entries inside the dict's critical section (`crate::hold`, node.rs).
 
 use pyo3::ffi;
 
 /// The number of entries of a dict, read inline where the layout is known. `dict` is a live
-/// dict, read under the GIL (see the module note).
+/// dict, read as the module note says.
 #[inline(always)]
 pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
-    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_GIL_DISABLED)))]
     // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject,
     // read under the GIL (module note).
     unsafe {
         (*dict.cast::<ffi::PyDictObject>()).ma_used
+    }
+    #[cfg(all(Py_GIL_DISABLED, not(any(Py_LIMITED_API, PyPy, GraalPy))))]
+    // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject. Other
+    // threads may change it: CPython writes `ma_used` atomically there, and it is read so here.
+    unsafe {
+        let used = std::ptr::addr_of_mut!((*dict.cast::<ffi::PyDictObject>()).ma_used);
+        std::sync::atomic::AtomicIsize::from_ptr(used).load(std::sync::atomic::Ordering::Relaxed)
     }
     #[cfg(any(Py_LIMITED_API, PyPy, GraalPy))]
     // SAFETY: `dict` is a live dict.
@@ -27,7 +34,7 @@ pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
 }
 
 /// A dict's version tag, which every change to it moves; 0 where the layout is not known.
-/// `dict` is a live dict, read under the GIL (see the module note).
+/// `dict` is a live dict, read as the module note says (only on CPython 3.11, which has a GIL).
 #[inline]
 pub fn dict_version(dict: *mut ffi::PyObject) -> u64 {
     #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12)))]

@@ -6,6 +6,7 @@ mod convert;
 mod dict;
 mod errors;
 mod functions;
+mod hold;
 mod infer;
 mod jsonsize;
 mod node;
@@ -16,9 +17,9 @@ mod unicode;
 
 use pyo3::prelude::*;
 
-// The inference walk reads lists, tuples and dicts through borrowed references with no
-// critical section, which a free-threaded build would race, so it keeps the GIL on.
-#[pymodule(gil_used = true)]
+// Every walk of Python values is sound without the GIL: on a free-threaded build each reads
+// lists and dicts inside their critical sections and holds what it reads (hold.rs, node.rs).
+#[pymodule(gil_used = false)]
 mod _core {
     use orkestrel_core::constants as limits;
     use pyo3::prelude::*;

@@ -298,7 +298,13 @@ unsafe fn list_len(ptr: *mut ffi::PyObject) -> Result<usize, Unreadable> {
         if ffi::PyList_Check(ptr) == 0 {
             return Err(Unreadable);
         }
-        usize::try_from(ffi::PyList_GET_SIZE(ptr)).map_err(|_| Unreadable)
+        // Another thread may resize the list on a free-threaded build: `PyList_Size` reads the
+        // size atomically there.
+        #[cfg(Py_GIL_DISABLED)]
+        let size = ffi::PyList_Size(ptr);
+        #[cfg(not(Py_GIL_DISABLED))]
+        let size = ffi::PyList_GET_SIZE(ptr);
+        usize::try_from(size).map_err(|_| Unreadable)
     }
 }
 
@@ -399,10 +405,24 @@ impl<'py> Node for PyNode<'py> {
     #[inline]
     fn item(&self, index: usize) -> Result<Self, Unreadable> {
         let py = self.0.py();
-        // SAFETY: a live list; the item is taken as a new reference at once.
+        #[cfg(not(Py_GIL_DISABLED))]
+        // SAFETY: a live list; the item is taken as a new reference at once, under the GIL.
         unsafe {
             let item = list_item(py, self.0.as_ptr(), index)?;
             Ok(PyNode(Bound::from_borrowed_ptr(py, item)))
+        }
+        #[cfg(Py_GIL_DISABLED)]
+        // SAFETY: a live object; `PyList_GetItemRef` takes the item as a new reference
+        // atomically (another thread may change the list), or sets IndexError, taken here.
+        unsafe {
+            let list = self.0.as_ptr();
+            let at = ffi::Py_ssize_t::try_from(index).map_err(|_| Unreadable)?;
+            if ffi::PyList_Check(list) == 0 {
+                return Err(Unreadable);
+            }
+            Bound::from_owned_ptr_or_err(py, ffi::PyList_GetItemRef(list, at))
+                .map(PyNode)
+                .map_err(|_| Unreadable)
         }
     }
 

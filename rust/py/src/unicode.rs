@@ -2,9 +2,9 @@
 //! of Python values shares (the contract's nodes, the inference's, the parse sink and
 //! `json_size`).
 //!
-//! A `str` never changes once made; its UTF-8 cache, once filled, lives as long as it. The
-//! reads are made under the GIL, which stays on in a free-threaded build too (the module
-//! declares `gil_used = true` in lib.rs), so filling the cache races with no other thread.
+//! A `str` never changes once made; its UTF-8 cache, once filled, lives as long as it. CPython
+//! fills the cache inside the string's critical section where there is no GIL (3.13's
+//! `unicode_ensure_utf8`), so two threads reading one string race on nothing.
 
 use std::borrow::Cow;
 
@@ -59,9 +59,10 @@ pub unsafe fn ptr_bytes<'a>(ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
 /// all, which is what lets a walk hold borrowed references.
 #[inline]
 pub fn without_collection<R>(body: impl FnOnce() -> R) -> R {
-    // SAFETY: the GIL is held (every caller holds a `Python` token, a bound object, or a
-    // borrowed pointer read under the GIL); the module declares `gil_used = true`, so a
-    // free-threaded interpreter keeps the GIL on while it runs.
+    // SAFETY: the caller is attached to the interpreter (it holds a `Python` token, a bound
+    // object, or a pointer read while attached), as these calls require. On a free-threaded
+    // build another thread may pause or resume the collector meanwhile; the walks there hold
+    // strong references or critical sections, so they never rely on the pause for soundness.
     let was_enabled = unsafe { ffi::PyGC_Disable() } != 0;
     let out = body();
     if was_enabled {
@@ -88,7 +89,7 @@ unsafe fn str_bytes_slow<'a>(ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
 unsafe fn utf8_of<'a>(ptr: *mut ffi::PyObject) -> Cow<'a, [u8]> {
     let mut size: ffi::Py_ssize_t = 0;
     // SAFETY: `ptr` is a live str; the UTF-8 buffer is cached in it and lives as long as it.
-    // A failure (lone surrogates) sets an error, cleared here under the GIL the caller holds.
+    // A failure (lone surrogates) sets an error, cleared here by the attached caller (errors are per thread).
     unsafe {
         let data = ffi::PyUnicode_AsUTF8AndSize(ptr, &mut size);
         if !data.is_null() {

@@ -127,6 +127,7 @@ impl SchemaBuilder {
     /// Adds one sample.
     fn add(&mut self, sample: &Bound<'_, PyAny>) -> PyResult<()> {
         self.change("SchemaBuilder.add", |acc| {
+            let _scope = crate::hold::Scope::open(sample.py());
             acc.add(PyNode::new(sample));
             Ok(())
         })

@@ -12,6 +12,7 @@ use super::node::PyNode;
 use super::options::{options, Budget};
 use super::schema;
 use crate::errors::{guard, unreadable};
+use crate::hold::Scope;
 use crate::unicode::str_bytes;
 
 /// Adds every sample of a list, tuple or other iterable (not a string, bytes or mapping).
@@ -30,17 +31,9 @@ pub fn add_samples(
     if refused {
         return Err(unreadable(py, door, "samples"));
     }
+    let _scope = Scope::open(py);
     if let Ok(list) = samples.cast::<PyList>() {
-        if whole && list.iter().all(|item| item.is_instance_of::<PyDict>()) {
-            acc.records_only();
-        }
-        // The list holds every item alive and no Python code runs until the last is added.
-        acc.add_all((0..list.len()).map(|i| {
-            // SAFETY: in bounds; the list cannot change while no Python code runs and the GIL is
-            // held, which it is on every build, free-threaded too (`gil_used = true` in lib.rs).
-            let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
-            PyNode::borrowed(py, item)
-        }));
+        add_list(acc, list, whole);
         return Ok(());
     }
     if let Ok(tuple) = samples.cast::<PyTuple>() {
@@ -58,6 +51,42 @@ pub fn add_samples(
         acc.add(PyNode::new(&item?));
     }
     Ok(())
+}
+
+/// Adds every item of a list, read as `crate::hold` says, inside the caller's walk scope.
+#[cfg(not(Py_GIL_DISABLED))]
+fn add_list(acc: &mut Accumulator, list: &Bound<'_, PyList>, whole: bool) {
+    let py = list.py();
+    if whole && list.iter().all(|item| item.is_instance_of::<PyDict>()) {
+        acc.records_only();
+    }
+    // The list holds every item alive and no Python code runs until the last is added.
+    acc.add_all((0..list.len()).map(|i| {
+        // SAFETY: in bounds; with a GIL the list cannot change while no Python code runs.
+        let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
+        PyNode::borrowed(py, item)
+    }));
+}
+
+/// Adds every item of a list, read as `crate::hold` says, inside the caller's walk scope.
+#[cfg(Py_GIL_DISABLED)]
+fn add_list(acc: &mut Accumulator, list: &Bound<'_, PyList>, whole: bool) {
+    let py = list.py();
+    // SAFETY: a live list, with the caller's scope open; the snapshot's strong references last
+    // until that scope ends, after the last item is added, and are read as one state.
+    let items = unsafe {
+        let (items, len) = crate::hold::list_items(py, list.as_ptr());
+        std::slice::from_raw_parts(items, len)
+    };
+    // SAFETY: type checks on live objects.
+    if whole
+        && items
+            .iter()
+            .all(|&item| unsafe { ffi::PyDict_Check(item) } != 0)
+    {
+        acc.records_only();
+    }
+    acc.add_all(items.iter().map(|&item| PyNode::borrowed(py, item)));
 }
 
 /// Infers one JSON Schema that every sample satisfies.
@@ -99,6 +128,7 @@ pub fn value_to_schema<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = options(format, false, closed, max_depth, max_properties, merge);
     guard("value_to_schema", || {
+        let _scope = Scope::open(value.py());
         let rendered = infer::value_to_schema(PyNode::new(value), opts);
         schema(value.py(), rendered, "value_to_schema")
     })

@@ -1,8 +1,11 @@
 //! [`Source`] over live Python objects, read in place through the C API.
 //!
-//! Safety: a walk holds the GIL (attached `Python` token), only borrows references owned by
-//! the root object, and runs no Python code, so nothing it points to can change or be freed
-//! while it runs.
+//! Safety: a walk is attached to the interpreter (a `Python` token), inside a
+//! [`crate::hold::Scope`], and runs no Python code. With a GIL it only borrows references owned
+//! by the root object, which nothing can change or free while it runs. On a free-threaded build
+//! it reads each list and dict once, inside that object's critical section, as strong
+//! references the scope keeps until the walk ends (`crate::hold`); tuples, strings and numbers
+//! never change. Either way every pointer it holds is to a live object, unchanged for the walk.
 
 use std::borrow::Cow;
 use std::marker::PhantomData;
@@ -182,8 +185,8 @@ impl<'py> PyNode<'py> {
 /// The UTF-8 text of a `str`; lone surrogates are kept as WTF-8.
 #[inline]
 fn utf8<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
-    // SAFETY: `obj` is a live `str` kept alive for the walk, read under the GIL (see the
-    // module note).
+    // SAFETY: `obj` is a live `str` kept alive for the walk (see the module note); a `str`
+    // never changes, and CPython fills its UTF-8 cache under its own lock where there is no GIL.
     unsafe { ptr_bytes(obj) }
 }
 
@@ -193,13 +196,22 @@ pub struct Items<'py> {
     list: bool,
     at: isize,
     len: isize,
+    /// A list's items as the walk's scope holds them (free-threaded builds only).
+    #[cfg(Py_GIL_DISABLED)]
+    held: *const *mut ffi::PyObject,
 }
 
 impl Items<'_> {
     fn get(&self, at: isize) -> *mut ffi::PyObject {
-        // SAFETY: callers keep `at` in bounds; the container cannot change during the walk, as
-        // the walk runs no Python code and holds the GIL, which the module keeps on even in a
-        // free-threaded build (`gil_used = true` in lib.rs; PYTHON_GIL=0 overrides it, unsupported).
+        #[cfg(Py_GIL_DISABLED)]
+        if self.list {
+            // SAFETY: `at` is below the snapshot's length, and the snapshot lasts until the
+            // walk's scope ends (module note).
+            return unsafe { *self.held.add(at as usize) };
+        }
+        // SAFETY: callers keep `at` in bounds. With a GIL the container cannot change during
+        // the walk, which runs no Python code; without one only tuples are read here, and a
+        // tuple never changes (module note).
         unsafe {
             if self.list {
                 ffi::PyList_GET_ITEM(self.node.obj, at)
@@ -237,15 +249,35 @@ pub struct Entries<'py> {
     fallback: bool,
     pos: ffi::Py_ssize_t,
     ahead: Option<(*mut ffi::PyObject, *mut ffi::PyObject)>,
+    /// The dict's entries as the walk's scope holds them (free-threaded builds only).
+    #[cfg(Py_GIL_DISABLED)]
+    held: *const (*mut ffi::PyObject, *mut ffi::PyObject),
+    #[cfg(Py_GIL_DISABLED)]
+    count: ffi::Py_ssize_t,
 }
 
 impl Entries<'_> {
+    /// The next entry of the snapshot, with its value's header prefetched.
+    #[cfg(Py_GIL_DISABLED)]
+    fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
+        if self.pos >= self.count {
+            return None;
+        }
+        // SAFETY: `pos` is below the snapshot's length, and the snapshot lasts until the walk's
+        // scope ends (module note).
+        let (key, value) = unsafe { *self.held.add(self.pos as usize) };
+        self.pos += 1;
+        prefetch(value);
+        Some((key, value))
+    }
+
     /// The next entry from `PyDict_Next`, with its value's header prefetched.
+    #[cfg(not(Py_GIL_DISABLED))]
     fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
-        // SAFETY: `obj` is a live dict that cannot change during the walk (no Python code runs and
-        // the GIL is held on every build: `gil_used = true` in lib.rs).
+        // SAFETY: `obj` is a live dict that cannot change during the walk: the GIL is held and no
+        // Python code runs (free-threaded builds read the snapshot instead).
         let more = unsafe { ffi::PyDict_Next(self.node.obj, &mut self.pos, &mut key, &mut value) };
         if more == 0 {
             return None;
@@ -264,7 +296,8 @@ impl<'py> Iterator for Entries<'py> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        // SAFETY: the cursor was read from this dict, which cannot change during the walk.
+        // SAFETY: the cursor was read from this dict, which cannot change during the walk (a
+        // cursor is only read on CPython 3.11, which has a GIL; elsewhere it is empty).
         let (key, value) = match unsafe { self.cursor.next() } {
             // A unicode-kind table holds exact `str` keys only.
             Some((key, value)) if self.unicode => {
@@ -391,6 +424,16 @@ impl<'py> Source<'py> for PyNode<'py> {
     }
 
     fn len(self) -> usize {
+        #[cfg(Py_GIL_DISABLED)]
+        // SAFETY: `kind` said this is a dict, list or tuple, live for the walk; its length is
+        // the snapshot's, which the walk's items and entries give (module note).
+        unsafe {
+            if ffi::PyDict_Check(self.obj) != 0 {
+                return crate::hold::dict_entries(self.py, self.obj).1;
+            } else if self.is_list() {
+                return crate::hold::list_items(self.py, self.obj).1;
+            }
+        }
         // SAFETY: `kind` said this is a dict, list or tuple.
         let n = unsafe {
             if ffi::PyDict_Check(self.obj) != 0 {
@@ -405,17 +448,35 @@ impl<'py> Source<'py> for PyNode<'py> {
     }
 
     fn items(self) -> Items<'py> {
+        #[cfg(Py_GIL_DISABLED)]
+        if self.is_list() {
+            // SAFETY: `kind` said this is a list, live for the walk (module note).
+            let (held, len) = unsafe { crate::hold::list_items(self.py, self.obj) };
+            return Items {
+                node: self,
+                list: true,
+                at: 0,
+                len: len as isize,
+                held,
+            };
+        }
         Items {
             node: self,
             list: self.is_list(),
             at: 0,
             len: self.len() as isize,
+            #[cfg(Py_GIL_DISABLED)]
+            held: std::ptr::null(),
         }
     }
 
     fn entries(self) -> Entries<'py> {
-        // SAFETY: `kind` said this is a dict, alive and unchanged for the walk.
+        // SAFETY: `kind` said this is a dict, alive and unchanged for the walk (a table is only
+        // read on CPython 3.11, which has a GIL).
         let table = unsafe { Table::of(self.obj) };
+        #[cfg(Py_GIL_DISABLED)]
+        // SAFETY: a live dict (module note).
+        let (held, count) = unsafe { crate::hold::dict_entries(self.py, self.obj) };
         Entries {
             node: self,
             cursor: table.map_or_else(Cursor::empty, Cursor::of),
@@ -423,13 +484,23 @@ impl<'py> Source<'py> for PyNode<'py> {
             fallback: table.is_none(),
             pos: 0,
             ahead: None,
+            #[cfg(Py_GIL_DISABLED)]
+            held,
+            #[cfg(Py_GIL_DISABLED)]
+            count: count as ffi::Py_ssize_t,
         }
     }
 
     fn identity(self) -> Option<usize> {
         // SAFETY: reading the reference count of a live object. A count of one means only
         // the parent holds it, so it cannot be reached twice.
-        (unsafe { ffi::Py_REFCNT(self.obj) } > 1).then_some(self.obj as usize)
+        let count = unsafe { ffi::Py_REFCNT(self.obj) };
+        // On a free-threaded build the walk's own references (module note) are not counted: an
+        // object is identified exactly when it would be with a GIL, and the revisit allowance
+        // that bounds shared structure is the same.
+        #[cfg(Py_GIL_DISABLED)]
+        let count = count - crate::hold::held_count(self.obj);
+        (count > 1).then_some(self.obj as usize)
     }
 
     fn duplicate_keys() -> bool {
