@@ -135,3 +135,10 @@ gets the lease."""
 RESUMABLE_TOOLS = ("workflow",)
 """The tools whose task another server resumes when its own dies: the workflow tool, whose run
 continues from its checkpoints, so no completed step runs again."""
+
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+"""The MCP Apps extension (SEP-1865): a tool's `_meta.ui.resourceUri` names a `ui://` HTML
+resource a host renders inline, in a sandboxed iframe."""
+
+APP_MIME_TYPE = "text/html;profile=mcp-app"
+"""The media type of an MCP App's `ui://` resource; a host renders no other."""

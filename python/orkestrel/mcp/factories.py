@@ -12,7 +12,21 @@ import anyio
 
 from orkestrel import __version__
 from orkestrel.mcp import sdk
-from orkestrel.mcp.constants import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_SERVER_NAME, MAX_LIST_PAGES
+from orkestrel.mcp.apps import (
+    app_contents,
+    app_meta,
+    app_of,
+    app_resource,
+    served_apps,
+    supports_apps,
+    view_tool,
+)
+from orkestrel.mcp.constants import (
+    APPS_EXTENSION,
+    DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_SERVER_NAME,
+    MAX_LIST_PAGES,
+)
 from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
@@ -77,7 +91,20 @@ def create_server(
 
     async def list_tools(request: sdk.Request) -> dict[str, Any]:
         listing.listed(request)
-        return {"tools": [tool_wire(tool, strict=strict_schemas) for tool in manager.tools()]}
+        tools = manager.tools()
+        entries = [tool_wire(tool, strict=strict_schemas) for tool in tools]
+        if not supports_apps(request.session):
+            return {"tools": entries}
+        for tool, entry in zip(tools, entries, strict=True):
+            app = app_of(tool)
+            if app is not None:
+                entry["_meta"] = app_meta(app)
+        for app in served_apps(manager).values():
+            for view in app.tools:
+                entry = tool_wire(view, strict=strict_schemas)
+                entry["_meta"] = app_meta(app, ("app",))
+                entries.append(entry)
+        return {"tools": entries}
 
     async def run_task(tool_name: str, arguments: Any, caller: ToolContext) -> dict[str, Any]:
         call: ToolCall = {
@@ -104,8 +131,15 @@ def create_server(
             "caller": McpToolContext(request),
         }
         tool = manager.tool(tool_name)
+        runner = manager
+        if tool is None and supports_apps(request.session):
+            # A view's own tool, served only to clients that negotiated MCP Apps.
+            tool = view_tool(manager, tool_name)
+            if tool is not None:
+                runner = ToolManager()
+                runner.add(tool)
         with serving_request(request.context, request.params) as served:
-            result = await manager.execute(call, timeout=timeout)
+            result = await runner.execute(call, timeout=timeout)
         await listing.check()
         if result["success"] and changes_resources(tool_name, arguments):
             await listing.resources_changed()
@@ -121,8 +155,26 @@ def create_server(
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
+    features = create_features(manager)
+    file_list, file_read = features["resources/list"], features["resources/read"]
+
+    async def list_resources(request: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        answer = await file_list(request, params)
+        if params.get("cursor") is None and supports_apps(request.session):
+            views = [app_resource(app) for app in served_apps(manager).values()]
+            answer["resources"] = [*views, *answer["resources"]]
+        return answer
+
+    async def read_resource(request: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        app = served_apps(manager).get(str(params.get("uri", "")))
+        if app is not None and supports_apps(request.session):
+            return app_contents(app)
+        return await file_read(request, params)
+
     extras = {
-        **create_features(manager),
+        **features,
+        "resources/list": list_resources,
+        "resources/read": read_resource,
         "resources/subscribe": subscriptions.subscribe,
         "resources/unsubscribe": subscriptions.unsubscribe,
     }
@@ -131,6 +183,8 @@ def create_server(
     server = sdk.build_server(
         name, version, instructions, list_tools, call_tool, input_schema, extras, tasks
     )
+    if served_apps(manager):
+        sdk.declare_extension(server, APPS_EXTENSION)
     listing.serve(server)
     subscriptions.serve(server)
     return server
