@@ -162,10 +162,13 @@ window.orkestrelForm = (() => {
     const button = element("button", { type: "submit" }, "Answer");
     form.append(general, button, outcome);
     node.append(form);
-    form.addEventListener("submit", (event) => {
+    // Answered on the button's click, which Enter in a field also makes: a frame sandboxed
+    // without allow-forms (an MCP App's host may not grant it) blocks the submission first.
+    button.addEventListener("click", (event) => {
       event.preventDefault();
       submit(record.id, widgets, general, outcome, button, send);
     });
+    form.addEventListener("submit", (event) => event.preventDefault());
     return { node, widgets };
   }
 
