@@ -9,7 +9,7 @@ import json
 import re
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 import anyio
@@ -17,6 +17,7 @@ import pytest
 
 from orkestrel.mcp.requirements import installed_major
 from support.mcp_client import stdio, wire
+from support.serve_http import http_server
 
 pytestmark = [
     pytest.mark.anyio,
@@ -39,15 +40,25 @@ def anyio_backend() -> str:
 
 
 @asynccontextmanager
-async def client(*, apps: bool, mime: str = MIME) -> AsyncIterator[Any]:
-    """The official client on `orkestrel serve --ask` over stdio, negotiating MCP Apps (with
-    the media type `mime`) when `apps`."""
+async def client(
+    *, apps: bool, mime: str = MIME, url: str | None = None, bearer: str | None = None
+) -> AsyncIterator[Any]:
+    """The official client on `orkestrel serve --ask` (over stdio, or at `url` sending the
+    `bearer` credentials), negotiating MCP Apps (with the media type `mime`) when `apps`."""
     from mcp.client import Client
     from mcp.client.extension import advertise
+    from mcp.client.streamable_http import streamable_http_client
 
     extensions = [advertise(APPS, {"mimeTypes": [mime]})] if apps else None
-    async with Client(stdio(sys.executable, ASK), extensions=extensions) as session:
-        yield session
+    async with AsyncExitStack() as stack:
+        target: Any = stdio(sys.executable, ASK)
+        if url is not None:
+            import httpx2
+
+            headers = {"Authorization": f"Bearer {bearer}"}
+            http = await stack.enter_async_context(httpx2.AsyncClient(headers=headers, timeout=30))
+            target = streamable_http_client(url, http_client=http)
+        yield await stack.enter_async_context(Client(target, extensions=extensions))
 
 
 async def listing(session: Any) -> dict[str, dict[str, Any]]:
@@ -134,3 +145,29 @@ async def view(session: Any, name: str, arguments: dict[str, Any]) -> Any:
     result = wire(await session.call_tool(name, arguments))
     assert result.get("isError", False) is False, result
     return json.loads(result["content"][0]["text"])
+
+
+async def test_a_form_is_seen_and_answered_only_under_the_credentials_that_asked_it() -> None:
+    # Loopback without --token: each client is told apart by the credentials it sends.
+    async with (
+        http_server("--ask") as (url, _),
+        client(apps=True, url=url, bearer="one") as person,
+        client(apps=True, url=url, bearer="two") as stranger,
+        anyio.create_task_group() as group,
+    ):
+        answers: dict[str, Any] = {}
+
+        async def ask() -> None:
+            answers["ask"] = wire(await person.call_tool("ask", {"to": "user", "schema": FORM}))
+
+        group.start_soon(ask)
+        with anyio.fail_after(30):
+            while not (forms := await view(person, "ask_forms", {}))["forms"]:  # noqa: ASYNC110 - server state
+                await anyio.sleep(0.05)
+        (form,) = forms["forms"]
+        assert await view(stranger, "ask_forms", {}) == {"forms": []}
+        stolen = await view(stranger, "ask_answer", {"id": form["id"], "values": {"owner": "eve"}})
+        assert stolen == {"success": False, "error": {"reason": "unknown"}}
+        done = await view(person, "ask_answer", {"id": form["id"], "values": {"owner": "ada"}})
+        assert done["success"] is True
+    assert json.loads(answers["ask"]["content"][0]["text"]) == {"owner": "ada"}
