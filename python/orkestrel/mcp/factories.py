@@ -36,6 +36,7 @@ from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.resource_subscriptions import ResourceSubscriptions
 from orkestrel.mcp.tasks import TaskBroker
 from orkestrel.mcp.types import McpSource
+from orkestrel.telemetry import failed, tool_error_type, tool_span
 from orkestrel.tool import (
     Tool,
     ToolCall,
@@ -115,8 +116,10 @@ def create_server(
         }
         tool = manager.tool(tool_name)
         # A task has no request to ask its client through.
-        with serving_request(None):
+        with serving_request(None), tool_span(tool_name, call["id"]) as span:
             result = await manager.execute(call, timeout=timeout)
+            if result["success"] is False:
+                failed(span, tool_error_type(result["error"]), result["error"])
         await listing.check()
         return result_wire(result, None if tool is None else return_type(tool), max_answer_bytes)
 
@@ -138,8 +141,13 @@ def create_server(
             if tool is not None:
                 runner = ToolManager()
                 runner.add(tool)
-        with serving_request(request.context, request.params) as served:
+        with (
+            serving_request(request.context, request.params) as served,
+            tool_span(tool_name, call["id"]) as span,
+        ):
             result = await runner.execute(call, timeout=timeout)
+            if result["success"] is False:
+                failed(span, tool_error_type(result["error"]), result["error"])
         await listing.check()
         if result["success"] and changes_resources(tool_name, arguments):
             await listing.resources_changed()
