@@ -12,6 +12,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from orkestrel.mcp.requirements import installed_major
@@ -72,7 +73,7 @@ def named(spans: list[Any], name: str) -> list[Any]:
 async def test_tool_calls_and_workflow_tasks_are_execute_tool_spans(tmp_path: Path) -> None:
     from mcp.client import Client
 
-    from orkestrel.mcp.task_client import CreatedTask, TasksExtension
+    from orkestrel.mcp.task_client import CreatedTask, TasksExtension, get_task
 
     workflow = {
         "name": "traced",
@@ -93,15 +94,21 @@ async def test_tool_calls_and_workflow_tasks_are_execute_tool_spans(tmp_path: Pa
         tasking = await stack.enter_async_context(
             Client(url + "/mcp", extensions=[TasksExtension()])
         )
-        handle = await tasking.session.call_tool("workflow", workflow, allow_claimed=True)
+        # Another run name: the two runs may overlap, and a kept run's name is taken while it runs.
+        as_task = {**workflow, "name": "traced-task"}
+        handle = await tasking.session.call_tool("workflow", as_task, allow_claimed=True)
         assert isinstance(handle, CreatedTask)
         good = await session.call_tool("infer", {"samples": [1, 2, 3]})
         bad = await session.call_tool("infer", {"samples": "x"})
         unknown = await session.call_tool("no_such_tool", {})
         ran = await session.call_tool("workflow", workflow)
-        await until(lambda: len(named(spans, "execute_tool infer")) >= 6, 30)
-        await until(lambda: named(spans, "execute_tool no_such_tool"), 30)
-        await until(lambda: len(named(spans, "execute_tool workflow")) == 2, 30)
+        with anyio.fail_after(60):
+            while (await get_task(tasking.session, handle.task_id))["status"] == "working":  # noqa: ASYNC110 - server state
+                await anyio.sleep(0.1)
+        # The batch exporter sends within OTEL_BSP_SCHEDULE_DELAY; a loaded machine may lag.
+        await until(lambda: len(named(spans, "execute_tool infer")) >= 6, 60)
+        await until(lambda: named(spans, "execute_tool no_such_tool"), 60)
+        await until(lambda: len(named(spans, "execute_tool workflow")) == 2, 60)
     assert (good.is_error, bad.is_error, unknown.is_error) == (False, True, True)
     assert ran.is_error is False
     infers = named(spans, "execute_tool infer")
@@ -139,8 +146,6 @@ async def test_tool_calls_and_workflow_tasks_are_execute_tool_spans(tmp_path: Pa
 
 
 async def test_a_timed_out_or_unknown_call_names_its_error_type() -> None:
-    import anyio
-
     from orkestrel.telemetry import tool_error_type
     from orkestrel.tool import Tool, ToolManager
 
