@@ -188,3 +188,27 @@ def test_an_endpoint_without_the_otel_extra_is_said_once_and_serving_goes_on(
     )
     assert done.returncode == 0, done.stderr
     assert done.stderr.count(NOT_INSTALLED) == 1
+
+
+async def test_a_call_that_asks_the_client_first_is_no_failed_span(tmp_path: Path) -> None:
+    from mcp.client import Client
+    from mcp_types import ElicitResult
+
+    async def person(context: Any, params: Any) -> Any:
+        return ElicitResult(action="accept", content={"owner": "ada"})
+
+    form = {"fields": [{"control": "text", "name": "owner", "rule": {"required": True}}]}
+    async with AsyncExitStack() as stack:
+        port, spans = await stack.enter_async_context(receiver())
+        env = {"OTEL_EXPORTER_OTLP_ENDPOINT": f"http://127.0.0.1:{port}"}
+        env["OTEL_BSP_SCHEDULE_DELAY"] = "50"
+        _, url = stack.enter_context(served(tmp_path, "--ask", env=env))
+        session = await stack.enter_async_context(Client(url + "/mcp", elicitation_callback=person))
+        asked = await session.call_tool("ask", {"to": "user", "schema": form})
+        # On 2026-07-28 the call is answered with the form first, then retried with the answer.
+        await until(lambda: len(named(spans, "execute_tool ask")) == 2, 60)
+    assert asked.is_error is False
+    assert [attributes(s).get("error.type") for s in named(spans, "execute_tool ask")] == [
+        None,
+        None,
+    ]

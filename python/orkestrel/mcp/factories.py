@@ -146,7 +146,8 @@ def create_server(
             tool_span(tool_name, call["id"]) as span,
         ):
             result = await runner.execute(call, timeout=timeout)
-            if result["success"] is False:
+            # A call answered with the client's input to get first has not failed.
+            if result["success"] is False and served.input_required is None:
                 failed(span, tool_error_type(result["error"]), result["error"])
         await listing.check()
         if result["success"] and changes_resources(tool_name, arguments):
