@@ -556,5 +556,5 @@ def test_the_page_is_plain_files_in_the_package() -> None:
 
     page = resources.files("orkestrel.toolbox.server").joinpath("page")
     names = sorted(item.name for item in page.iterdir() if not item.name.startswith("__"))
-    assert names == ["index.html", "page.css", "page.js"]
+    assert names == ["app.html", "app.js", "form.js", "index.html", "page.css", "page.js"]
     assert socket.gethostname()

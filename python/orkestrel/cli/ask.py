@@ -145,6 +145,8 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
     `x-orkestrel-token` (what the page sends).
     """
     # Deferred for start-up time: a command line that never asks loads none of this.
+    from orkestrel.cli.ask_view import ask_view
+    from orkestrel.mcp.apps import AppTool
     from orkestrel.mcp.elicitation import ElicitingTerminalManager
     from orkestrel.mcp.http import RouteAccess, is_loopback
     from orkestrel.terminal import HEADER_TOKEN, create_terminal_manager
@@ -185,7 +187,7 @@ def open_ask(options: argparse.Namespace, token: str | None = None) -> Ask:
             return await asked.execute(args)
         return await create_prompt_tool(manager=eliciting, from_=caller.name).execute(args)
 
-    tool = annotate(asked, execute=ask)
+    tool = AppTool(annotate(asked, execute=ask), ask_view(eliciting))
     if not http:
         return Ask(manager, options.ask_terminal, tool)
     calls = starlette_routes(create_terminal_routes(manager, buffer=options.ask_stream_buffer))

@@ -24,6 +24,7 @@ from orkestrel.cli.shared import SharedState
 from orkestrel.cli.tasks import add_task_arguments, open_task_broker
 from orkestrel.cli.toolbox import ToolboxSetupError
 from orkestrel.database import DATABASE_THREAD_LIMIT, database_fair_limiter
+from orkestrel.telemetry import NOT_INSTALLED, otlp_export
 from orkestrel.tool import ToolManager
 
 USAGE = 2
@@ -354,7 +355,9 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         print(f"orkestrel serve: {error}", file=err)
         return USAGE
     try:
-        with _database_threads(options):
+        with _database_threads(options), otlp_export() as unexported:
+            if unexported == NOT_INSTALLED:
+                print(f"orkestrel serve: {unexported}", file=err)
             async with shared_of(options) as shared, toolbox_of(options, err, shared) as manager:
                 if ask is not None:
                     manager.add(ask.tool)

@@ -138,3 +138,10 @@ continues from its checkpoints, so no completed step runs again."""
 
 MAX_INPUT_RESPONSE_BYTES = 1024 * 1024
 """The most bytes of JSON the answers of one `tasks/update` may hold."""
+
+APPS_EXTENSION = "io.modelcontextprotocol/ui"
+"""The MCP Apps extension (SEP-1865): a tool's `_meta.ui.resourceUri` names a `ui://` HTML
+resource a host renders inline, in a sandboxed iframe."""
+
+APP_MIME_TYPE = "text/html;profile=mcp-app"
+"""The media type of an MCP App's `ui://` resource; a host renders no other."""

@@ -25,7 +25,9 @@ from orkestrel.form import (
     parse_value,
     serialize_form,
 )
+from orkestrel.mcp.apps import supports_apps
 from orkestrel.mcp.constants import INPUT_REQUIRED
+from orkestrel.mcp.tasks import principal
 from orkestrel.terminal import (
     AnswerResult,
     Emitter,
@@ -245,12 +247,19 @@ class ElicitingTerminalManager:
         self._terminal = terminal
         self._page = page
         self._waiting: dict[str, Awaitable[FormValues]] = {}
+        self._askers: dict[str, str] = {}
         manager.emitter.on("expire", self._dropped)
+        manager.emitter.on("answer", self._settled)
 
     @property
     def emitter(self) -> Emitter:
         """The wrapped manager's event hub."""
         return self._manager.emitter  # type: ignore[return-value]
+
+    @property
+    def client_terminal(self) -> str:
+        """The terminal of the person at the MCP client."""
+        return self._terminal
 
     @property
     def count(self) -> int:
@@ -284,6 +293,17 @@ class ElicitingTerminalManager:
     def pending(self, to: str | None = None) -> list[PendingForm]:
         """Lists parked forms, as the wrapped manager does."""
         return self._manager.pending(to)
+
+    def asked_by(self, who: str) -> list[PendingForm]:
+        """Lists the forms parked on the client's terminal by calls made for `who` (see
+        `principal`: a JWT's subject, bearer credentials, or the local client): what an MCP App
+        of theirs may see and answer. (The 2026 protocol era has no session to tell clients
+        apart by.)"""
+        return [
+            record
+            for record in self._manager.pending(self._terminal)
+            if self._askers.get(record["id"]) == who
+        ]
 
     def answer(self, to: str, id: str, values: object) -> AnswerResult:
         """Answers a parked form, as the wrapped manager does."""
@@ -325,7 +345,9 @@ class ElicitingTerminalManager:
             if resumed is not None:
                 return resumed
         requested = form_to_elicitation(schema) if capable else None
-        if requested is None and not self._page:
+        # A client that negotiated MCP Apps shows the form in the ask tool's view.
+        viewed = session is not None and supports_apps(session)
+        if requested is None and not self._page and not viewed:
             why = unaskable(schema) if capable else "the MCP client does not support elicitation"
             raise TerminalError(
                 "DRIVER",
@@ -335,6 +357,8 @@ class ElicitingTerminalManager:
         answer = self._park(from_, to, form)
         prompt = self._manager.terminal(to)
         id = None if prompt is None else prompt.find(form)
+        if id is not None and served is not None and prompt is not None and prompt.pending(id):
+            self._askers[id] = principal(served.context)
         if requested is None or prompt is None or id is None or served is None:
             return answer
         if modern:
@@ -347,6 +371,11 @@ class ElicitingTerminalManager:
 
     def _dropped(self, to: str, id: str, *rest: Any) -> None:
         self._waiting.pop(id, None)
+        self._askers.pop(id, None)
+
+    def _settled(self, to: str, id: str, *rest: Any) -> None:
+        # An answered form keeps its `_waiting` entry: a 2026-era retry still reads it.
+        self._askers.pop(id, None)
 
     def _require(
         self, served: Served, id: str, message: str, requested: dict[str, Any], attempt: int

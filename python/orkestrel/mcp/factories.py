@@ -12,7 +12,21 @@ import anyio
 
 from orkestrel import __version__
 from orkestrel.mcp import sdk
-from orkestrel.mcp.constants import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_SERVER_NAME, MAX_LIST_PAGES
+from orkestrel.mcp.apps import (
+    app_contents,
+    app_meta,
+    app_of,
+    app_resource,
+    served_apps,
+    supports_apps,
+    view_tool,
+)
+from orkestrel.mcp.constants import (
+    APPS_EXTENSION,
+    DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_SERVER_NAME,
+    MAX_LIST_PAGES,
+)
 from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
@@ -22,6 +36,7 @@ from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.resource_subscriptions import ResourceSubscriptions
 from orkestrel.mcp.tasks import TaskBroker
 from orkestrel.mcp.types import McpSource
+from orkestrel.telemetry import failed, tool_error_type, tool_span
 from orkestrel.tool import (
     Tool,
     ToolCall,
@@ -78,7 +93,20 @@ def create_server(
 
     async def list_tools(request: sdk.Request) -> dict[str, Any]:
         listing.listed(request)
-        return {"tools": [tool_wire(tool, strict=strict_schemas) for tool in manager.tools()]}
+        tools = manager.tools()
+        entries = [tool_wire(tool, strict=strict_schemas) for tool in tools]
+        if not supports_apps(request.session):
+            return {"tools": entries}
+        for tool, entry in zip(tools, entries, strict=True):
+            app = app_of(tool)
+            if app is not None:
+                entry["_meta"] = app_meta(app)
+        for app in served_apps(manager).values():
+            for view in app.tools:
+                entry = tool_wire(view, strict=strict_schemas)
+                entry["_meta"] = app_meta(app, ("app",))
+                entries.append(entry)
+        return {"tools": entries}
 
     async def run_task(tool_name: str, arguments: Any, caller: ToolContext) -> dict[str, Any]:
         call: ToolCall = {
@@ -89,8 +117,13 @@ def create_server(
         }
         tool = manager.tool(tool_name)
         # A task has no request: an ask reaches its client through the task's input requests.
-        with serving_request(None, task=getattr(caller, "input", None)):
+        with (
+            serving_request(None, task=getattr(caller, "input", None)),
+            tool_span(tool_name, call["id"]) as span,
+        ):
             result = await manager.execute(call, timeout=timeout)
+            if result["success"] is False:
+                failed(span, tool_error_type(result["error"]), result["error"])
         await listing.check()
         return result_wire(result, None if tool is None else return_type(tool), max_answer_bytes)
 
@@ -105,8 +138,21 @@ def create_server(
             "caller": McpToolContext(request),
         }
         tool = manager.tool(tool_name)
-        with serving_request(request.context, request.params) as served:
-            result = await manager.execute(call, timeout=timeout)
+        runner = manager
+        if tool is None and supports_apps(request.session):
+            # A view's own tool, served only to clients that negotiated MCP Apps.
+            tool = view_tool(manager, tool_name)
+            if tool is not None:
+                runner = ToolManager()
+                runner.add(tool)
+        with (
+            serving_request(request.context, request.params) as served,
+            tool_span(tool_name, call["id"]) as span,
+        ):
+            result = await runner.execute(call, timeout=timeout)
+            # A call answered with the client's input to get first has not failed.
+            if result["success"] is False and served.input_required is None:
+                failed(span, tool_error_type(result["error"]), result["error"])
         await listing.check()
         if result["success"] and changes_resources(tool_name, arguments):
             await listing.resources_changed()
@@ -122,8 +168,26 @@ def create_server(
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
+    features = create_features(manager)
+    file_list, file_read = features["resources/list"], features["resources/read"]
+
+    async def list_resources(request: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        answer = await file_list(request, params)
+        if params.get("cursor") is None and supports_apps(request.session):
+            views = [app_resource(app) for app in served_apps(manager).values()]
+            answer["resources"] = [*views, *answer["resources"]]
+        return answer
+
+    async def read_resource(request: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
+        app = served_apps(manager).get(str(params.get("uri", "")))
+        if app is not None and supports_apps(request.session):
+            return app_contents(app)
+        return await file_read(request, params)
+
     extras = {
-        **create_features(manager),
+        **features,
+        "resources/list": list_resources,
+        "resources/read": read_resource,
         "resources/subscribe": subscriptions.subscribe,
         "resources/unsubscribe": subscriptions.unsubscribe,
     }
@@ -132,6 +196,8 @@ def create_server(
     server = sdk.build_server(
         name, version, instructions, list_tools, call_tool, input_schema, extras, tasks
     )
+    if served_apps(manager):
+        sdk.declare_extension(server, APPS_EXTENSION)
     listing.serve(server)
     subscriptions.serve(server)
     return server

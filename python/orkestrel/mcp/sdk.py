@@ -254,6 +254,14 @@ def _server_v2(
     return server
 
 
+def declare_extension(server: Any, identifier: str) -> None:
+    """Declares the extension `identifier` in a 2.x server's capabilities (the 1.x line
+    declares none)."""
+    extensions = getattr(server, "extensions", None)
+    if isinstance(extensions, dict):
+        extensions[identifier] = {}
+
+
 def _add_tasks(server: Any, tasks: TaskBroker) -> None:
     """Declares the Tasks extension on a 2.x server and serves its three methods (on 2026-07-28
     requests; on earlier ones they are not found)."""

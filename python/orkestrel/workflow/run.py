@@ -17,6 +17,7 @@ from orkestrel._errors import message_of
 from orkestrel.abort import AbortController, AbortSignal
 from orkestrel.abort.loop import loop_caller
 from orkestrel.contract import ContractError, clone_json_value
+from orkestrel.telemetry import failed, tool_span
 from orkestrel.timeout import create_timeout
 from orkestrel.workflow.checkpoints import Checkpoints
 from orkestrel.workflow.controller import TaskController
@@ -303,8 +304,24 @@ class Run:
         return tuple(self._settled[:count])
 
     async def _task(self, phase: _Phase, node: TaskNode, gate: anyio.Semaphore | None) -> None:
+        behavior = node.definition.get("behavior")
+        if behavior is None:
+            await self._settle(phase, node, gate, None, None)
+            return
+        # The task's function is the tool it executes: one span for all its attempts.
+        attributes = {"orkestrel.workflow.id": self._tree.id, "orkestrel.workflow.task": node.id}
+        with tool_span(behavior, f"{self._tree.id}/{node.id}", attributes) as span:
+            await self._settle(phase, node, gate, behavior, span)
+
+    async def _settle(
+        self,
+        phase: _Phase,
+        node: TaskNode,
+        gate: anyio.Semaphore | None,
+        behavior: str | None,
+        span: Any,
+    ) -> None:
         try:
-            behavior = node.definition.get("behavior")
             function = None if behavior is None else self._behaviors[behavior]
             writes = self._checkpoints is not None
             tree = self._tree
@@ -329,6 +346,9 @@ class Run:
                     break
                 outcome = self._bound(node, outcome, attempt)
                 if outcome["success"] or index == last or _limited(outcome):
+                    if outcome["success"] is False:
+                        error = outcome["error"]
+                        failed(span, str(error["origin"]), error["message"])
                     at = now()
                     node.settle(outcome, at)
                     touch(tree, at)

@@ -8,6 +8,7 @@ from orkestrel.toolbox.server.constants import (
     TERMINAL_STREAM_BUFFER,
 )
 from orkestrel.toolbox.server.factories import (
+    create_ask_app_html,
     create_terminal_app,
     create_terminal_page_routes,
     create_terminal_routes,
@@ -33,6 +34,7 @@ __all__ = [
     "TerminalRouteMethod",
     "TerminalRoutesOptions",
     "TerminalToken",
+    "create_ask_app_html",
     "create_terminal_app",
     "create_terminal_page_routes",
     "create_terminal_routes",

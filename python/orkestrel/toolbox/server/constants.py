@@ -23,7 +23,12 @@ them yet, `1_048_576`; a consumer further behind is dropped (it reconnects for a
 
 TERMINAL_PAGE_FILES: Final[dict[str, str]] = {
     "": "text/html; charset=utf-8",
+    "form.js": "text/javascript; charset=utf-8",
     "page.js": "text/javascript; charset=utf-8",
     "page.css": "text/css; charset=utf-8",
 }
 """Holds the files of the answering page, by path under `<path>/`, with their media types."""
+
+APP_FILES: Final = ("page.css", "form.js", "app.js")
+"""Holds the files the ask MCP App inlines into `page/app.html`: its style sheet, the form
+renderer it shares with the answering page, and its host bridge."""

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
 from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from orkestrel.terminal import TerminalManagerInterface, TimerHandler, default_timer
 from orkestrel.toolbox.server.constants import (
+    APP_FILES,
     TERMINAL_KEEPALIVE_MS,
     TERMINAL_PAGE_FILES,
     TERMINAL_ROUTES_PATH,
@@ -84,6 +88,34 @@ def create_terminal_page_routes(
         )
         routes.append(TerminalRoute("GET", f"{path}/{name}", _static(body, media, framing)))
     return tuple(routes)
+
+
+def create_ask_app_html() -> str:
+    """Builds the ask form as an MCP App: one self-contained HTML document (a host renders it
+    in a sandboxed iframe, where relative files cannot load) holding the answering page's
+    style sheet and form renderer and the app's host bridge, inline.
+
+    Its Content-Security-Policy allows exactly those inline blocks, by hash, and nothing else:
+    no other script or style, no network (`default-src 'none'`), no form posts, no `<base>`."""
+    style, form, app = (_page_file(name) for name in APP_FILES)
+    for name, text in zip(APP_FILES, (style, form, app), strict=True):
+        if re.search(r"</(script|style)", text, re.IGNORECASE):
+            raise ValueError(f"page/{name} would end its inline block early")
+    policy = (
+        f"default-src 'none'; script-src {_digest(form)} {_digest(app)}; "
+        f"style-src {_digest(style)}; form-action 'none'; base-uri 'none'"
+    )
+    parts = {"policy": policy, "style": style, "form": form, "app": app}
+    return re.sub(r"\{(policy|style|form|app)\}", lambda m: parts[m[1]], _page_file("app.html"))
+
+
+def _page_file(name: str) -> str:
+    return resources.files("orkestrel.toolbox.server").joinpath("page", name).read_text("utf-8")
+
+
+def _digest(text: str) -> str:
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    return f"'sha256-{digest}'"
 
 
 def _static(body: bytes, media: str, framing: dict[str, str]) -> Any:
