@@ -440,3 +440,98 @@ async def test_an_image_is_read_as_a_base64_blob_and_the_model_still_gets_no_byt
     assert text["contents"][0]["text"] == "# Project\n"
     assert "blob" not in text["contents"][0]
     assert "iVBOR" not in json.dumps(tool)
+
+
+async def create_databases(client: Session, ids: list[str]) -> None:
+    tables = {"products": {"columns": {"name": "string"}}, "prices": {"columns": {"x": "number"}}}
+    for id in ids:
+        created = await client.call_tool(
+            "database", {"operation": "create", "id": id, "tables": tables}
+        )
+        assert created.get("isError") is not True, created
+
+
+async def test_database_ids_and_table_names_complete_bounded_and_hostile_prefixes_answer_cleanly(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path)
+    template = {"type": "ref/resource", "uri": "database:///{id}/tables"}
+    prompt = {"type": "ref/prompt", "name": "explore_database"}
+    odd = ["shop", "shipping", "50%_off", "naïve café", "other"]
+    async with serve(tmp_path) as client:
+        await create_databases(client, [*odd, *(f"bulk{i:03}" for i in range(110))])
+        some = await complete(client, template, "id", "sh")
+        every = await complete(client, template, "id", "")
+        bulk = await complete(client, template, "id", "bulk10")
+        wildcard = await complete(client, template, "id", "50%")
+        like = await complete(client, template, "id", "%")
+        underscore = await complete(client, template, "id", "_")
+        accented = await complete(client, prompt, "id", "naïve")
+        nul = await complete(client, template, "id", "sh\x00")
+        huge = await complete(client, template, "id", "s" * 100_000)
+        params = types_module().PromptReference.model_validate(prompt)
+        tables = wire(
+            await session(client).complete(
+                params, {"name": "table", "value": "pr"}, context_arguments={"id": "shop"}
+            )
+        )
+        one = wire(
+            await session(client).complete(
+                params, {"name": "table", "value": "pri"}, context_arguments={"id": "shop"}
+            )
+        )
+        unknown = wire(
+            await session(client).complete(
+                params, {"name": "table", "value": "p"}, context_arguments={"id": "nope"}
+            )
+        )
+        without = await complete(client, prompt, "table", "p")
+        got = wire(
+            await session(client).get_prompt("explore_database", {"id": "shop", "table": "prices"})
+        )
+    assert some["completion"]["values"] == ["shipping", "shop"]
+    assert len(every["completion"]["values"]) == 100
+    assert every["completion"]["total"] == 115
+    assert every["completion"]["hasMore"] is True
+    assert bulk["completion"]["values"] == [f"bulk{i}" for i in range(100, 110)]
+    # A prefix is text, never a pattern: % and _ match only themselves.
+    assert wildcard["completion"]["values"] == ["50%_off"]
+    assert like["completion"]["values"] == []
+    assert underscore["completion"]["values"] == []
+    assert accented["completion"]["values"] == ["naïve café"]
+    assert nul["completion"] == {"values": [], "total": 0, "hasMore": False}
+    assert huge[0] == "error"
+    assert "100000 characters; expected at most 1024" in huge[1]
+    assert tables["completion"]["values"] == ["prices", "products"]
+    assert one["completion"]["values"] == ["prices"]
+    assert unknown["completion"]["values"] == []
+    assert without["completion"]["values"] == []
+    assert "the table prices" in got["messages"][0]["content"]["text"]
+
+
+async def test_the_fastmcp_client_completes_database_ids_and_table_names(tmp_path: Path) -> None:
+    pytest.importorskip("fastmcp", reason="the fastmcp client needs the 2.x SDK line")
+    from fastmcp import Client
+    from fastmcp.client.transports import StdioTransport
+
+    project(tmp_path)
+    state = ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
+    transport = StdioTransport(
+        ORKESTREL[0], [*ORKESTREL[1:], "serve", *state], env=dict(os.environ)
+    )
+    template = {"type": "ref/resource", "uri": "database:///{id}/tables"}
+    prompt = {"type": "ref/prompt", "name": "explore_database"}
+    async with Client(transport) as client:
+        for id in ("shop", "shipping", "other"):
+            await client.call_tool(
+                "database",
+                {"operation": "create", "id": id, "tables": {"products": {"columns": {}}}},
+            )
+        ids = await client.complete(template, {"name": "id", "value": "sh"})
+        tables = await client.complete(
+            prompt,
+            {"name": "table", "value": "p"},
+            context_arguments={"id": "shop"},
+        )
+    assert ids.values == ["shipping", "shop"]
+    assert tables.values == ["products"]

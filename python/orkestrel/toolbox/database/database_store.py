@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from orkestrel.database import Column, DatabaseInterface, TableInterface
+from orkestrel.database import Column, Condition, DatabaseInterface, TableInterface
 from orkestrel.toolbox.database.types import DatabaseDefinition
 from orkestrel.toolbox.database.validators import is_database_definition
 
@@ -49,6 +49,18 @@ class DatabaseDefinitionStore:
     async def delete(self, id: str) -> None:
         """Drops the definition stored under `id`."""
         await self._table.remove(id)
+
+    async def ids(self, prefix: str, limit: int) -> tuple[list[str], int]:
+        """The first `limit` stored ids that start with `prefix`, in order, and how many do."""
+        starts: Condition = {"column": "id", "operator": "starts", "values": [prefix]}
+        rows = await self._table.records(
+            {
+                "conditions": [starts],
+                "order": [{"column": "id", "direction": "ascending"}],
+                "limit": limit,
+            }
+        )
+        return [str(row["id"]) for row in rows], await self._table.count({"conditions": [starts]})
 
     async def close(self) -> None:
         """Closes the database the store owns, when its factory built one."""
