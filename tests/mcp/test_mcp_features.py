@@ -509,12 +509,14 @@ async def test_database_ids_and_table_names_complete_bounded_and_hostile_prefixe
     assert "the table prices" in got["messages"][0]["content"]["text"]
 
 
-async def test_the_fastmcp_client_completes_database_ids_and_table_names(tmp_path: Path) -> None:
+async def test_the_fastmcp_client_completes_database_ids_and_reads_a_binary_blob(
+    tmp_path: Path,
+) -> None:
     pytest.importorskip("fastmcp", reason="the fastmcp client needs the 2.x SDK line")
     from fastmcp import Client
     from fastmcp.client.transports import StdioTransport
 
-    project(tmp_path)
+    (project(tmp_path) / "bundle.zip").write_bytes(b"PK\x03\x04\xff\x00")
     state = ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
     transport = StdioTransport(
         ORKESTREL[0], [*ORKESTREL[1:], "serve", *state], env=dict(os.environ)
@@ -533,5 +535,56 @@ async def test_the_fastmcp_client_completes_database_ids_and_table_names(tmp_pat
             {"name": "table", "value": "p"},
             context_arguments={"id": "shop"},
         )
+        bundle = await client.read_resource("workspace:///bundle.zip")
+    assert [(c.mime_type, base64.b64decode(getattr(c, "blob", ""))) for c in bundle] == [
+        ("application/zip", b"PK\x03\x04\xff\x00")
+    ]
     assert ids.values == ["shipping", "shop"]
     assert tables.values == ["products"]
+
+
+async def test_a_binary_file_that_is_no_image_is_listed_and_read_as_a_blob_within_the_caps(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    archive = bytes(range(256)) * 4
+    (root / "bundle.zip").write_bytes(archive)
+    raw = b"\xff\xfe\x00binary"
+    (root / "blob.bin").write_bytes(raw)
+    (root / "latin1.txt").write_bytes("café".encode("latin-1"))
+    (root / ".git").mkdir()
+    (root / ".git" / "index").write_bytes(b"\xff\x00ignored")
+    (root / "huge.bin").write_bytes(b"\xff" * (8 * 1024 * 1024 + 1))
+    (tmp_path / "outside.bin").write_bytes(b"\xff\x00secret")
+    os.symlink(tmp_path / "outside.bin", root / "link.bin")
+    async with serve(tmp_path) as client:
+        listed = await list_resources(client)
+        bundle = await read(client, "workspace:///bundle.zip")
+        blob = await read(client, "workspace:///blob.bin")
+        latin = await read(client, "workspace:///latin1.txt")
+        ignored = await read(client, "workspace:///.git/index")
+        huge = await read(client, "workspace:///huge.bin")
+        linked = await read(client, "workspace:///link.bin")
+        tool = await client.call_tool("workspace", {"operation": "read", "path": "bundle.zip"})
+        model_list = await client.call_tool("workspace", {"operation": "list"})
+    entries = {r["uri"]: (r["mimeType"], r["size"]) for r in listed["resources"]}
+    assert entries["workspace:///bundle.zip"] == ("application/zip", len(archive))
+    assert entries["workspace:///blob.bin"] == ("application/octet-stream", len(raw))
+    assert "workspace:///huge.bin" not in entries
+    assert "workspace:///.git/index" not in entries
+    assert "workspace:///link.bin" not in entries
+    assert [(c["mimeType"], base64.b64decode(c["blob"])) for c in bundle["contents"]] == [
+        ("application/zip", archive)
+    ]
+    assert [(c["mimeType"], base64.b64decode(c["blob"])) for c in blob["contents"]] == [
+        ("application/octet-stream", raw)
+    ]
+    assert [(c["mimeType"], base64.b64decode(c["blob"])) for c in latin["contents"]] == [
+        ("text/plain", "café".encode("latin-1"))
+    ]
+    for refused, uri in ((ignored, ".git/index"), (huge, "huge.bin"), (linked, "link.bin")):
+        assert refused[0] == "error"
+        assert f"workspace:///{uri} names no file under the root" in refused[1]
+    # The model still reads no bytes and lists only the files it can read.
+    assert tool["content"][0]["text"] == "null"
+    assert "bundle.zip" not in json.dumps(model_list)

@@ -134,7 +134,7 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
     async def files() -> list[dict[str, Any]]:
         if not served("workspace"):
             return []
-        listed: list[dict[str, Any]] = await call("workspace", {"operation": "list"})
+        listed: list[dict[str, Any]] = await call("workspace", {"operation": "list"}, ContentRead())
         return listed
 
     async def list_resources(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
@@ -304,7 +304,7 @@ def _file_resource(entry: Mapping[str, Any]) -> dict[str, Any]:
         "uri": WORKSPACE_SCHEME + quote(path),
         "name": path,
         "title": path,
-        "mimeType": _mime(path),
+        "mimeType": entry.get("mime") or _mime(path),
         "size": entry["size"],
     }
 
