@@ -60,6 +60,11 @@ def test_a_reconnection_to_another_server_on_the_store_gets_the_rest_of_the_call
             refused = client.get(second, headers={**session, "Last-Event-ID": forged})
             assert refused.status_code == 404, refused.text
             assert "step" not in refused.text
+        for odd in ("a b", "x" * 5000, session["Mcp-Session-Id"] + "%00"):
+            headers = {**session, "Mcp-Session-Id": odd, "Last-Event-ID": last}
+            refused = client.get(second, headers=headers)
+            assert refused.status_code in (400, 404), refused.text
+            assert "step" not in refused.text
         # The call goes on past the first server's 2 s window: the reconnection to the second
         # server is what keeps it running.
         go = threading.Timer(4, (tmp_path / "go.mark").write_text, ["go"])

@@ -39,6 +39,9 @@ INVALID_REQUEST = -32600
 MAX_CHECKED_BODY = 4 * 1024 * 1024
 """Bodies up to this size are checked for JSON before the SDK reads them (its own limit)."""
 
+_SESSION_ID = re.compile(rb"[\x21-\x7e]{1,128}")
+"""A session id as the SDK mints them (visible ASCII), the only kind looked up in a store."""
+
 PRIMING_VERSION = "2025-11-25"
 """The first protocol version whose clients are sent event ids (the SDK's priming event)."""
 
@@ -415,7 +418,7 @@ class _Endpoint:
         ):
             return False
         number = SessionEvents.number(last.decode("latin-1"))
-        if number is None:
+        if number is None or _SESSION_ID.fullmatch(session) is None:
             return False
         held = session.decode("latin-1")
         return await replay_elsewhere(store, held, number, receive, send, self.resume)
