@@ -452,3 +452,151 @@ async def test_an_image_is_read_as_a_base64_blob_and_the_model_still_gets_no_byt
     assert text["contents"][0]["text"] == "# Project\n"
     assert "blob" not in text["contents"][0]
     assert "iVBOR" not in json.dumps(tool)
+
+
+async def create_databases(client: Session, ids: list[str]) -> None:
+    tables = {"products": {"columns": {"name": "string"}}, "prices": {"columns": {"x": "number"}}}
+    for id in ids:
+        created = await client.call_tool(
+            "database", {"operation": "create", "id": id, "tables": tables}
+        )
+        assert created.get("isError") is not True, created
+
+
+async def test_database_ids_and_table_names_complete_bounded_and_hostile_prefixes_answer_cleanly(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path)
+    template = {"type": "ref/resource", "uri": "database:///{id}/tables"}
+    prompt = {"type": "ref/prompt", "name": "explore_database"}
+    odd = ["shop", "shipping", "50%_off", "naïve café", "other"]
+    async with serve(tmp_path) as client:
+        await create_databases(client, [*odd, *(f"bulk{i:03}" for i in range(110))])
+        some = await complete(client, template, "id", "sh")
+        every = await complete(client, template, "id", "")
+        bulk = await complete(client, template, "id", "bulk10")
+        wildcard = await complete(client, template, "id", "50%")
+        like = await complete(client, template, "id", "%")
+        underscore = await complete(client, template, "id", "_")
+        accented = await complete(client, prompt, "id", "naïve")
+        nul = await complete(client, template, "id", "sh\x00")
+        huge = await complete(client, template, "id", "s" * 100_000)
+        params = types_module().PromptReference.model_validate(prompt)
+        tables = wire(
+            await session(client).complete(
+                params, {"name": "table", "value": "pr"}, context_arguments={"id": "shop"}
+            )
+        )
+        one = wire(
+            await session(client).complete(
+                params, {"name": "table", "value": "pri"}, context_arguments={"id": "shop"}
+            )
+        )
+        unknown = wire(
+            await session(client).complete(
+                params, {"name": "table", "value": "p"}, context_arguments={"id": "nope"}
+            )
+        )
+        without = await complete(client, prompt, "table", "p")
+        got = wire(
+            await session(client).get_prompt("explore_database", {"id": "shop", "table": "prices"})
+        )
+    assert some["completion"]["values"] == ["shipping", "shop"]
+    assert len(every["completion"]["values"]) == 100
+    assert every["completion"]["total"] == 115
+    assert every["completion"]["hasMore"] is True
+    assert bulk["completion"]["values"] == [f"bulk{i}" for i in range(100, 110)]
+    # A prefix is text, never a pattern: % and _ match only themselves.
+    assert wildcard["completion"]["values"] == ["50%_off"]
+    assert like["completion"]["values"] == []
+    assert underscore["completion"]["values"] == []
+    assert accented["completion"]["values"] == ["naïve café"]
+    assert nul["completion"] == {"values": [], "total": 0, "hasMore": False}
+    assert huge[0] == "error"
+    assert "100000 characters; expected at most 1024" in huge[1]
+    assert tables["completion"]["values"] == ["prices", "products"]
+    assert one["completion"]["values"] == ["prices"]
+    assert unknown["completion"]["values"] == []
+    assert without["completion"]["values"] == []
+    assert "the table prices" in got["messages"][0]["content"]["text"]
+
+
+async def test_the_fastmcp_client_completes_database_ids_and_reads_a_binary_blob(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("fastmcp", reason="the fastmcp client needs the 2.x SDK line")
+    from fastmcp import Client
+    from fastmcp.client.transports import StdioTransport
+
+    (project(tmp_path) / "bundle.zip").write_bytes(b"PK\x03\x04\xff\x00")
+    state = ["--root", str(tmp_path / "root"), "--data", str(tmp_path / "data")]
+    transport = StdioTransport(
+        ORKESTREL[0], [*ORKESTREL[1:], "serve", *state], env=dict(os.environ)
+    )
+    template = {"type": "ref/resource", "uri": "database:///{id}/tables"}
+    prompt = {"type": "ref/prompt", "name": "explore_database"}
+    async with Client(transport) as client:
+        for id in ("shop", "shipping", "other"):
+            await client.call_tool(
+                "database",
+                {"operation": "create", "id": id, "tables": {"products": {"columns": {}}}},
+            )
+        ids = await client.complete(template, {"name": "id", "value": "sh"})
+        tables = await client.complete(
+            prompt,
+            {"name": "table", "value": "p"},
+            context_arguments={"id": "shop"},
+        )
+        bundle = await client.read_resource("workspace:///bundle.zip")
+    assert [(c.mime_type, base64.b64decode(getattr(c, "blob", ""))) for c in bundle] == [
+        ("application/zip", b"PK\x03\x04\xff\x00")
+    ]
+    assert ids.values == ["shipping", "shop"]
+    assert tables.values == ["products"]
+
+
+async def test_a_binary_file_that_is_no_image_is_listed_and_read_as_a_blob_within_the_caps(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    archive = bytes(range(256)) * 4
+    (root / "bundle.zip").write_bytes(archive)
+    raw = b"\xff\xfe\x00binary"
+    (root / "blob.bin").write_bytes(raw)
+    (root / "latin1.txt").write_bytes("café".encode("latin-1"))
+    (root / ".git").mkdir()
+    (root / ".git" / "index").write_bytes(b"\xff\x00ignored")
+    (root / "huge.bin").write_bytes(b"\xff" * (8 * 1024 * 1024 + 1))
+    (tmp_path / "outside.bin").write_bytes(b"\xff\x00secret")
+    os.symlink(tmp_path / "outside.bin", root / "link.bin")
+    async with serve(tmp_path) as client:
+        listed = await list_resources(client)
+        bundle = await read(client, "workspace:///bundle.zip")
+        blob = await read(client, "workspace:///blob.bin")
+        latin = await read(client, "workspace:///latin1.txt")
+        ignored = await read(client, "workspace:///.git/index")
+        huge = await read(client, "workspace:///huge.bin")
+        linked = await read(client, "workspace:///link.bin")
+        tool = await client.call_tool("workspace", {"operation": "read", "path": "bundle.zip"})
+        model_list = await client.call_tool("workspace", {"operation": "list"})
+    entries = {r["uri"]: (r["mimeType"], r["size"]) for r in listed["resources"]}
+    assert entries["workspace:///bundle.zip"] == ("application/zip", len(archive))
+    assert entries["workspace:///blob.bin"] == ("application/octet-stream", len(raw))
+    assert "workspace:///huge.bin" not in entries
+    assert "workspace:///.git/index" not in entries
+    assert "workspace:///link.bin" not in entries
+    assert [(c["mimeType"], base64.b64decode(c["blob"])) for c in bundle["contents"]] == [
+        ("application/zip", archive)
+    ]
+    assert [(c["mimeType"], base64.b64decode(c["blob"])) for c in blob["contents"]] == [
+        ("application/octet-stream", raw)
+    ]
+    assert [(c["mimeType"], base64.b64decode(c["blob"])) for c in latin["contents"]] == [
+        ("text/plain", "café".encode("latin-1"))
+    ]
+    for refused, uri in ((ignored, ".git/index"), (huge, "huge.bin"), (linked, "link.bin")):
+        assert refused[0] == "error"
+        assert f"workspace:///{uri} names no file under the root" in refused[1]
+    # The model still reads no bytes and lists only the files it can read.
+    assert tool["content"][0]["text"] == "null"
+    assert "bundle.zip" not in json.dumps(model_list)

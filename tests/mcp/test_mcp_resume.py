@@ -6,7 +6,6 @@ naming no event of the reconnecting session is refused."""
 from __future__ import annotations
 
 import io
-import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,112 +18,16 @@ import pytest
 
 from orkestrel.cli.serve import run_serve
 from support.plugins import tool_plugin
+from support.resume import (
+    STEPPED,
+    assert_rest_of_the_call,
+    call_until_first_step,
+    events,
+    missed,
+    open_session,
+    wait_for,
+)
 from support.serve_http import parse_serve, served
-
-STEPPED = """
-import anyio
-from pathlib import Path
-from orkestrel.tool import Context, tool
-
-HERE = Path(__file__).parent
-
-
-@tool
-async def stepped(ctx: Context) -> str:
-    \"\"\"Reports three steps, waiting for a go file before the second.\"\"\"
-    await ctx.report_progress(1, 3, "step 1")
-    try:
-        while not (HERE / "go.mark").exists():
-            await anyio.sleep(0.05)
-    except anyio.get_cancelled_exc_class():
-        (HERE / "cancelled.mark").write_text("cancelled")
-        raise
-    await ctx.report_progress(2, 3, "step 2")
-    await ctx.report_progress(3, 3, "step 3")
-    (HERE / "done.mark").write_text("done")
-    return "all three steps done"
-
-
-def steps(context):
-    return stepped
-"""
-
-VERSION = "2025-11-25"
-HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-
-
-def events(response: httpx.Response) -> Iterator[tuple[str | None, Any]]:
-    """The `(id, message)` of each server-sent event of `response` as it arrives; the message
-    is `None` for an event with empty data (the priming event)."""
-    id: str | None = None
-    data: list[str] = []
-    for line in response.iter_lines():
-        if line.startswith("id:"):
-            id = line[3:].strip()
-        elif line.startswith("data:"):
-            data.append(line[5:].strip())
-        elif line == "":
-            if id is not None or data:
-                text = "\n".join(data)
-                yield id, json.loads(text) if text else None
-            id, data = None, []
-
-
-def open_session(client: httpx.Client, url: str) -> dict[str, str]:
-    initialize = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": VERSION,
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"},
-        },
-    }
-    opened = client.post(url, json=initialize, headers=HEADERS)
-    assert opened.status_code == 200, opened.text
-    session = {
-        **HEADERS,
-        "Mcp-Session-Id": opened.headers["mcp-session-id"],
-        "Mcp-Protocol-Version": VERSION,
-    }
-    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-    assert client.post(url, json=initialized, headers=session).status_code == 202
-    return session
-
-
-def call_until_first_step(client: httpx.Client, url: str, session: dict[str, str]) -> str:
-    """Calls `stepped` with a progress token, reads its stream up to the first progress
-    notification and drops the connection; gives that notification's event id."""
-    call = {
-        "jsonrpc": "2.0",
-        "id": 7,
-        "method": "tools/call",
-        "params": {"name": "stepped", "arguments": {}, "_meta": {"progressToken": "p"}},
-    }
-    with client.stream("POST", url, json=call, headers=session) as response:
-        assert response.status_code == 200
-        assert response.headers["content-type"].startswith("text/event-stream")
-        for id, message in events(response):
-            if message is not None and message.get("method") == "notifications/progress":
-                assert message["params"]["message"] == "step 1"
-                assert id is not None
-                return id
-    raise AssertionError("the call's stream ended before its first step")
-
-
-def resume(client: httpx.Client, url: str, session: dict[str, str], last: str) -> list[Any]:
-    """The messages a reconnection from event `last` replays and sends, up to the answer to
-    call 7."""
-    missed: list[Any] = []
-    with client.stream("GET", url, headers={**session, "Last-Event-ID": last}) as response:
-        assert response.status_code == 200, response.read()
-        for _, message in events(response):
-            if message is not None:
-                missed.append(message)
-            if message is not None and message.get("id") == 7:
-                break
-    return missed
 
 
 @contextmanager
@@ -157,15 +60,8 @@ def test_a_client_reconnecting_with_last_event_id_gets_the_events_it_missed(
         # The client is gone; the call goes on and sends steps 2 and 3 and its answer.
         (tmp_path / "go.mark").write_text("go")
         wait_for(tmp_path / "done.mark")
-        missed = resume(client, url, session, last)
-    progress = [
-        m["params"]["message"] for m in missed if m.get("method") == "notifications/progress"
-    ]
-    assert progress == ["step 2", "step 3"]
-    answer = missed[-1]
-    assert answer["id"] == 7
-    assert answer["result"]["content"] == [{"type": "text", "text": "all three steps done"}]
-    assert answer["result"].get("isError") is not True
+        messages = missed(client, url, session, last)
+    assert_rest_of_the_call(messages)
 
 
 def test_a_last_event_id_of_no_event_of_the_session_is_refused(tmp_path: Path) -> None:
@@ -216,16 +112,14 @@ def test_a_dropped_call_that_is_never_resumed_is_cancelled_after_the_window(
         assert not (tmp_path / "done.mark").exists()
 
 
-def wait_for(mark: Path) -> None:
-    deadline = time.monotonic() + 30
-    while not mark.exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert mark.exists(), f"{mark.name} never appeared"
-
-
 @pytest.mark.parametrize(
     "argv",
-    [["--resume-seconds", "5"], ["--event-ttl", "5"], ["--events-per-stream", "5"]],
+    [
+        ["--resume-seconds", "5"],
+        ["--event-ttl", "5"],
+        ["--events-per-stream", "5"],
+        ["--durable-events"],
+    ],
 )
 def test_the_resumability_options_need_http(argv: list[str]) -> None:
     err = io.StringIO()
@@ -241,8 +135,8 @@ def test_a_dropped_call_cancelled_after_the_window_ends_the_resumed_stream_with_
         session = open_session(client, url)
         last = call_until_first_step(client, url, session)
         wait_for(tmp_path / "cancelled.mark")
-        missed = resume(client, url, session, last)
-    assert missed[-1] == {
+        messages = missed(client, url, session, last)
+    assert messages[-1] == {
         "jsonrpc": "2.0",
         "id": 7,
         "error": {"code": -32800, "message": "Request cancelled"},

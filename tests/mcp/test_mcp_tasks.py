@@ -742,7 +742,7 @@ async def stored_rows(store: list[str]) -> list[tuple[str, str]]:
 def test_a_task_belongs_to_the_credentials_whatever_the_schemes_case() -> None:
     from types import SimpleNamespace
 
-    from orkestrel.mcp.tasks import principal
+    from orkestrel.mcp.principal import principal
 
     def over_http(authorization: str | None, grant: Any = None) -> Any:
         headers = {} if authorization is None else {"authorization": authorization}

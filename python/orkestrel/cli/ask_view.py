@@ -8,7 +8,7 @@ from typing import Any
 
 from orkestrel.mcp.apps import McpApp
 from orkestrel.mcp.elicitation import ElicitingTerminalManager, current_request
-from orkestrel.mcp.tasks import principal
+from orkestrel.mcp.principal import principal
 from orkestrel.tool import Tool
 from orkestrel.toolbox import create_ask_app_html
 

@@ -18,6 +18,7 @@ import anyio
 from orkestrel.cli.agent import add_agent_arguments
 from orkestrel.cli.ask import Ask, AskSetupError, add_ask_arguments, open_ask, page_url
 from orkestrel.cli.constants import COMMANDS
+from orkestrel.cli.events import add_event_arguments, open_event_store
 from orkestrel.cli.health import health_routes
 from orkestrel.cli.options import add_toolbox_arguments, shared_of, toolbox_of
 from orkestrel.cli.shared import SharedState
@@ -240,6 +241,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"how long a kept event can be replayed (default: {EVENT_TTL_SECONDS:g})",
     )
+    add_event_arguments(http)
     http.add_argument(
         "--resume-seconds",
         type=_seconds,
@@ -431,6 +433,7 @@ def _http_only(options: argparse.Namespace) -> list[str]:
         "--event-bytes": options.event_bytes != EVENT_BYTES,
         "--event-ttl": options.event_ttl != EVENT_TTL_SECONDS,
         "--resume-seconds": options.resume_seconds != RESUME_SECONDS,
+        "--durable-events": options.durable_events,
     }
     return [flag for flag, present in given.items() if present]
 
@@ -478,8 +481,11 @@ async def _serve(
     ask: Ask | None = None,
     shared: SharedState | None = None,
 ) -> None:
-    async with open_task_broker(options, manager, shared) as tasks:
-        await _serve_with(manager, options, token, interactive, err, ask, shared, tasks)
+    async with (
+        open_task_broker(options, manager, shared) as tasks,
+        open_event_store(options, shared) as events,
+    ):
+        await _serve_with(manager, options, token, interactive, err, ask, shared, tasks, events)
 
 
 async def _serve_with(
@@ -491,9 +497,10 @@ async def _serve_with(
     ask: Ask | None,
     shared: SharedState | None,
     tasks: Any,
+    events: Any,
 ) -> None:
     # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
-    from orkestrel.mcp import EventStore, RouteAccess, serve
+    from orkestrel.mcp import RouteAccess, serve
     from orkestrel.mcp.helpers import raise_alone
 
     probes = health_routes(shared, options.ready_queue) if options.transport == "http" else []
@@ -519,11 +526,7 @@ async def _serve_with(
                         token=None if options.auth is not None else token,
                         auth=options.auth,
                         stateless=options.stateless,
-                        events=EventStore(
-                            per_stream=options.events_per_stream,
-                            max_bytes=options.event_bytes,
-                            ttl=options.event_ttl,
-                        ),
+                        events=events,
                         resume_seconds=options.resume_seconds,
                         allowed_hosts=options.allow_host,
                         allowed_origins=options.allow_origin,

@@ -8,13 +8,12 @@ import argparse
 import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 
-from orkestrel.cli.options import data_of
-from orkestrel.cli.workflow import WORKFLOWS_FILE
-from orkestrel.database import create_database, create_sqlite_driver
+from orkestrel.cli.runs import open_runs_driver
+from orkestrel.database import create_database
 from orkestrel.tool import ToolManagerInterface
 from orkestrel.toolbox import WORKFLOW_TOOL_NAME
 from orkestrel.toolbox.agent import AGENT_TOOL_NAME
@@ -95,13 +94,7 @@ async def open_task_broker(
     from orkestrel.mcp.task_store import TASKS_COLUMNS, TaskStore
     from orkestrel.mcp.tasks import TaskBroker
 
-    driver: Any
-    if shared is not None:
-        driver = shared.driver()
-    else:
-        data = data_of(options)
-        await anyio.Path(data).mkdir(parents=True, exist_ok=True)
-        driver = create_sqlite_driver(data / WORKFLOWS_FILE)
+    driver = await open_runs_driver(options, shared)
     store = TaskStore(create_database(tables={TASKS_TABLE: TASKS_COLUMNS}, driver=driver))
     try:
         yield TaskBroker(

@@ -3,6 +3,8 @@ change, read-only on request."""
 
 from __future__ import annotations
 
+import base64
+import mimetypes
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -22,11 +24,13 @@ from orkestrel.toolbox import (
     create_workspace_tool,
 )
 from orkestrel.toolbox.hints import READS_STATE, WRITES
+from orkestrel.toolbox.workspace.content_read import ContentRead
 from orkestrel.workspace import (
     DIRECTORY_FILE_LIMIT,
     DIRECTORY_IGNORE,
     DirectoryWorkspaceStore,
     WorkspaceManager,
+    WorkspaceStoreError,
     WorkspaceStoreInterface,
 )
 from orkestrel.workspace.stores.database import (
@@ -34,6 +38,7 @@ from orkestrel.workspace.stores.database import (
     WORKSPACES_TABLE,
     DatabaseWorkspaceStore,
 )
+from orkestrel.workspace.stores.files import to_file
 
 if TYPE_CHECKING:
     from orkestrel.cli.shared import SharedState
@@ -93,6 +98,8 @@ def open_workspace_tool(
                 manager.add(real.name)
             if not changes:
                 value = await inner.execute(args, caller)
+                if isinstance(caller, ContentRead):
+                    return await _with_others(directory, real.name, args, value)
                 if value is None and args.get("operation") == "read":
                     # The seed's read answers null for any absent file; the folder says why a
                     # path it refuses (outside it, ignored, over the limit) is absent.
@@ -109,6 +116,38 @@ def open_workspace_tool(
             return value
 
     return annotate(inner, READS_STATE if readonly else WRITES, execute)
+
+
+async def _with_others(
+    directory: DirectoryWorkspaceStore, id: str, args: Mapping[str, Any], value: Any
+) -> Any:
+    """What an in-process `ContentRead` caller gets beyond the tool's own answer: a `read` of a
+    file the workspace leaves out for its content (neither UTF-8 text nor an image) answers its
+    bytes as `{mime, data}`, and a `list` adds such files as `{path, size, kind, mime}`; the
+    store's refusals (a path out of the folder or into an ignored name, a file over the limit)
+    leave the tool's answer as it was."""
+    operation = args.get("operation")
+    if operation == "list" and isinstance(value, list):
+        others = [
+            {"path": path, "size": size, "kind": "binary", "mime": binary_mime(path)}
+            for path, size in await directory.others(id)
+        ]
+        return sorted([*value, *others], key=lambda entry: str(entry["path"]).split("/"))
+    path = args.get("path")
+    if operation != "read" or value is not None or not isinstance(path, str):
+        return value
+    try:
+        data = await directory.read_bytes(id, path)
+    except WorkspaceStoreError:
+        return value
+    if data is None or to_file(path, data) is not None:
+        return value
+    return {"mime": binary_mime(path), "data": base64.b64encode(data).decode("ascii")}
+
+
+def binary_mime(path: str) -> str:
+    """The MIME type a binary file's name suggests, else `application/octet-stream`."""
+    return mimetypes.guess_type(path)[0] or "application/octet-stream"
 
 
 def _hidden(root: Path, data: Path | None) -> frozenset[str]:

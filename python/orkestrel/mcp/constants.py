@@ -88,6 +88,14 @@ oldest events go first."""
 EVENT_TTL_SECONDS = 300.0
 """How long a kept event can be replayed after it was sent."""
 
+EVENTS_TABLE = "mcp_events"
+"""The table that keeps the events of streamable HTTP sessions, with `--database` (or
+`--durable-events`), in the database that keeps the workflow runs."""
+
+EVENT_POLL_SECONDS = 0.1
+"""How often a server that replays another server's stream looks for its next events, and a
+server whose client dropped a call looks whether another server resumed it."""
+
 RESUME_SECONDS = 30.0
 """How long a call whose client dropped the connection runs on, waiting for the client to
 reconnect with `Last-Event-ID`, when that client was sent event ids (protocol 2025-11-25 or

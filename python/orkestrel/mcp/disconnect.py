@@ -7,6 +7,7 @@ instead, so its call is cancelled only when no reconnection comes within a windo
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -41,12 +42,12 @@ async def handle_watched(
     receive: Receive,
     send: Send,
     id: Any,
-    resumed: anyio.Event | None = None,
-    window: float = 0.0,
+    reconnected: Callable[[], Awaitable[bool]] | None = None,
 ) -> None:
     """Hands the request of a session (its body already read, in `replay`) to the session
     manager, and cancels request `id` in that session when the connection closes before the
-    answer ends, unless `resumed` is set within `window` seconds after it closed."""
+    answer ends, unless `reconnected` (awaited once it closed) tells that the client came
+    back."""
     answered = False
     gone = anyio.Event()
 
@@ -66,17 +67,15 @@ async def handle_watched(
         while (await receive())["type"] != "http.disconnect":
             pass
         gone.set()
-        if not answered and resumed is not None:
-            with anyio.move_on_after(window):
-                await resumed.wait()
-        if not answered and (resumed is None or not resumed.is_set()):
+        came = not answered and reconnected is not None and await reconnected()
+        if not answered and not came:
             with anyio.move_on_after(CANCEL_SECONDS, shield=True):
                 await _cancel(manager, scope, id)
 
     async with anyio.create_task_group() as group:
         group.start_soon(watch)
         await manager.handle_request(scope, handed, tracked)
-        if not gone.is_set() or resumed is None:
+        if not gone.is_set() or reconnected is None:
             # A cancellation under way is shielded, so the group still waits for it.
             group.cancel_scope.cancel()
 

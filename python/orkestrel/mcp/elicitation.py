@@ -27,7 +27,7 @@ from orkestrel.form import (
 )
 from orkestrel.mcp.apps import supports_apps
 from orkestrel.mcp.constants import INPUT_REQUIRED
-from orkestrel.mcp.tasks import principal
+from orkestrel.mcp.principal import principal
 from orkestrel.terminal import (
     AnswerResult,
     Emitter,

@@ -23,12 +23,36 @@ class StoredEvent:
     at: float
 
 
+def check_bounds(per_stream: int, max_bytes: int, ttl: float) -> None:
+    """Raises `ValueError` naming the first bound of an event store that is not one."""
+    for option, value in (("per_stream", per_stream), ("max_bytes", max_bytes)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{option} must be a positive integer, got {value!r}")
+    if isinstance(ttl, bool) or not isinstance(ttl, int | float) or not ttl > 0:
+        raise ValueError(f"ttl must be a positive number of seconds, got {ttl!r}")
+
+
+@dataclass(frozen=True)
+class EventBounds:
+    """The bounds of a store of events: `per_stream` events per stream, `max_bytes` bytes of
+    JSON in all, and `ttl` seconds per event."""
+
+    per_stream: int = EVENTS_PER_STREAM
+    max_bytes: int = EVENT_BYTES
+    ttl: float = EVENT_TTL_SECONDS
+
+    def __post_init__(self) -> None:
+        check_bounds(self.per_stream, self.max_bytes, self.ttl)
+
+
 class EventStore:
     """Keeps the events of every session of one server, each session apart (an event id names
     an event of its own session only, and no two events share a number), within three bounds:
     `per_stream` events per stream, `max_bytes` bytes of JSON in all, and `ttl` seconds per
     event. Past a bound the oldest go first, and an id whose event is gone is one the store no
     longer knows."""
+
+    durable = False
 
     def __init__(
         self,
@@ -38,11 +62,7 @@ class EventStore:
         ttl: float = EVENT_TTL_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        for option, value in (("per_stream", per_stream), ("max_bytes", max_bytes)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{option} must be a positive integer, got {value!r}")
-        if isinstance(ttl, bool) or not isinstance(ttl, int | float) or not ttl > 0:
-            raise ValueError(f"ttl must be a positive number of seconds, got {ttl!r}")
+        check_bounds(per_stream, max_bytes, ttl)
         self.per_stream = per_stream
         self.max_bytes = max_bytes
         self.ttl = ttl
@@ -64,6 +84,25 @@ class EventStore:
             self._drop(session, kept.popleft())
         self._expire()
         return number
+
+    async def keep(self, session: str, stream: str, message: Any, size: int) -> int:
+        """`store`, as the `EventStoreInterface` asks."""
+        return self.store(session, stream, message, size)
+
+    async def lookup(self, session: str, number: int) -> StoredEvent | None:
+        """`find`, as the `EventStoreInterface` asks."""
+        return self.find(session, number)
+
+    async def following(self, session: str, number: int) -> list[tuple[int, StoredEvent]]:
+        """`after`, as the `EventStoreInterface` asks."""
+        return self.after(session, number)
+
+    async def mark_resumed(self, session: str, number: int) -> None:
+        """Nothing to record: only this server holds its sessions' events."""
+
+    async def was_resumed(self, session: str, stream: str) -> bool:
+        """`False`: no other server replays this one's events."""
+        return False
 
     def find(self, session: str, number: int) -> StoredEvent | None:
         """The kept event `number` of `session`, or `None` when it is not (or no longer) kept."""

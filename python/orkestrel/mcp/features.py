@@ -14,6 +14,7 @@ from urllib.parse import quote, unquote
 
 from orkestrel.mcp import sdk
 from orkestrel.tool import ToolCall, ToolManagerInterface
+from orkestrel.toolbox.database.ids_read import IdsRead
 from orkestrel.toolbox.workspace.content_read import ContentRead
 
 WORKSPACE_SCHEME = "workspace:///"
@@ -78,12 +79,16 @@ _PROMPTS: dict[str, dict[str, Any]] = {
         "tool": "database",
         "title": "Explore a database",
         "description": "Read a database's tables, then sample and count rows before changing any.",
-        "arguments": [{"name": "id", "description": "The database id.", "required": True}],
+        "arguments": [
+            {"name": "id", "description": "The database id.", "required": True},
+            {"name": "table", "description": "A table to start with.", "required": False},
+        ],
         "text": (
             "Explore the database {id} with the database tool: first call operation 'tables' "
             "with id '{id}', then read a few rows of each table with 'records' and count them "
             "with 'count'. Change nothing until you have described what you found."
         ),
+        "optional": {"table": " Start with the table {table}."},
     },
     "edit_files": {
         "tool": "workspace",
@@ -129,7 +134,7 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
     async def files() -> list[dict[str, Any]]:
         if not served("workspace"):
             return []
-        listed: list[dict[str, Any]] = await call("workspace", {"operation": "list"})
+        listed: list[dict[str, Any]] = await call("workspace", {"operation": "list"}, ContentRead())
         return listed
 
     async def list_resources(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
@@ -182,8 +187,11 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
             raise ValueError(f"prompts/get: no prompt named {name!r}; expected one of prompts/list")
         given: Mapping[str, Any] = params.get("arguments") or {}
         values: dict[str, str] = {}
+        text = prompt["text"]
         for argument in prompt["arguments"]:
             value = given.get(argument["name"])
+            if value is None and not argument["required"]:
+                continue
             if not isinstance(value, str) or not value:
                 raise ValueError(f"prompts/get {name}: argument {argument['name']!r} is required")
             if len(value) > MAX_ARGUMENT:
@@ -192,10 +200,8 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
                     f"characters; expected at most {MAX_ARGUMENT}"
                 )
             values[argument["name"]] = value
-        message = {
-            "role": "user",
-            "content": {"type": "text", "text": prompt["text"].format(**values)},
-        }
+            text += prompt.get("optional", {}).get(argument["name"], "")
+        message = {"role": "user", "content": {"type": "text", "text": text.format(**values)}}
         return {"description": prompt["description"], "messages": [message]}
 
     async def complete(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
@@ -207,14 +213,28 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
                 f"completion/complete: the value of {argument.get('name')!r} is {len(value)} "
                 f"characters; expected at most {MAX_PREFIX}"
             )
-        wants_path = (
-            ref.get("type") == "ref/resource"
-            and ref.get("uri") == _TEMPLATES["workspace"]["uriTemplate"]
-        ) or (ref.get("type") == "ref/prompt" and ref.get("name") == "edit_files")
-        if not wants_path or argument.get("name") != "path":
+        completes = _completes(ref, argument.get("name"))
+        if completes == "path":
+            return _completion(
+                [entry["path"] for entry in await files() if entry["path"].startswith(value)]
+            )
+        if not served("database") or not _storable(value):
+            return _completion([])
+        if completes == "id":
+            # Any valid arguments: this caller's call answers the ids, whatever they name.
+            listing = {"operation": "tables", "id": "-"}
+            found = await call("database", listing, IdsRead(value, MAX_COMPLETIONS))
+            return _completion(found["ids"], found["total"])
+        context: Mapping[str, Any] = (params.get("context") or {}).get("arguments") or {}
+        id = context.get("id")
+        if completes != "table" or not isinstance(id, str) or not _storable(id):
+            return _completion([])
+        try:
+            tables = await call("database", {"operation": "tables", "id": id})
+        except ValueError:  # no such database: nothing to complete
             return _completion([])
         return _completion(
-            [entry["path"] for entry in await files() if entry["path"].startswith(value)]
+            sorted(t["name"] for t in tables["tables"] if t["name"].startswith(value))
         )
 
     return {
@@ -284,7 +304,7 @@ def _file_resource(entry: Mapping[str, Any]) -> dict[str, Any]:
         "uri": WORKSPACE_SCHEME + quote(path),
         "name": path,
         "title": path,
-        "mimeType": _mime(path),
+        "mimeType": entry.get("mime") or _mime(path),
         "size": entry["size"],
     }
 
@@ -298,11 +318,35 @@ def _prompt(name: str, prompt: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _completion(values: list[str]) -> dict[str, Any]:
+def _completes(ref: Mapping[str, Any], name: Any) -> str | None:
+    """Which values the argument `name` of `ref` takes: `path`, `id` (a database's) or
+    `table` (one of the database the context's `id` names), or `None` for none known."""
+    if ref.get("type") == "ref/resource":
+        template = {_TEMPLATES["workspace"]["uriTemplate"]: "path"}
+        template[_TEMPLATES["database"]["uriTemplate"]] = "id"
+        wanted = template.get(str(ref.get("uri")))
+        return wanted if wanted == name else None
+    prompt = _PROMPTS.get(str(ref.get("name"))) if ref.get("type") == "ref/prompt" else None
+    names = [argument["name"] for argument in (prompt or {}).get("arguments", [])]
+    return name if name in names and name in ("path", "id", "table") else None
+
+
+def _storable(text: str) -> bool:
+    """Whether `text` could be part of a stored name: no NUL and no lone surrogate, which no
+    database keeps (so a prefix holding one starts no id)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in text
+
+
+def _completion(values: list[str], total: int | None = None) -> dict[str, Any]:
+    counted = len(values) if total is None else total
     return {
         "completion": {
             "values": values[:MAX_COMPLETIONS],
-            "total": len(values),
-            "hasMore": len(values) > MAX_COMPLETIONS,
+            "total": counted,
+            "hasMore": counted > MAX_COMPLETIONS,
         }
     }

@@ -3,6 +3,7 @@ routes, all behind one guard (bearer token, `Host` and `Origin`)."""
 
 from __future__ import annotations
 
+import functools
 import hmac
 import ipaddress
 import json
@@ -22,9 +23,13 @@ from orkestrel.mcp.auth import base_url, bearer_challenge, metadata_routes, need
 from orkestrel.mcp.constants import DEFAULT_PATH, LOOPBACK_HOSTS, RESUME_SECONDS
 from orkestrel.mcp.cors import cors_send, is_preflight, preflight_headers
 from orkestrel.mcp.disconnect import handle_watched, request_id
+from orkestrel.mcp.durable_events import DurableEventStore
 from orkestrel.mcp.event_store import EventStore
 from orkestrel.mcp.jwt_verifier import JwtAuth, JwtVerifier, TokenRefused
+from orkestrel.mcp.remote_replay import replay_elsewhere
 from orkestrel.mcp.resumable_sessions import ResumableSessions
+from orkestrel.mcp.session_events import SessionEvents
+from orkestrel.mcp.types import EventStoreInterface
 
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
@@ -33,6 +38,9 @@ INVALID_REQUEST = -32600
 
 MAX_CHECKED_BODY = 4 * 1024 * 1024
 """Bodies up to this size are checked for JSON before the SDK reads them (its own limit)."""
+
+_SESSION_ID = re.compile(rb"[\x21-\x7e]{1,128}")
+"""A session id as the SDK mints them (visible ASCII), the only kind looked up in a store."""
 
 PRIMING_VERSION = "2025-11-25"
 """The first protocol version whose clients are sent event ids (the SDK's priming event)."""
@@ -335,7 +343,9 @@ class _Endpoint:
         self.resume = resume
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        unknown = self._unknown_event(scope) if scope["type"] == "http" else None
+        if scope["type"] == "http" and await self._replayed_elsewhere(scope, receive, send):
+            return
+        unknown = await self._unknown_event(scope) if scope["type"] == "http" else None
         if unknown is not None and scope["method"] == "GET":
             await _refuse(scope, send, 400, unknown)
             return
@@ -367,33 +377,59 @@ class _Endpoint:
                 replay: list[Any] = [{"type": "http.request", "body": body, "more_body": False}]
                 events = self._events(headers)
                 resumable = headers.get(b"mcp-protocol-version", b"") >= PRIMING_VERSION.encode()
-                resumed = events.resumed(str(id)) if events and resumable else None
+                watching = events if events is not None and resumable else None
+                reconnected = (
+                    None
+                    if watching is None
+                    else functools.partial(watching.reconnected, str(id), self.resume)
+                )
                 try:
                     await handle_watched(
-                        self.manager, scope, replay, receive, send, id, resumed, self.resume
+                        self.manager, scope, replay, receive, send, id, reconnected
                     )
                 finally:
-                    if resumed is not None:
-                        events.release(str(id))
+                    if watching is not None:
+                        watching.release(str(id))
                 return
         elif await self._short_of_scope(scope, send, None):
             return
         last = {"type": "http.request", "body": chunks.pop() if chunks else b"", "more_body": more}
         await self.manager.handle_request(scope, _replay(chunks, last, receive), send)
 
-    def _events(self, headers: Mapping[bytes, bytes]) -> Any:
+    def _events(self, headers: Mapping[bytes, bytes]) -> SessionEvents | None:
         session = headers.get(b"mcp-session-id")
         if self.sessions is None or session is None:
             return None
         return self.sessions.events(session.decode("latin-1"))
 
-    def _unknown_event(self, scope: Scope) -> str | None:
+    async def _replayed_elsewhere(self, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Answers a GET reconnection to a session this server does not hold from the durable
+        store (another server holds it, or this one before a restart); tells whether it did."""
+        headers = dict(scope["headers"])
+        session = headers.get(b"mcp-session-id")
+        last = headers.get(b"last-event-id")
+        store = None if self.sessions is None else self.sessions.store
+        if (
+            scope["method"] != "GET"
+            or session is None
+            or last is None
+            or not isinstance(store, DurableEventStore)
+            or self._events(headers) is not None
+        ):
+            return False
+        number = SessionEvents.number(last.decode("latin-1"))
+        if number is None or _SESSION_ID.fullmatch(session) is None:
+            return False
+        held = session.decode("latin-1")
+        return await replay_elsewhere(store, held, number, receive, send, self.resume)
+
+    async def _unknown_event(self, scope: Scope) -> str | None:
         """Why a reconnection's `Last-Event-ID` cannot be replayed in its open session, or
         `None` when it can (or the request is no such reconnection)."""
         headers = dict(scope["headers"])
         last = headers.get(b"last-event-id")
         events = self._events(headers)
-        if last is None or events is None or events.knows(last.decode("latin-1")):
+        if last is None or events is None or await events.knows(last.decode("latin-1")):
             return None
         return (
             f"Last-Event-ID {last.decode('latin-1')[:64]!r} names no event this session kept "
@@ -456,7 +492,7 @@ def create_http_app(
     auth: JwtAuth | None = None,
     readonly: Callable[[str], bool] = lambda name: False,
     stateless: bool = False,
-    events: EventStore | None = None,
+    events: EventStoreInterface | None = None,
     resume_seconds: float = RESUME_SECONDS,
 ) -> Starlette:
     """Builds the Starlette app that serves `server` over streamable HTTP at `path`.
@@ -467,7 +503,9 @@ def create_http_app(
     `idle_timeout` seconds are closed, and at most `max_sessions` are open at once. A session
     keeps the events it sends in `events` (a fresh `EventStore` when `None`) for a client that
     reconnects with `Last-Event-ID`, and a dropped call of a client that was sent event ids
-    waits `resume_seconds` for it before it is cancelled.
+    waits `resume_seconds` for it before it is cancelled. With a `DurableEventStore`, a
+    reconnection to a session another server on its database holds (or this one held before
+    a restart) is answered from the store, following the stream until its answer.
     """
     sessions = None if stateless else ResumableSessions(events or EventStore())
     manager = sdk.session_manager(

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from orkestrel.mcp.event_store import EventStore
 from orkestrel.mcp.session_events import SessionEvents
+from orkestrel.mcp.types import EventStoreInterface
 
 
 class ResumableSessions(dict[str, Any]):
@@ -14,7 +14,7 @@ class ResumableSessions(dict[str, Any]):
     registered here keeps its session's events in `store`, apart from every other session's,
     and `events(id)` finds them again for a reconnecting request."""
 
-    def __init__(self, store: EventStore) -> None:
+    def __init__(self, store: EventStoreInterface) -> None:
         super().__init__()
         self.store = store
         self._views: dict[str, SessionEvents] = {}

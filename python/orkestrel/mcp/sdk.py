@@ -655,3 +655,10 @@ def is_stdio_parameters(source: Any) -> bool:
 def sdk_version() -> str:
     """The installed MCP SDK's version string."""
     return metadata.version("mcp")
+
+
+def message_from_wire(wire: Mapping[str, Any]) -> Any:
+    """The installed line's `JSONRPCMessage` from its wire JSON (a kept event read back)."""
+    if MAJOR >= 2:
+        return types.jsonrpc_message_adapter.validate_python(dict(wire))
+    return types.JSONRPCMessage.model_validate(dict(wire))

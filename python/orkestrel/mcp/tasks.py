@@ -31,6 +31,7 @@ from orkestrel.mcp.constants import (
     TASKS_EXTENSION,
 )
 from orkestrel.mcp.elicitation import supports_elicitation
+from orkestrel.mcp.principal import principal
 from orkestrel.mcp.task_store import TaskStore, owner_digest
 from orkestrel.tool import LogLevel, ToolContext
 
@@ -99,24 +100,6 @@ def declares_tasks(context: Any) -> bool:
     capabilities = meta.get(CLIENT_CAPABILITIES) if isinstance(meta, Mapping) else None
     extensions = capabilities.get("extensions") if isinstance(capabilities, Mapping) else None
     return isinstance(extensions, Mapping) and TASKS_EXTENSION in extensions
-
-
-def principal(context: Any) -> str:
-    """Who a request acts for, as far as this server can tell: a JWT's subject, else the bearer
-    credentials it sent, else the local client (stdio, or loopback HTTP without a token)."""
-    request = getattr(context, "request", None)
-    scope = getattr(request, "scope", None)
-    if not isinstance(scope, Mapping):
-        return "local"
-    grant = scope.get("orkestrel.grant")
-    if grant is not None:
-        return f"jwt:{getattr(grant, 'subject', None) or ''}"
-    headers = getattr(request, "headers", None)
-    authorization = headers.get("authorization") if headers is not None else None
-    if not authorization:
-        return "local"
-    # The scheme's case is free ("Bearer", "bearer"): the credentials are what identify.
-    return f"bearer:{authorization.split(None, 1)[-1].strip()}"
 
 
 class TaskContext(ToolContext):

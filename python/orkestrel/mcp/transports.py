@@ -35,7 +35,6 @@ from orkestrel.mcp.constants import (
     SHUTDOWN_GRACE_SECONDS,
     TOKEN_ENV,
 )
-from orkestrel.mcp.event_store import EventStore
 from orkestrel.mcp.factories import create_server
 from orkestrel.mcp.helpers import raise_alone
 from orkestrel.mcp.http import RouteAccess, create_http_app, default_hosts, is_loopback
@@ -43,7 +42,7 @@ from orkestrel.mcp.jwt_verifier import JwtAuth
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.stdio import FilteredLines, LineWriter, claimed_stdio
 from orkestrel.mcp.tasks import TaskBroker
-from orkestrel.mcp.types import McpTransport
+from orkestrel.mcp.types import EventStoreInterface, McpTransport
 from orkestrel.tool import ToolManagerInterface
 
 
@@ -71,7 +70,7 @@ async def serve(
     access: Sequence[RouteAccess] = (),
     auth: JwtAuth | None = None,
     stateless: bool = False,
-    events: EventStore | None = None,
+    events: EventStoreInterface | None = None,
     resume_seconds: float = RESUME_SECONDS,
     strict_schemas: bool = False,
     tasks: TaskBroker | None = None,
@@ -110,10 +109,11 @@ async def serve(
     change notifications.
 
     A stateful server keeps the events each session sends in `events` (a fresh `EventStore`,
-    in memory, when `None`), so a client that lost its connection reconnects with
-    `Last-Event-ID` and gets the events it missed. A call whose client was sent event ids
-    (protocol 2025-11-25 and later) and dropped the connection runs on for `resume_seconds`
-    waiting for that reconnection, and is cancelled when none comes.
+    in memory, when `None`; a `DurableEventStore` on a database every server shares), so a
+    client that lost its connection reconnects with `Last-Event-ID` and gets the events it
+    missed, with a durable store on any server of that database. A call whose client was sent
+    event ids (protocol 2025-11-25 and later) and dropped the connection runs on for
+    `resume_seconds` waiting for that reconnection, and is cancelled when none comes.
 
     `tasks` answers the calls of its tools with MCP tasks for the clients that declared the
     Tasks extension (see `TaskBroker`); its runs last as long as the server.

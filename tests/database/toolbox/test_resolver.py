@@ -222,3 +222,30 @@ async def test_a_read_that_asked_before_a_concurrent_create_finished_keeps_the_n
     assert (await tool.execute(records))["count"] == 1
     assert await store.inner.get("log") is not None
     await tool.resolver.close()
+
+
+async def test_ids_list_given_handles_and_stored_definitions_by_prefix_within_a_limit() -> None:
+    given = create_database(tables=TABLES)
+    store = create_memory_definition_store()
+    for id in ("shop", "shipping", "stock", "sh%"):
+        await store.set({"id": id, "driver": "memory", "tables": {}})
+    resolver = DatabaseResolver({"shelf": given}, {"memory": create_memory_driver}, None, store)
+    assert await resolver.ids("sh", 10) == (["sh%", "shelf", "shipping", "shop"], 4)
+    assert await resolver.ids("sh", 2) == (["sh%", "shelf"], 4)
+    assert await resolver.ids("%", 10) == ([], 0)
+    bare = DatabaseResolver({"shelf": given, "other": given}, {"memory": create_memory_driver})
+    assert await bare.ids("", 10) == (["other", "shelf"], 2)
+
+    class Unlisted:
+        async def get(self, id: str) -> Any:
+            return None
+
+        async def set(self, definition: Any) -> None:
+            return None
+
+        async def delete(self, id: str) -> None:
+            return None
+
+    # A store that cannot list its ids adds none: only the given handle is known.
+    opaque = DatabaseResolver({"shelf": given}, {"memory": create_memory_driver}, None, Unlisted())
+    assert await opaque.ids("s", 10) == (["shelf"], 1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from orkestrel.database import Column
+from orkestrel.database import Column, Condition
 from orkestrel.database.row_store import RowStore
 from orkestrel.toolbox.database.types import DatabaseDefinition
 from orkestrel.toolbox.database.validators import is_database_definition
@@ -39,6 +39,18 @@ class DatabaseDefinitionStore(RowStore):
         if not isinstance(id, str) or not id:
             raise ValueError("a definition needs a non-empty string id")
         await self._table.set({"id": id, "definition": definition})
+
+    async def ids(self, prefix: str, limit: int) -> tuple[list[str], int]:
+        """The first `limit` stored ids that start with `prefix`, in order, and how many do."""
+        starts: Condition = {"column": "id", "operator": "starts", "values": [prefix]}
+        rows = await self._table.records(
+            {
+                "conditions": [starts],
+                "order": [{"column": "id", "direction": "ascending"}],
+                "limit": limit,
+            }
+        )
+        return [str(row["id"]) for row in rows], await self._table.count({"conditions": [starts]})
 
     def __repr__(self) -> str:
         return f"<DatabaseDefinitionStore table={self._table.name!r}>"

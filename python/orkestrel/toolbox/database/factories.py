@@ -32,6 +32,7 @@ from orkestrel.toolbox.database.database_store import (
     DatabaseDefinitionStore,
 )
 from orkestrel.toolbox.database.handler import DatabaseToolHandler
+from orkestrel.toolbox.database.ids_read import IdsRead
 from orkestrel.toolbox.database.memory_store import MemoryDefinitionStore
 from orkestrel.toolbox.database.resolver import DatabaseResolver
 from orkestrel.toolbox.database.shapes import database_tool_shape, row_shape
@@ -143,6 +144,9 @@ def create_database_tool(
     plain = create_contract(array_shape(row_shape))
 
     async def execute(args: Mapping[str, Any], caller: Any = None) -> dict[str, Any]:
+        if isinstance(caller, IdsRead):
+            ids, total = await resolver.ids(caller.prefix, caller.limit)
+            return {"ids": ids, "total": total}
         listens = isinstance(caller, ToolContext) and caller.wants_progress
         report = ProgressPacer(caller).report if listens else None
         rows = _plain_rows(args, plain)

@@ -31,5 +31,10 @@ class MemoryDefinitionStore:
         """Drops the definition stored under `id`."""
         self._definitions.pop(id, None)
 
+    async def ids(self, prefix: str, limit: int) -> tuple[list[str], int]:
+        """The first `limit` stored ids that start with `prefix`, in order, and how many do."""
+        found = sorted(id for id in self._definitions if id.startswith(prefix))
+        return found[:limit], len(found)
+
     def __repr__(self) -> str:
         return f"<MemoryDefinitionStore ids={sorted(self._definitions)!r}>"

@@ -14,7 +14,11 @@ from orkestrel.database import (
 from orkestrel.toolbox.database.coalesced_reads import CoalescedReads
 from orkestrel.toolbox.database.compilers import expand_tables
 from orkestrel.toolbox.database.helpers import build_driver
-from orkestrel.toolbox.database.types import DatabaseDefinition, DefinitionStoreInterface
+from orkestrel.toolbox.database.types import (
+    DatabaseDefinition,
+    DefinitionListingInterface,
+    DefinitionStoreInterface,
+)
 from orkestrel.toolbox.errors import ToolboxError
 
 
@@ -95,6 +99,21 @@ class DatabaseResolver:
     def readonly(self) -> bool:
         """Whether the databases the resolver builds open read-only."""
         return self._readonly
+
+    async def ids(self, prefix: str, limit: int) -> tuple[list[str], int]:
+        """The first `limit` database ids that start with `prefix`, in order, and how many do:
+        the handles the caller gave, and the stored definitions (without a store, the cached
+        handles). A store that cannot list its ids adds none."""
+        handles = [id for id in self._handles if id.startswith(prefix)]
+        if self._store is None:
+            return sorted(handles)[:limit], len(handles)
+        given = [id for id in handles if self.given(id)]
+        stored: list[str] = []
+        total = 0
+        if isinstance(self._store, DefinitionListingInterface):
+            stored, total = await self._store.ids(prefix, limit)
+        extra = [id for id in given if id not in stored]
+        return sorted({*stored, *extra})[:limit], total + len(extra)
 
     async def close(self) -> None:
         """Closes every cached database and empties the cache; stored definitions stay."""

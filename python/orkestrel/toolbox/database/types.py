@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from typing import Any, Literal, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from orkestrel.database import (
     Connector,
@@ -80,6 +80,16 @@ class DefinitionStoreInterface(Protocol):
 
     async def delete(self, id: str) -> None:
         """Drops the definition for `id`, treating an absent id as a no-op that never raises."""
+        ...
+
+
+@runtime_checkable
+class DefinitionListingInterface(Protocol):
+    """Represents a definition store that can also list its ids by prefix (both built-in
+    stores do), which completions of a database id read; a store without it lists nothing."""
+
+    async def ids(self, prefix: str, limit: int) -> tuple[list[str], int]:
+        """The first `limit` stored ids that start with `prefix`, in order, and how many do."""
         ...
 
 

@@ -106,6 +106,17 @@ class DirectoryWorkspaceStore:
         """
         return await to_thread.run_sync(self._locked, self._read, id, path)
 
+    async def read_bytes(self, id: str, path: str) -> bytes | None:
+        """Reads the bytes of one file of workspace `id` whatever they hold, or gives `None`
+        when it is absent; a refused path or a file over the limit raises `WorkspaceStoreError`
+        as `read` does."""
+        return await to_thread.run_sync(self._locked, self._bytes, id, path)
+
+    async def others(self, id: str) -> list[tuple[str, int]]:
+        """The path and size of each file of workspace `id` that `get` leaves out for its
+        content alone (neither UTF-8 text nor a supported image, within the limit, admitted)."""
+        return await to_thread.run_sync(self._locked, self._others, id)
+
     def __repr__(self) -> str:
         return f"DirectoryWorkspaceStore(root={self._root!r}, limit={self._limit})"
 
@@ -152,6 +163,30 @@ class DirectoryWorkspaceStore:
         return WorkspaceSnapshot(id, tuple(file for _, file, _ in admitted))
 
     def _read(self, id: str, path: str) -> File | None:
+        data = self._bytes(id, path)
+        if data is None:
+            return None
+        file = to_file(path, data)
+        if file is None:
+            raise WorkspaceStoreError(
+                "ENCODING",
+                f"File is neither UTF-8 text nor a supported image: {path!r}",
+                {"path": path},
+            )
+        return file
+
+    def _others(self, id: str) -> list[tuple[str, int]]:
+        base = self._base(id)
+        if base is None:
+            return []
+        others = []
+        for found in walk(base, self._ignore).values():
+            data = read_bytes(found.real, self._limit)
+            if data is not None and to_file(found.path, data) is None:
+                others.append((found.path, len(data)))
+        return others
+
+    def _bytes(self, id: str, path: str) -> bytes | None:
         segments = check_path(path, self._ignore)
         base = self._base(id)
         if base is None:
@@ -181,14 +216,7 @@ class DirectoryWorkspaceStore:
             raise WorkspaceStoreError(
                 "LIMIT", f"File is over the {self._limit}-byte limit: {path!r}", {"path": path}
             )
-        file = to_file(path, data)
-        if file is None:
-            raise WorkspaceStoreError(
-                "ENCODING",
-                f"File is neither UTF-8 text nor a supported image: {path!r}",
-                {"path": path},
-            )
-        return file
+        return data
 
     def _set(self, snapshot: WorkspaceSnapshot) -> None:
         id = check_id(snapshot.id, self._ignore)
