@@ -594,9 +594,17 @@ async def test_a_binary_file_that_is_no_image_is_listed_and_read_as_a_blob_withi
     assert [(c["mimeType"], base64.b64decode(c["blob"])) for c in latin["contents"]] == [
         ("text/plain", "café".encode("latin-1"))
     ]
-    for refused, uri in ((ignored, ".git/index"), (huge, "huge.bin"), (linked, "link.bin")):
+    # A refused file's resource answers the workspace store's own line, as the tool does.
+    for refused, line in (
+        (ignored, "Path enters an ignored name '.git': '.git/index'"),
+        (huge, "File is over the 8388608-byte limit: 'huge.bin'"),
+        (linked, "Path leads outside the workspace folder: 'link.bin'"),
+    ):
         assert refused[0] == "error"
-        assert f"workspace:///{uri} names no file under the root" in refused[1]
-    # The model still reads no bytes and lists only the files it can read.
-    assert tool["content"][0]["text"] == "null"
+        assert line in refused[1]
+    # The model reads no bytes, is told why, and lists only the files it can read.
+    assert (tool.get("isError"), tool["content"][0]["text"]) == (
+        True,
+        "File is neither UTF-8 text nor a supported image: 'bundle.zip'",
+    )
     assert "bundle.zip" not in json.dumps(model_list)

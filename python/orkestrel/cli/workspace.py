@@ -99,7 +99,7 @@ def open_workspace_tool(
             if not changes:
                 value = await inner.execute(args, caller)
                 if isinstance(caller, ContentRead):
-                    return await _with_others(directory, real.name, args, value)
+                    value = await _with_others(directory, real.name, args, value)
                 if value is None and args.get("operation") == "read":
                     # The seed's read answers null for any absent file; the folder says why a
                     # path it refuses (outside it, ignored, over the limit) is absent.
