@@ -21,7 +21,7 @@ def fresh_database(prefix: str = "serve") -> Iterator[str]:
         if os.environ.get("ORKESTREL_REQUIRE_POSTGRES") == "1":
             pytest.fail(message)
         pytest.skip(message)
-    import psycopg
+    psycopg = pytest.importorskip("psycopg", reason="the postgres extra is not installed")
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
     name = f"{prefix}_{uuid.uuid4().hex[:12]}"
