@@ -12,19 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import pytest
 
-from orkestrel.mcp.requirements import installed_major
+from support.apps import APP_MARKS, APPS, MIME
 from support.mcp_client import stdio, wire
 from support.polling import until
 
-pytestmark = [
-    pytest.mark.anyio,
-    pytest.mark.skipif(installed_major() < 2, reason="extensions are declared on the 2.x line"),
-]
+pytestmark = APP_MARKS
 
-APPS = "io.modelcontextprotocol/ui"
-MIME = "text/html;profile=mcp-app"
 HOSTILE = '<img src=x onerror="window.pwned=1">Deploy</h2><script>window.pwned=2</script>'
 FORM: Any = {
     "label": HOSTILE,

@@ -15,17 +15,12 @@ from typing import Any
 import anyio
 import pytest
 
-from orkestrel.mcp.requirements import installed_major
+from support.apps import APP_MARKS, APPS, MIME
 from support.mcp_client import stdio, wire
 from support.serve_http import http_server
 
-pytestmark = [
-    pytest.mark.anyio,
-    pytest.mark.skipif(installed_major() < 2, reason="extensions are declared on the 2.x line"),
-]
+pytestmark = APP_MARKS
 
-APPS = "io.modelcontextprotocol/ui"
-MIME = "text/html;profile=mcp-app"
 VIEW = "ui://orkestrel/ask"
 ASK = ["-m", "orkestrel", "serve", "--ask", "--tools", "infer"]
 FORM: Any = {
