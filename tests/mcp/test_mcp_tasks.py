@@ -19,6 +19,8 @@ from typing import Any
 import anyio
 import pytest
 
+from agent.conftest import backend, loopback
+from agent.servers import Backend, Reply, openai_stream, stream_reply
 from orkestrel.mcp.requirements import installed_major
 from support.postgres import fresh_database
 from support.serve_http import served
@@ -27,6 +29,8 @@ pytestmark = [
     pytest.mark.anyio,
     pytest.mark.skipif(installed_major() < 2, reason="tasks are served on the 2.x SDK line"),
 ]
+
+__all__ = ["backend", "loopback"]
 
 NAPPER = '''
 """A test plugin: `nap` sleeps, then appends its tag to naps.log under the root; `doze` does
@@ -605,22 +609,24 @@ async def test_the_live_tasks_of_a_client_are_bounded_and_finished_ones_expire(
     assert naps(root) == ["d0", "e0"]
 
 
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_a_workflow_task_whose_server_was_killed_is_resumed_by_another_once(
-    tmp_path: Path, plugin: dict[str, str]
+    tmp_path: Path, plugin: dict[str, str], backend: str
 ) -> None:
-    data = tmp_path / "data"
-    argv = ["--workflow", "--tools", "nap", "--data", str(data), "--token", "a"]
-    with served(tmp_path, *argv, env=plugin) as (_, survivor):
-        with served(tmp_path, *argv, env=plugin) as (pid, doomed):
-            async with client(f"{doomed}/mcp", token="a") as one:
-                handle = await created(one, "workflow", steps("k", 3, 3))
-                # The first step is checkpointed before its progress is reported.
-                await until_progress(one, handle.task_id, 1)
-            # Mid-way through the second step: its side effect is not written yet.
-            os.kill(pid, signal.SIGKILL)
-        async with client(f"{survivor}/mcp", token="a") as other:
-            working = await settled_or_working(other, handle.task_id)
-            done = await settled(other, handle.task_id, 120)
+    with shared_store(tmp_path, backend) as store:
+        argv = ["--workflow", "--tools", "nap", *store, "--token", "a"]
+        with served(tmp_path, *argv, env=plugin) as (_, survivor):
+            with served(tmp_path, *argv, env=plugin) as (pid, doomed):
+                async with client(f"{doomed}/mcp", token="a") as one:
+                    handle = await created(one, "workflow", steps("k", 3, 3))
+                    # The first step is checkpointed before its progress is reported.
+                    await until_progress(one, handle.task_id, 1)
+                # Mid-way through the second step: its side effect is not written yet.
+                os.kill(pid, signal.SIGKILL)
+            async with client(f"{survivor}/mcp", token="a") as other:
+                working = await settled_or_working(other, handle.task_id)
+                done = await settled(other, handle.task_id, 120)
+            rows = await stored_rows(store)
     assert working == "working"
     assert done["status"] == "completed"
     assert done["result"]["structuredContent"] == {
@@ -630,6 +636,7 @@ async def test_a_workflow_task_whose_server_was_killed_is_resumed_by_another_onc
     }
     # Each step ran exactly once: the first was not run again after the takeover.
     assert naps(tmp_path) == ["k0", "k1", "k2"]
+    assert rows == [(handle.task_id, "completed")]
 
 
 async def test_a_task_that_cannot_resume_reads_failed_once_its_runner_is_silent(
@@ -765,15 +772,17 @@ async def test_a_workflow_longer_than_the_clients_timeout_ends_through_a_task(
     from orkestrel.mcp.task_client import TasksExtension
 
     root, _, server = stdio_server(tmp_path, plugin)
-    # Each request may take 2 s; the workflow takes 6 s. Polling keeps every request short.
-    async with Client(server, extensions=[TasksExtension()], read_timeout_seconds=2) as capable:
-        answer = await capable.call_tool("workflow", steps("long", 2, 3))
-    async with Client(server, read_timeout_seconds=2) as plain:
+    # Each request may take 5 s (the OpenAI Agents SDK's default); the workflow takes 30 s.
+    # Polling keeps every request short.
+    async with Client(server, extensions=[TasksExtension()], read_timeout_seconds=5) as capable:
+        answer = await capable.call_tool("workflow", steps("long", 3, 10))
+    async with Client(server, read_timeout_seconds=5) as plain:
         with pytest.raises(MCPError) as timed_out:
-            await plain.call_tool("workflow", steps("late", 2, 3))
-    assert answer.structured_content == {"status": "completed", "count": 2, "durable": True}
+            await plain.call_tool("workflow", steps("late", 3, 10))
+    assert answer.structured_content == {"status": "completed", "count": 3, "durable": True}
     assert timed_out.value.error.message == "Request 'tools/call' timed out"
-    assert naps(root)[:2] == ["long0", "long1"]
+    # The timed-out call was cancelled before its first 10 s step wrote its tag.
+    assert naps(root) == ["long0", "long1", "long2"]
 
 
 async def test_the_agents_sdk_declares_no_tasks_so_its_5_s_default_times_out_a_longer_workflow(
@@ -796,3 +805,83 @@ async def test_the_agents_sdk_declares_no_tasks_so_its_5_s_default_times_out_a_l
     assert answer.structured_content == {"status": "completed", "count": 2, "durable": True}
     assert stored(tmp_path / "data", "SELECT count(*) FROM mcp_tasks") == [(0,)]
     assert naps(root)[-2:] == ["patient0", "patient1"]
+
+
+def agent_server(tmp_path: Path, plugin: dict[str, str], model: Backend) -> tuple[Path, Path, Any]:
+    """A stdio `serve --tools nap --agent openai:small-model` whose model is the loopback
+    OpenAI-compatible `model`."""
+    agent = ("--agent", "openai:small-model", "--base-url", f"{model.url}/v1")
+    env = {**plugin, "OPENAI_API_KEY": "sk-tasks-0123456789"}
+    return stdio_server(tmp_path, env, tools=("--tools", "nap", *agent))
+
+
+def napping_turns(tag: str, seconds: float, answer: str) -> list[Reply]:
+    """The model's two turns: it calls `nap` with `tag` for `seconds`, then answers `answer`."""
+    arguments = json.dumps({"seconds": seconds, "tag": tag})
+    return [
+        stream_reply(openai_stream([], [("call_1", "nap", arguments)])),
+        stream_reply(openai_stream([answer])),
+    ]
+
+
+async def test_an_agent_call_is_a_task_whose_result_is_the_agents_final_answer(
+    tmp_path: Path, plugin: dict[str, str], backend: Backend
+) -> None:
+    root, data, server = agent_server(tmp_path, plugin, backend)
+    backend.push(*napping_turns("p", 0, "Napped as p."))
+    async with client(server, tasks=False) as plain:
+        answer = await plain.session.call_tool("agent", {"task": "Nap as p, then say so."})
+    backend.push(*napping_turns("t", 0.5, "Napped as t."))
+    async with client(server) as capable:
+        handle = await created(capable, "agent", {"task": "Nap as t, then say so."})
+        polled = await settled(capable, handle.task_id)
+    assert handle.status == "working"
+    assert polled["status"] == "completed"
+    assert polled["statusMessage"] == "turn 2: the model answered"
+    assert polled["result"]["content"] == [{"type": "text", "text": "Napped as t."}]
+    assert polled["result"].get("isError", False) is False
+    assert [part.text for part in answer.content] == ["Napped as p."]
+    assert naps(root) == ["p", "t"]
+    prompts = [request.body["messages"][0]["content"] for request in backend.requests]
+    assert prompts == ["Nap as p, then say so."] * 2 + ["Nap as t, then say so."] * 2
+    rows = stored(data, "SELECT status, entry FROM mcp_tasks")
+    assert [(status, json.loads(entry)["call"]["name"]) for status, entry in rows] == [
+        ("completed", "agent")
+    ]
+
+
+async def test_cancelling_an_agent_task_stops_its_run_before_the_next_model_turn(
+    tmp_path: Path, plugin: dict[str, str], backend: Backend
+) -> None:
+    from orkestrel.mcp.task_client import cancel_task
+
+    root, data, server = agent_server(tmp_path, plugin, backend)
+    backend.push(*napping_turns("c", 4, "Should never be asked for."))
+    async with client(server) as capable:
+        handle = await created(capable, "agent", {"task": "Nap as c, then say so."})
+        calling = await until_message(capable, handle.task_id, "turn 1: the model called nap")
+        await cancel_task(capable.session, handle.task_id)
+        cancelled = await settled(capable, handle.task_id, 10)
+        # Past the end the nap would have had: a live run would have asked the model again.
+        await anyio.sleep(5)
+        after = await settled(capable, handle.task_id)
+    assert calling["status"] == "working"
+    assert cancelled["status"] == after["status"] == "cancelled"
+    assert after["statusMessage"] == "cancelled by the client"
+    assert "result" not in after
+    assert len(backend.requests) == 1
+    assert naps(root) == []
+    assert stored(data, TASK_ROWS) == [(handle.task_id, "cancelled")]
+
+
+async def until_message(session: Any, task_id: str, message: str) -> dict[str, Any]:
+    """Polls `tasks/get` until the task's status message is `message` (30 s at most)."""
+    from orkestrel.mcp.task_client import get_task
+
+    with anyio.fail_after(30):
+        while True:
+            answer = await get_task(session.session, task_id)
+            if answer.get("statusMessage") == message:
+                return answer
+            assert answer["status"] == "working", answer
+            await anyio.sleep(0.1)
