@@ -1,27 +1,36 @@
 """The 2025-11-25 experimental tasks form (a `task` parameter on `tools/call`, `tasks/get`,
 `tasks/result`) on a real `orkestrel serve`, under the official client of either SDK line: the
-server declares no `tasks` capability, refuses the form with typed JSON-RPC errors, and answers
-the same call without `task` in place."""
+server declares no `tasks` capability nor the Tasks extension, refuses the form with typed
+JSON-RPC errors, and answers the same call without `task` in place, even from a client that
+declares the 2026-era extension. On the 1.x line this is every connection: it serves no
+tasks."""
 
 from __future__ import annotations
 
 import importlib
+import sqlite3
 import sys
 import warnings
 from collections.abc import Awaitable, Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from orkestrel.mcp.constants import TASKS_EXTENSION
 from orkestrel.mcp.sdk import LEGACY_TASK_REFUSED
-from support.mcp_client import MAJOR, connect, stdio
+from orkestrel.mcp.tasks import CLIENT_CAPABILITIES
+from support.mcp_client import MAJOR, connect, stdio, wire
 
 pytestmark = pytest.mark.anyio
 
 SERVE = ["-m", "orkestrel", "serve", "--workflow", "--tools", "workspace"]
 WORKFLOW = {"name": "legacy", "steps": [{"name": "workspace", "input": {}}]}
 REFUSED = {**WORKFLOW, "name": "refused"}
+DECLARED = {**WORKFLOW, "name": "declared"}
+DECLARES_TASKS = {CLIENT_CAPABILITIES: {"extensions": {TASKS_EXTENSION: {}}}}
+"""The request `_meta` by which a 2026-era client declares the Tasks extension."""
 
 
 def experimental(client: Any) -> Any:
@@ -90,12 +99,27 @@ async def test_the_experimental_task_form_is_refused_and_the_plain_call_answered
         polled = await refused(get_task, session.client)
         result = await refused(task_result, session.client)
         answer = await session.call_tool("workflow", WORKFLOW)
+        # The extension declared on a 2025-era connection changes nothing: the answer is in place.
+        declared = wire(await session.client.call_tool("workflow", DECLARED, meta=DECLARES_TASKS))
         # The refused call ran nothing: no run of its name is kept.
         unknown = await session.call_tool("workflow", {"run": "refused"})
     assert "tasks" not in capabilities
+    assert TASKS_EXTENSION not in capabilities.get("extensions", {})
+    assert declared.get("resultType", "complete") == "complete"
+    assert declared["structuredContent"] == answer["structuredContent"]
+    assert task_rows(tmp_path / "data") == []
     assert call == (-32602, LEGACY_TASK_REFUSED)
     assert polled == result == (-32601, "Method not found")
     assert answer["structuredContent"]["count"] == 1
     assert answer["structuredContent"]["status"] == "completed"
     assert unknown["isError"] is True
     assert unknown["content"][0]["text"] == "run: no stored run 'refused'"
+
+
+def task_rows(data: Path) -> list[tuple[Any, ...]]:
+    """The MCP task rows the `--data` store keeps (none when it has no task table)."""
+    with closing(sqlite3.connect(data / "workflows.sqlite3")) as database:
+        tables = database.execute("SELECT name FROM sqlite_master WHERE name = 'mcp_tasks'")
+        if not tables.fetchall():
+            return []
+        return database.execute("SELECT id, status FROM mcp_tasks").fetchall()
