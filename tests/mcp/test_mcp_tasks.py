@@ -12,7 +12,7 @@ import signal
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Iterator
-from contextlib import AsyncExitStack, asynccontextmanager, closing, contextmanager
+from contextlib import AsyncExitStack, ExitStack, asynccontextmanager, closing, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -609,24 +609,32 @@ async def test_the_live_tasks_of_a_client_are_bounded_and_finished_ones_expire(
     assert naps(root) == ["d0", "e0"]
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize(
+    ("backend", "takeover"),
+    [("sqlite", "survivor"), ("postgres", "survivor"), ("postgres", "restart")],
+)
 async def test_a_workflow_task_whose_server_was_killed_is_resumed_by_another_once(
-    tmp_path: Path, plugin: dict[str, str], backend: str
+    tmp_path: Path, plugin: dict[str, str], backend: str, takeover: str
 ) -> None:
-    with shared_store(tmp_path, backend) as store:
+    with shared_store(tmp_path, backend) as store, ExitStack() as servers:
         argv = ["--workflow", "--tools", "nap", *store, "--token", "a"]
-        with served(tmp_path, *argv, env=plugin) as (_, survivor):
-            with served(tmp_path, *argv, env=plugin) as (pid, doomed):
-                async with client(f"{doomed}/mcp", token="a") as one:
-                    handle = await created(one, "workflow", steps("k", 3, 3))
-                    # The first step is checkpointed before its progress is reported.
-                    await until_progress(one, handle.task_id, 1)
-                # Mid-way through the second step: its side effect is not written yet.
-                os.kill(pid, signal.SIGKILL)
-            async with client(f"{survivor}/mcp", token="a") as other:
-                working = await settled_or_working(other, handle.task_id)
-                done = await settled(other, handle.task_id, 120)
-            rows = await stored_rows(store)
+
+        def serve() -> str:
+            return servers.enter_context(served(tmp_path, *argv, env=plugin))[1]
+
+        # A server that runs all along, or one started on the store after the kill.
+        survivor = serve() if takeover == "survivor" else None
+        with served(tmp_path, *argv, env=plugin) as (pid, doomed):
+            async with client(f"{doomed}/mcp", token="a") as one:
+                handle = await created(one, "workflow", steps("k", 3, 3))
+                # The first step is checkpointed before its progress is reported.
+                await until_progress(one, handle.task_id, 1)
+            # Mid-way through the second step: its side effect is not written yet.
+            os.kill(pid, signal.SIGKILL)
+        async with client(f"{survivor or serve()}/mcp", token="a") as other:
+            working = await settled_or_working(other, handle.task_id)
+            done = await settled(other, handle.task_id, 120)
+        rows = await stored_rows(store)
     assert working == "working"
     assert done["status"] == "completed"
     assert done["result"]["structuredContent"] == {
