@@ -608,3 +608,53 @@ async def test_a_binary_file_that_is_no_image_is_listed_and_read_as_a_blob_withi
         "File is neither UTF-8 text nor a supported image: 'bundle.zip'",
     )
     assert "bundle.zip" not in json.dumps(model_list)
+
+
+async def test_completion_values_caps_every_completion_with_the_true_total_and_has_more(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path, files=150)
+    path = {"type": "ref/resource", "uri": "workspace:///{path}"}
+    ids = {"type": "ref/resource", "uri": "database:///{id}/tables"}
+    prompt = {"type": "ref/prompt", "name": "explore_database"}
+    async with serve(tmp_path, "--completion-values", "3") as client:
+        await create_databases(client, [f"db{i:02}" for i in range(12)])
+        wide = {f"p{i}": {"columns": {"x": "number"}} for i in range(5)}
+        await client.call_tool("database", {"operation": "create", "id": "wide", "tables": wide})
+        paths = await complete(client, path, "path", "src/")
+        one = await complete(client, path, "path", "src/f149")
+        found = await complete(client, ids, "id", "db")
+        edit = await complete(client, {"type": "ref/prompt", "name": "edit_files"}, "path", "")
+        tables = wire(
+            await session(client).complete(
+                types_module().PromptReference.model_validate(prompt),
+                {"name": "table", "value": "p"},
+                context_arguments={"id": "wide"},
+            )
+        )
+    assert paths["completion"] == {
+        "values": ["src/f000.py", "src/f001.py", "src/f002.py"],
+        "total": 150,
+        "hasMore": True,
+    }
+    assert one["completion"] == {"values": ["src/f149.py"], "total": 1, "hasMore": False}
+    assert found["completion"] == {"values": ["db00", "db01", "db02"], "total": 12, "hasMore": True}
+    assert (len(edit["completion"]["values"]), edit["completion"]["total"]) == (3, 151)
+    assert tables["completion"] == {"values": ["p0", "p1", "p2"], "total": 5, "hasMore": True}
+
+
+@pytest.mark.parametrize("value", ["0", "101", "-1", "many"])
+def test_completion_values_out_of_range_stops_serve(tmp_path: Path, value: str) -> None:
+    import subprocess
+
+    state = ["--root", str(tmp_path), "--data", str(tmp_path / "data")]
+    ran = subprocess.run(
+        [*ORKESTREL, "serve", *state, "--completion-values", value],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert ran.returncode == 2
+    assert ran.stderr.splitlines()[-1].startswith("orkestrel serve: error: argument --completion")
+    assert f"got '{value}'" in ran.stderr
