@@ -146,6 +146,61 @@ async def test_hostile_uris_get_the_workspace_tools_answers(tmp_path: Path) -> N
     assert "'file:///etc/passwd' is not a served resource" in foreign[1]
 
 
+HOSTILE_URIS = {
+    # URI after workspace:/// -> the path the workspace tool is asked for
+    "..%2Fsecret.txt": "../secret.txt",
+    "%2Fetc%2Fpasswd": "/etc/passwd",
+    "/etc/passwd": "/etc/passwd",
+    "src%00/f000.py": "src\x00/f000.py",
+    "..%5Csecret.txt": "..\\secret.txt",
+    "linkdir/secret.txt": "linkdir/secret.txt",
+    "linkdir%2Fsecret.txt": "linkdir/secret.txt",
+    ".orkestrel/definitions.sqlite3": ".orkestrel/definitions.sqlite3",
+    "a" * 200_000: "a" * 200_000,
+}
+"""Spellings of a path out of the root, or into what the workspace hides, each answered as the
+tool answers the path it decodes to (the data folder is `.orkestrel` under the root)."""
+
+
+async def test_encoded_absolute_nul_and_symlinked_folder_uris_get_the_tools_own_answers(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    (tmp_path / "secret.txt").write_text("outside\n")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.txt").write_text("outside\n")
+    os.symlink(tmp_path / "outside", root / "linkdir")
+    state = ["--root", str(root)]  # the data folder in its default place, under the root
+    parameters = stdio(ORKESTREL[0], [*ORKESTREL[1:], "serve", *state])
+    async with connect(parameters) as client:
+        await create_databases(client, ["shop"])
+        answers = {}
+        for uri, path in HOSTILE_URIS.items():
+            tool = await client.call_tool("workspace", {"operation": "read", "path": path})
+            answers[uri] = (tool, await refusal(client, "workspace:///" + uri))
+        double = await refusal(client, "workspace:///%252e%252e/secret.txt")
+        database = await refusal(client, "database:///..%2F..%2Fetc/tables")
+    for uri, (tool, line) in answers.items():
+        assert tool.get("isError") is True, uri[:40]
+        # The tool's own line, no more (a 200,000-character path is named cut, not echoed).
+        assert line == tool["content"][0]["text"], uri[:40]
+        assert len(line) < 400
+    # Decoded once only: %252e is the literal name '%2e', which is no file under the root.
+    assert (
+        double == "resources/read: workspace:///%252e%252e/secret.txt names no file under the root"
+    )
+    assert database == "unknown database '../../etc'"
+
+
+async def refusal(client: Session, uri: str) -> str:
+    """The message of the error `resources/read` of `uri` answers."""
+    try:
+        answer = await session(client).read_resource(uri)
+    except Exception as error:
+        return str(error.error.message)  # type: ignore[attr-defined]
+    raise AssertionError(f"{uri[:60]} was read: {wire(answer)}")
+
+
 async def test_completions_are_paths_under_the_root_bounded_and_huge_prefixes_refused(
     tmp_path: Path,
 ) -> None:
