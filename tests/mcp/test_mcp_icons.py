@@ -19,8 +19,18 @@ from orkestrel.mcp import create_server
 from orkestrel.mcp.errors import IconError
 from orkestrel.mcp.icons import ICON_SRC_CHARS, MAX_ICONS
 from orkestrel.tool import ToolManager
-from support.mcp_client import MAJOR, MODES, Session, connect, raw_session, stdio, wire
+from support.mcp_client import (
+    MAJOR,
+    MODES,
+    Session,
+    connect,
+    raw_session,
+    stdio,
+    types_module,
+    wire,
+)
 from support.serve_http import parse_serve
+from support.serve_process import ServeProcess
 
 pytestmark = pytest.mark.anyio
 
@@ -74,6 +84,31 @@ async def test_the_sdk_client_reads_the_icons_in_the_server_info_and_every_listi
         assert entry["icons"] == WIRE, entry["name"]
     # A workspace file is the user's, not the server's: it lists no server icon.
     assert [(r["uri"], "icons" in r) for r in files] == [("workspace:///README.md", False)]
+
+
+async def test_an_http_server_process_announces_its_icons_and_caps_its_completions(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    for name in ("a.md", "b.md", "c.md", "d.md"):
+        (root / name).write_text(name)
+    icons = [part for text in ICONS for part in ("--icon", text)]
+    argv = ["--root", str(root), *icons, "--completion-values", "2"]
+    server = ServeProcess(argv, tmp_path / "home")
+    try:
+        async with connect(server.url) as client:
+            info = client.server_info()
+            tools = await client.list_tools()
+            ref = types_module().ResourceTemplateReference(
+                type="ref/resource", uri="workspace:///{path}"
+            )
+            completed = wire(await raw_session(client).complete(ref, {"name": "path", "value": ""}))
+    finally:
+        server.stop()
+    assert info["icons"] == WIRE
+    assert all(tool["icons"] == WIRE for tool in tools)
+    assert completed["completion"] == {"values": ["a.md", "b.md"], "total": 4, "hasMore": True}
 
 
 async def test_without_icons_nothing_lists_any(tmp_path: Path) -> None:
