@@ -19,16 +19,7 @@ from orkestrel.mcp import create_server
 from orkestrel.mcp.errors import IconError
 from orkestrel.mcp.icons import ICON_SRC_CHARS, MAX_ICONS
 from orkestrel.tool import ToolManager
-from support.mcp_client import (
-    MAJOR,
-    MODES,
-    Session,
-    connect,
-    raw_session,
-    stdio,
-    types_module,
-    wire,
-)
+from support.mcp_client import MAJOR, MODES, connect, raw_session, stdio, types_module, wire
 from support.serve_http import parse_serve
 from support.serve_process import ServeProcess
 
@@ -55,7 +46,7 @@ WIRE = [
 
 
 @asynccontextmanager
-async def serve(tmp_path: Path, *argv: str, mode: str | None = None) -> AsyncIterator[Session]:
+async def serve(tmp_path: Path, *argv: str, mode: str | None = None) -> AsyncIterator[Any]:
     root = tmp_path / "root"
     root.mkdir(exist_ok=True)
     (root / "README.md").write_text("# Project\n")
