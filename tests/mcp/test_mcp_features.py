@@ -713,3 +713,44 @@ def test_completion_values_out_of_range_stops_serve(tmp_path: Path, value: str) 
     assert ran.returncode == 2
     assert ran.stderr.splitlines()[-1].startswith("orkestrel serve: error: argument --completion")
     assert f"got '{value}'" in ran.stderr
+
+
+def test_a_lone_surrogate_in_a_completion_prefix_completes_nothing_and_the_server_serves_on(
+    tmp_path: Path,
+) -> None:
+    import httpx
+
+    from support.serve_http import INITIALIZE
+    from support.serve_process import ServeProcess
+
+    project(tmp_path)
+    server = ServeProcess(["--root", str(tmp_path / "root")], tmp_path / "home")
+    accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    ref = {"type": "ref/resource", "uri": "workspace:///{path}"}
+
+    def completion(value: str) -> str:
+        params = {"ref": ref, "argument": {"name": "path", "value": value}}
+        return json.dumps(
+            {"jsonrpc": "2.0", "id": 5, "method": "completion/complete", "params": params}
+        )
+
+    try:
+        with httpx.Client() as http:
+            opened = http.post(server.url, content=json.dumps(INITIALIZE), headers=accept)
+            headers = {**accept, "mcp-session-id": opened.headers["mcp-session-id"]}
+            headers["mcp-protocol-version"] = "2025-06-18"
+            initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            http.post(server.url, json=initialized, headers=headers)
+            surrogate = http.post(server.url, content=completion("REA\ud800"), headers=headers)
+            after = http.post(server.url, content=completion("REA"), headers=headers)
+    finally:
+        server.stop()
+    if MAJOR >= 2:
+        # The 2.x SDK's JSON reader refuses the text before any handler sees it.
+        assert surrogate.status_code == 400
+        assert surrogate.json()["error"]["code"] == -32700
+    else:
+        assert surrogate.status_code == 200
+        assert '"values":[],"total":0,"hasMore":false' in surrogate.text
+    assert after.status_code == 200
+    assert '"values":["README.md"]' in after.text
