@@ -70,11 +70,13 @@ async def test_every_resource_template_and_prompt_has_a_title(tmp_path: Path) ->
 
 
 @needs_v2
-async def test_the_ask_view_and_its_tools_have_titles() -> None:
+async def test_the_ask_view_and_its_tools_have_titles_and_the_servers_icons() -> None:
     from mcp.client import Client
     from mcp.client.extension import advertise
 
-    command = stdio(sys.executable, ["-m", "orkestrel", "serve", "--ask", "--tools", "infer"])
+    icon = "https://icons.example/orkestrel.png"
+    argv = ["-m", "orkestrel", "serve", "--ask", "--tools", "infer", "--icon", icon]
+    command = stdio(sys.executable, argv)
     extensions = [advertise(APPS, {"mimeTypes": [MIME]})]
     async with Client(command, extensions=extensions) as session:
         tools: list[Any] = wire((await session.list_tools()).tools)
@@ -88,3 +90,6 @@ async def test_the_ask_view_and_its_tools_have_titles() -> None:
     assert [(r["uri"], r.get("title")) for r in resources] == [
         ("ui://orkestrel/ask", "Answer a form")
     ]
+    # The server's icons go on the view and its tools as on every other tool.
+    for entry in [*tools, *resources]:
+        assert entry["icons"] == [{"src": icon}], entry["name"]

@@ -116,20 +116,18 @@ def create_server(
         listing.listed(request)
         tools = manager.tools()
         entries = [tool_wire(tool, strict=strict_schemas) for tool in tools]
-        if announced:
-            for entry in entries:
-                entry["icons"] = [dict(icon) for icon in announced]
-        if not supports_apps(request.session):
-            return {"tools": entries}
-        for tool, entry in zip(tools, entries, strict=True):
-            app = app_of(tool)
-            if app is not None:
-                entry["_meta"] = app_meta(app)
-        for app in served_apps(manager).values():
-            for view in app.tools:
-                entry = tool_wire(view, strict=strict_schemas)
-                entry["_meta"] = app_meta(app, ("app",))
-                entries.append(entry)
+        if supports_apps(request.session):
+            for tool, entry in zip(tools, entries, strict=True):
+                app = app_of(tool)
+                if app is not None:
+                    entry["_meta"] = app_meta(app)
+            for app in served_apps(manager).values():
+                for view in app.tools:
+                    entry = tool_wire(view, strict=strict_schemas)
+                    entry["_meta"] = app_meta(app, ("app",))
+                    entries.append(entry)
+        for entry in entries if announced else ():
+            entry["icons"] = [dict(icon) for icon in announced]
         return {"tools": entries}
 
     async def run_task(tool_name: str, arguments: Any, caller: ToolContext) -> dict[str, Any]:
