@@ -28,6 +28,7 @@ BOUNDING = (
     "lines",
     "chars",
     "matches",
+    "values",
 )
 """Words in the name of an option that bounds a resource."""
 

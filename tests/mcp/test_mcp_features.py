@@ -146,6 +146,61 @@ async def test_hostile_uris_get_the_workspace_tools_answers(tmp_path: Path) -> N
     assert "'file:///etc/passwd' is not a served resource" in foreign[1]
 
 
+HOSTILE_URIS = {
+    # URI after workspace:/// -> the path the workspace tool is asked for
+    "..%2Fsecret.txt": "../secret.txt",
+    "%2Fetc%2Fpasswd": "/etc/passwd",
+    "/etc/passwd": "/etc/passwd",
+    "src%00/f000.py": "src\x00/f000.py",
+    "..%5Csecret.txt": "..\\secret.txt",
+    "linkdir/secret.txt": "linkdir/secret.txt",
+    "linkdir%2Fsecret.txt": "linkdir/secret.txt",
+    ".orkestrel/definitions.sqlite3": ".orkestrel/definitions.sqlite3",
+    "a" * 200_000: "a" * 200_000,
+}
+"""Spellings of a path out of the root, or into what the workspace hides, each answered as the
+tool answers the path it decodes to (the data folder is `.orkestrel` under the root)."""
+
+
+async def test_encoded_absolute_nul_and_symlinked_folder_uris_get_the_tools_own_answers(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path)
+    (tmp_path / "secret.txt").write_text("outside\n")
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.txt").write_text("outside\n")
+    os.symlink(tmp_path / "outside", root / "linkdir")
+    state = ["--root", str(root)]  # the data folder in its default place, under the root
+    parameters = stdio(ORKESTREL[0], [*ORKESTREL[1:], "serve", *state])
+    async with connect(parameters) as client:
+        await create_databases(client, ["shop"])
+        answers = {}
+        for uri, path in HOSTILE_URIS.items():
+            tool = await client.call_tool("workspace", {"operation": "read", "path": path})
+            answers[uri] = (tool, await refusal(client, "workspace:///" + uri))
+        double = await refusal(client, "workspace:///%252e%252e/secret.txt")
+        database = await refusal(client, "database:///..%2F..%2Fetc/tables")
+    for uri, (tool, line) in answers.items():
+        assert tool.get("isError") is True, uri[:40]
+        # The tool's own line, no more (a 200,000-character path is named cut, not echoed).
+        assert line == tool["content"][0]["text"], uri[:40]
+        assert len(line) < 400
+    # Decoded once only: %252e is the literal name '%2e', which is no file under the root.
+    assert (
+        double == "resources/read: workspace:///%252e%252e/secret.txt names no file under the root"
+    )
+    assert database == "unknown database '../../etc'"
+
+
+async def refusal(client: Session, uri: str) -> str:
+    """The message of the error `resources/read` of `uri` answers."""
+    try:
+        answer = await session(client).read_resource(uri)
+    except Exception as error:
+        return str(error.error.message)  # type: ignore[attr-defined]
+    raise AssertionError(f"{uri[:60]} was read: {wire(answer)}")
+
+
 async def test_completions_are_paths_under_the_root_bounded_and_huge_prefixes_refused(
     tmp_path: Path,
 ) -> None:
@@ -608,3 +663,94 @@ async def test_a_binary_file_that_is_no_image_is_listed_and_read_as_a_blob_withi
         "File is neither UTF-8 text nor a supported image: 'bundle.zip'",
     )
     assert "bundle.zip" not in json.dumps(model_list)
+
+
+async def test_completion_values_caps_every_completion_with_the_true_total_and_has_more(
+    tmp_path: Path,
+) -> None:
+    project(tmp_path, files=150)
+    path = {"type": "ref/resource", "uri": "workspace:///{path}"}
+    ids = {"type": "ref/resource", "uri": "database:///{id}/tables"}
+    prompt = {"type": "ref/prompt", "name": "explore_database"}
+    async with serve(tmp_path, "--completion-values", "3") as client:
+        await create_databases(client, [f"db{i:02}" for i in range(12)])
+        wide = {f"p{i}": {"columns": {"x": "number"}} for i in range(5)}
+        await client.call_tool("database", {"operation": "create", "id": "wide", "tables": wide})
+        paths = await complete(client, path, "path", "src/")
+        one = await complete(client, path, "path", "src/f149")
+        found = await complete(client, ids, "id", "db")
+        edit = await complete(client, {"type": "ref/prompt", "name": "edit_files"}, "path", "")
+        tables = wire(
+            await session(client).complete(
+                types_module().PromptReference.model_validate(prompt),
+                {"name": "table", "value": "p"},
+                context_arguments={"id": "wide"},
+            )
+        )
+    assert paths["completion"] == {
+        "values": ["src/f000.py", "src/f001.py", "src/f002.py"],
+        "total": 150,
+        "hasMore": True,
+    }
+    assert one["completion"] == {"values": ["src/f149.py"], "total": 1, "hasMore": False}
+    assert found["completion"] == {"values": ["db00", "db01", "db02"], "total": 12, "hasMore": True}
+    assert (len(edit["completion"]["values"]), edit["completion"]["total"]) == (3, 151)
+    assert tables["completion"] == {"values": ["p0", "p1", "p2"], "total": 5, "hasMore": True}
+
+
+@pytest.mark.parametrize("value", ["0", "101", "-1", "many"])
+def test_completion_values_out_of_range_stops_serve(tmp_path: Path, value: str) -> None:
+    import subprocess
+
+    state = ["--root", str(tmp_path), "--data", str(tmp_path / "data")]
+    ran = subprocess.run(
+        [*ORKESTREL, "serve", *state, "--completion-values", value],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert ran.returncode == 2
+    assert ran.stderr.splitlines()[-1].startswith("orkestrel serve: error: argument --completion")
+    assert f"got '{value}'" in ran.stderr
+
+
+def test_a_lone_surrogate_in_a_completion_prefix_completes_nothing_and_the_server_serves_on(
+    tmp_path: Path,
+) -> None:
+    import httpx
+
+    from support.serve_http import INITIALIZE
+    from support.serve_process import ServeProcess
+
+    project(tmp_path)
+    server = ServeProcess(["--root", str(tmp_path / "root")], tmp_path / "home")
+    accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+    ref = {"type": "ref/resource", "uri": "workspace:///{path}"}
+
+    def completion(value: str) -> str:
+        params = {"ref": ref, "argument": {"name": "path", "value": value}}
+        return json.dumps(
+            {"jsonrpc": "2.0", "id": 5, "method": "completion/complete", "params": params}
+        )
+
+    try:
+        with httpx.Client() as http:
+            opened = http.post(server.url, content=json.dumps(INITIALIZE), headers=accept)
+            headers = {**accept, "mcp-session-id": opened.headers["mcp-session-id"]}
+            headers["mcp-protocol-version"] = "2025-06-18"
+            initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+            http.post(server.url, json=initialized, headers=headers)
+            surrogate = http.post(server.url, content=completion("REA\ud800"), headers=headers)
+            after = http.post(server.url, content=completion("REA"), headers=headers)
+    finally:
+        server.stop()
+    if MAJOR >= 2:
+        # The 2.x SDK's JSON reader refuses the text before any handler sees it.
+        assert surrogate.status_code == 400
+        assert surrogate.json()["error"]["code"] == -32700
+    else:
+        assert surrogate.status_code == 200
+        assert '"values":[],"total":0,"hasMore":false' in surrogate.text
+    assert after.status_code == 200
+    assert '"values":["README.md"]' in after.text

@@ -201,6 +201,54 @@ async def test_the_audience_is_the_configured_resource_and_a_replay_elsewhere_is
     assert ran == ["change"]
 
 
+async def test_a_token_replayed_after_it_expired_is_refused_on_its_own_open_session(
+    tmp_path: Path,
+) -> None:
+    keys, ran = Keys(), []
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps(keys.jwks()))
+    auth = JwtAuth(jwks=str(jwks), issuer=ISSUER)
+    async with serving_manager(toolbox(ran), auth=auth) as url, httpx.AsyncClient() as http:
+        expiry = int(time.time()) + 2
+        bearer = {"Authorization": f"Bearer {keys.mint(url, scope='mcp:write', exp=expiry)}"}
+        opened = await http.post(url, content=json.dumps(INITIALIZE), headers={**ACCEPT, **bearer})
+        session = {**ACCEPT, **bearer, "mcp-session-id": opened.headers["mcp-session-id"]}
+        first = await http.post(url, json=call("change"), headers=session)
+        # Sleeps past the token's `exp` second: no event marks a clock passing it.
+        await anyio.sleep(expiry + 1 - time.time())
+        replayed = await http.post(url, json=call("change", 3), headers=session)
+        listing = await http.post(
+            url, json={"jsonrpc": "2.0", "id": 4, "method": "tools/list"}, headers=session
+        )
+    assert (opened.status_code, first.status_code) == (200, 200)
+    for refused in (replayed, listing):
+        assert refused.status_code == 401
+        assert refused.headers["www-authenticate"].startswith('Bearer error="invalid_token"')
+    assert ran == ["change"]
+
+
+async def test_the_fastmcp_client_calls_with_a_valid_token_and_is_refused_a_forged_one(
+    tmp_path: Path,
+) -> None:
+    pytest.importorskip("fastmcp", reason="the fastmcp client needs the 2.x SDK line")
+    from fastmcp import Client
+
+    keys, ran = Keys(), []
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text(json.dumps(keys.jwks()))
+    auth = JwtAuth(jwks=str(jwks), issuer=ISSUER)
+    async with serving_manager(toolbox(ran), auth=auth) as url:
+        good = keys.mint(url, scope="mcp:read mcp:write")
+        async with Client(url, auth=good) as client:
+            answer = await client.call_tool("change", {})
+        for token in (keys.mint(url, key=keys.stranger, scope="mcp:write"), good[:-4] + "AAAA"):
+            with pytest.raises(Exception, match="invalid token"):
+                async with Client(url, auth=token) as client:
+                    await client.call_tool("change", {})
+    assert answer.content[0].text == "changed"  # type: ignore[union-attr]
+    assert ran == ["change"]
+
+
 def test_symmetric_and_none_algorithms_are_refused_at_start() -> None:
     for algorithms in (("HS256",), ("none",), ()):
         with pytest.raises(ValueError, match="public-key"):

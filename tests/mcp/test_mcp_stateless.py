@@ -42,6 +42,17 @@ async def test_the_sdk_client_lists_and_calls_without_a_session(app: ModuleType,
     assert text(answer) == "5"
 
 
+async def test_the_fastmcp_client_lists_and_calls_without_a_session(app: ModuleType) -> None:
+    pytest.importorskip("fastmcp", reason="the fastmcp client needs the 2.x SDK line")
+    from fastmcp import Client
+
+    async with serving_manager(app.build(), stateless=True) as url, Client(url) as client:
+        listed = await client.list_tools()
+        answer = await client.call_tool("add", {"left": 2, "right": 3})
+    assert "add" in [tool.name for tool in listed]
+    assert answer.content[0].text == "5"  # type: ignore[union-attr]
+
+
 async def test_a_lone_call_is_answered_with_json(app: ModuleType) -> None:
     async with serving_manager(app.build(), stateless=True) as url, httpx.AsyncClient() as http:
         alone = await http.post(url, content=json.dumps(ADD), headers=ACCEPT)

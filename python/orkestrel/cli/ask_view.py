@@ -48,12 +48,14 @@ def ask_view(manager: ElicitingTerminalManager) -> McpApp:
     listing = Tool(
         name=FORMS_TOOL,
         description="Lists the forms waiting for the person at this client.",
+        annotations={"title": "Waiting forms"},
         parameters={"type": "object", "properties": {}, "additionalProperties": False},
         execute=forms,
     )
     answering = Tool(
         name=ANSWER_TOOL,
         description="Answers one waiting form with the person's values.",
+        annotations={"title": "Answer a form"},
         parameters={
             "type": "object",
             "properties": {

@@ -43,6 +43,7 @@ EVENTS_PER_STREAM = 1000
 EVENT_BYTES = 16 * 1024 * 1024
 EVENT_TTL_SECONDS = 300.0
 RESUME_SECONDS = 30.0
+COMPLETION_VALUES = 100
 
 DEFAULT_SESSION_DATABASE_THREADS = 8
 """The most units of database work one client session runs in worker threads at once."""
@@ -109,6 +110,16 @@ def _count(text: str) -> int:
     return value
 
 
+def _completion_values(text: str) -> int:
+    value = _count(text)
+    if value > COMPLETION_VALUES:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 1 to {COMPLETION_VALUES} (the protocol's cap), "
+            f"got {text!r}"
+        )
+    return value
+
+
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds the serving options: the call timeout, the answer cap, and the HTTP security and
     session bounds."""
@@ -126,6 +137,22 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="answer a tool call whose result is over N bytes of JSON with an error naming "
         f"this cap (default: {DEFAULT_MAX_ANSWER_BYTES})",
+    )
+    parser.add_argument(
+        "--completion-values",
+        type=_completion_values,
+        default=COMPLETION_VALUES,
+        metavar="N",
+        help="the most values one completion answers, with the true total and hasMore "
+        f"(1 to {COMPLETION_VALUES}; default: {COMPLETION_VALUES})",
+    )
+    parser.add_argument(
+        "--icon",
+        action="append",
+        default=[],
+        metavar="SRC[,sizes=WxH][,mimeType=M][,theme=T]",
+        help="announce this icon (an https: URL or a data:image/... URI) in the server's info "
+        "and on its tools, templates and prompts (repeatable)",
     )
     database = parser.add_argument_group("database work")
     database.add_argument(
@@ -338,6 +365,11 @@ async def run_serve(options: argparse.Namespace, *, stderr: TextIO | None = None
         print(f"orkestrel serve: {error}", file=err)
         return USAGE
     options.auth = auth
+    try:
+        options.icons = _icons(options.icon)
+    except ValueError as error:
+        print(f"orkestrel serve: {error}", file=err)
+        return USAGE
     if (
         options.transport == "http"
         and token is None
@@ -415,6 +447,14 @@ def _auth(options: argparse.Namespace, token: str | None) -> Any:
         authorization_servers=tuple(options.authorization_server),
         algorithms=algorithms,
     )
+
+
+def _icons(given: list[str]) -> list[dict[str, Any]]:
+    """The icons `--icon` names, checked; raises `IconError` for the first unsafe one."""
+    # Deferred: the MCP SDK is an optional dependency (the `mcp` extra).
+    from orkestrel.mcp.icons import check_icons, parse_icon
+
+    return check_icons([parse_icon(text) for text in given], "--icon")
 
 
 def _http_only(options: argparse.Namespace) -> list[str]:
@@ -540,6 +580,8 @@ async def _serve_with(
                         access=access,
                         strict_schemas=True,
                         tasks=tasks,
+                        icons=getattr(options, "icons", ()),
+                        completion_values=options.completion_values,
                     ),
                 )
             )

@@ -19,7 +19,7 @@ from orkestrel.mcp.constants import (  # noqa: E402
     TOKEN_ENV,
 )
 from orkestrel.mcp.context import McpToolContext  # noqa: E402
-from orkestrel.mcp.errors import RemoteToolError, ToolNameCollisionError  # noqa: E402
+from orkestrel.mcp.errors import IconError, RemoteToolError, ToolNameCollisionError  # noqa: E402
 from orkestrel.mcp.event_store import EventStore  # noqa: E402
 from orkestrel.mcp.factories import create_server, from_mcp  # noqa: E402
 from orkestrel.mcp.helpers import mcp_to_value, result_to_mcp, tool_to_mcp  # noqa: E402
@@ -38,6 +38,7 @@ __all__ = [
     "DEFAULT_SESSION_IDLE_SECONDS",
     "TOKEN_ENV",
     "EventStore",
+    "IconError",
     "JwtAuth",
     "McpSource",
     "McpToolContext",

@@ -11,7 +11,7 @@ tools and the `ui://` resources. Every other client is served as if no tool had 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,9 +120,10 @@ def served_apps(manager: ToolManagerInterface) -> dict[str, McpApp]:
     return {app.uri: app for tool in manager.tools() if (app := app_of(tool)) is not None}
 
 
-def app_resource(app: McpApp) -> dict[str, Any]:
-    """The `resources/list` entry of `app`'s view."""
-    return {"uri": app.uri, "name": app.uri, "title": app.title, "mimeType": APP_MIME_TYPE}
+def app_resource(app: McpApp, icons: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The `resources/list` entry of `app`'s view, with the server's `icons` when it has any."""
+    entry = {"uri": app.uri, "name": app.uri, "title": app.title, "mimeType": APP_MIME_TYPE}
+    return {**entry, "icons": [dict(icon) for icon in icons]} if icons else entry
 
 
 def app_contents(app: McpApp) -> dict[str, Any]:

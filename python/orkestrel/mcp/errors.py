@@ -32,3 +32,15 @@ class ToolNameCollisionError(ValueError):
         self.names = tuple(names)
         listed = ", ".join(repr(name) for name in self.names)
         super().__init__(f"tool name collision: {listed}; pass prefix= to keep both")
+
+
+class IconError(ValueError):
+    """Represents an icon the server was given that it will not announce: `option` names
+    where it came from (`--icon`, or `icons[1].src` on the Python factories), and the message
+    says what was expected, on one line."""
+
+    option: str
+
+    def __init__(self, option: str, message: str) -> None:
+        self.option = option
+        super().__init__(f"{option}: {message}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
@@ -30,8 +30,14 @@ from orkestrel.mcp.constants import (
 from orkestrel.mcp.context import McpToolContext
 from orkestrel.mcp.elicitation import serving_request
 from orkestrel.mcp.errors import ToolNameCollisionError
-from orkestrel.mcp.features import changes_resources, create_features, updated_files
+from orkestrel.mcp.features import (
+    MAX_COMPLETIONS,
+    changes_resources,
+    create_features,
+    updated_files,
+)
 from orkestrel.mcp.helpers import mcp_to_value, raise_alone, result_wire, return_type, tool_wire
+from orkestrel.mcp.icons import check_icons
 from orkestrel.mcp.listing import ListingWatch
 from orkestrel.mcp.resource_subscriptions import ResourceSubscriptions
 from orkestrel.mcp.tasks import TaskBroker
@@ -59,6 +65,8 @@ def create_server(
     max_answer_bytes: int | None = DEFAULT_MAX_ANSWER_BYTES,
     strict_schemas: bool = False,
     tasks: TaskBroker | None = None,
+    icons: Sequence[Mapping[str, Any]] = (),
+    completion_values: int = MAX_COMPLETIONS,
 ) -> Any:
     """Creates a low-level MCP SDK server (of the installed SDK line) whose tool listing is the
     manager's definitions and whose tool calls run through the manager's `execute`.
@@ -75,10 +83,13 @@ def create_server(
     clients that check strict compatibility (OpenAI Agents SDK, pydantic-ai) keep strict mode.
     With `tasks`, a call of one of its tools, or of a tool made with `task=True`, from a client
     that declared the Tasks extension is answered at once with a task, and runs on in the broker
-    (see `TaskBroker`). Raises
-    `ValueError` when a registered tool cannot be listed (its annotations are not valid MCP
-    annotations, or its parameter schema's root is not an object), or when `max_answer_bytes`
-    is not a positive integer.
+    (see `TaskBroker`). `icons` (MCP `Icon` objects: `src`, and optionally `mimeType`,
+    `sizes`, `theme`) are announced in the server's info and listed on every tool, resource
+    template, prompt and app view it serves; a completion answers at most `completion_values`
+    values (1 to 100). Raises `IconError` for an icon that is not safe to announce (see
+    `check_icons`), and `ValueError` when a registered tool cannot be listed (its annotations
+    are not valid MCP annotations, or its parameter schema's root is not an object), or when
+    `max_answer_bytes` is not a positive integer or `completion_values` is out of range.
     """
     if max_answer_bytes is not None and (
         isinstance(max_answer_bytes, bool)
@@ -86,6 +97,16 @@ def create_server(
         or max_answer_bytes <= 0
     ):
         raise ValueError(f"max_answer_bytes must be a positive integer, got {max_answer_bytes!r}")
+    if (
+        isinstance(completion_values, bool)
+        or not isinstance(completion_values, int)
+        or not 1 <= completion_values <= MAX_COMPLETIONS
+    ):
+        raise ValueError(
+            f"completion_values must be a whole number from 1 to {MAX_COMPLETIONS} (the "
+            f"protocol's cap), got {completion_values!r}"
+        )
+    announced = check_icons(icons)
     for tool in manager.tools():
         tool_wire(tool, strict=strict_schemas)
     listing = watch if watch is not None else ListingWatch(manager)
@@ -95,17 +116,18 @@ def create_server(
         listing.listed(request)
         tools = manager.tools()
         entries = [tool_wire(tool, strict=strict_schemas) for tool in tools]
-        if not supports_apps(request.session):
-            return {"tools": entries}
-        for tool, entry in zip(tools, entries, strict=True):
-            app = app_of(tool)
-            if app is not None:
-                entry["_meta"] = app_meta(app)
-        for app in served_apps(manager).values():
-            for view in app.tools:
-                entry = tool_wire(view, strict=strict_schemas)
-                entry["_meta"] = app_meta(app, ("app",))
-                entries.append(entry)
+        if supports_apps(request.session):
+            for tool, entry in zip(tools, entries, strict=True):
+                app = app_of(tool)
+                if app is not None:
+                    entry["_meta"] = app_meta(app)
+            for app in served_apps(manager).values():
+                for view in app.tools:
+                    entry = tool_wire(view, strict=strict_schemas)
+                    entry["_meta"] = app_meta(app, ("app",))
+                    entries.append(entry)
+        for entry in entries if announced else ():
+            entry["icons"] = [dict(icon) for icon in announced]
         return {"tools": entries}
 
     async def run_task(tool_name: str, arguments: Any, caller: ToolContext) -> dict[str, Any]:
@@ -168,13 +190,13 @@ def create_server(
         tool = manager.tool(tool_name)
         return None if tool is None else tool.parameters
 
-    features = create_features(manager)
+    features = create_features(manager, icons=announced, completion_values=completion_values)
     file_list, file_read = features["resources/list"], features["resources/read"]
 
     async def list_resources(request: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
         answer = await file_list(request, params)
         if params.get("cursor") is None and supports_apps(request.session):
-            views = [app_resource(app) for app in served_apps(manager).values()]
+            views = [app_resource(app, announced) for app in served_apps(manager).values()]
             answer["resources"] = [*views, *answer["resources"]]
         return answer
 
@@ -194,7 +216,7 @@ def create_server(
     if tasks is not None:
         tasks.attach(run_task, lambda name: getattr(manager.tool(name), "task", False) is True)
     server = sdk.build_server(
-        name, version, instructions, list_tools, call_tool, input_schema, extras, tasks
+        name, version, instructions, list_tools, call_tool, input_schema, extras, tasks, announced
     )
     if served_apps(manager):
         sdk.declare_extension(server, APPS_EXTENSION)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import mimetypes
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -40,7 +40,7 @@ PAGE_SIZE = 100
 """How many resources one `resources/list` page holds."""
 
 MAX_COMPLETIONS = 100
-"""The most values one completion answers (the protocol's own cap)."""
+"""The most values one completion answers by default, and at most (the protocol's own cap)."""
 
 MAX_PREFIX = 1024
 """The longest argument value a completion accepts; a longer one is refused."""
@@ -115,9 +115,22 @@ _PROMPTS: dict[str, dict[str, Any]] = {
 }
 
 
-def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
+def create_features(
+    manager: ToolManagerInterface,
+    *,
+    icons: Sequence[Mapping[str, Any]] = (),
+    completion_values: int = MAX_COMPLETIONS,
+) -> dict[str, sdk.Extra]:
     """Builds the handlers of `resources/*`, `prompts/*` and `completion/complete` over the
-    tools `manager` serves, read afresh on every request."""
+    tools `manager` serves, read afresh on every request. Each template and prompt lists
+    `icons` (checked wire icons) when there are any; a completion answers at most
+    `completion_values` values, with the true `total` and `hasMore`."""
+
+    def iconed(entry: dict[str, Any]) -> dict[str, Any]:
+        return {**entry, "icons": [dict(icon) for icon in icons]} if icons else entry
+
+    def completion(values: list[str], total: int | None = None) -> dict[str, Any]:
+        return _completion(values, completion_values, total)
 
     async def call(name: str, arguments: dict[str, Any], caller: Any = None) -> Any:
         tool_call: ToolCall = {"id": str(uuid.uuid4()), "name": name, "arguments": arguments}
@@ -148,7 +161,7 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
 
     async def list_templates(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
         _offset(params.get("cursor"))
-        return {"resourceTemplates": [t for key, t in _TEMPLATES.items() if served(key)]}
+        return {"resourceTemplates": [iconed(t) for key, t in _TEMPLATES.items() if served(key)]}
 
     async def read(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
         uri = str(params.get("uri", ""))
@@ -178,7 +191,8 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
 
     async def list_prompts(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
         _offset(params.get("cursor"))
-        return {"prompts": [_prompt(name, p) for name, p in _PROMPTS.items() if served(p["tool"])]}
+        listed = [_prompt(name, p) for name, p in _PROMPTS.items() if served(p["tool"])]
+        return {"prompts": [iconed(prompt) for prompt in listed]}
 
     async def get_prompt(_: sdk.Request, params: dict[str, Any]) -> dict[str, Any]:
         name = str(params.get("name"))
@@ -215,25 +229,25 @@ def create_features(manager: ToolManagerInterface) -> dict[str, sdk.Extra]:
             )
         completes = _completes(ref, argument.get("name"))
         if completes == "path":
-            return _completion(
+            return completion(
                 [entry["path"] for entry in await files() if entry["path"].startswith(value)]
             )
         if not served("database") or not _storable(value):
-            return _completion([])
+            return completion([])
         if completes == "id":
             # Any valid arguments: this caller's call answers the ids, whatever they name.
             listing = {"operation": "tables", "id": "-"}
-            found = await call("database", listing, IdsRead(value, MAX_COMPLETIONS))
-            return _completion(found["ids"], found["total"])
+            found = await call("database", listing, IdsRead(value, completion_values))
+            return completion(found["ids"], found["total"])
         context: Mapping[str, Any] = (params.get("context") or {}).get("arguments") or {}
         id = context.get("id")
         if completes != "table" or not isinstance(id, str) or not _storable(id):
-            return _completion([])
+            return completion([])
         try:
             tables = await call("database", {"operation": "tables", "id": id})
         except ValueError:  # no such database: nothing to complete
-            return _completion([])
-        return _completion(
+            return completion([])
+        return completion(
             sorted(t["name"] for t in tables["tables"] if t["name"].startswith(value))
         )
 
@@ -341,12 +355,6 @@ def _storable(text: str) -> bool:
     return "\x00" not in text
 
 
-def _completion(values: list[str], total: int | None = None) -> dict[str, Any]:
+def _completion(values: list[str], cap: int, total: int | None = None) -> dict[str, Any]:
     counted = len(values) if total is None else total
-    return {
-        "completion": {
-            "values": values[:MAX_COMPLETIONS],
-            "total": counted,
-            "hasMore": counted > MAX_COMPLETIONS,
-        }
-    }
+    return {"completion": {"values": values[:cap], "total": counted, "hasMore": counted > cap}}

@@ -14,7 +14,7 @@ import importlib
 import logging
 import os
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -116,19 +116,23 @@ def build_server(
     input_schema: Callable[[str], Mapping[str, Any] | None],
     extras: Mapping[str, Extra] | None = None,
     tasks: TaskBroker | None = None,
+    icons: Sequence[Mapping[str, Any]] = (),
 ) -> Any:
     """Builds a low-level SDK server whose `tools/list` and `tools/call` answer with the wire
     dicts the given handlers return, and which advertises `tools.listChanged` and `logging`
     (`logging/setLevel` sets the least level a connection hears). `extras` serves more methods
     (keys of `EXTRA_METHODS`); the SDK advertises each served family. With `tasks` (the 2.x
     line), it declares the Tasks extension and serves `tasks/get`, `tasks/update` and
-    `tasks/cancel` on 2026-07-28 requests."""
+    `tasks/cancel` on 2026-07-28 requests. `icons` (wire `Icon` objects) go in the server's
+    info, which `initialize` (and the 2026 era's discovery) answers."""
+    announced = [model("Icon", icon) for icon in icons] or None
     if MAJOR >= 2:
         server = _server_v2(name, version, instructions, list_tools, call_tool, input_schema)
         if tasks is not None:
             _add_tasks(server, tasks)
     else:
         server = _server_v1(name, version, instructions, list_tools, call_tool)
+    server.icons = announced
     for method, handler in (extras or {}).items():
         _add_extra(server, method, handler)
     return server

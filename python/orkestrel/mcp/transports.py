@@ -36,6 +36,7 @@ from orkestrel.mcp.constants import (
     TOKEN_ENV,
 )
 from orkestrel.mcp.factories import create_server
+from orkestrel.mcp.features import MAX_COMPLETIONS
 from orkestrel.mcp.helpers import raise_alone
 from orkestrel.mcp.http import RouteAccess, create_http_app, default_hosts, is_loopback
 from orkestrel.mcp.jwt_verifier import JwtAuth
@@ -74,6 +75,8 @@ async def serve(
     resume_seconds: float = RESUME_SECONDS,
     strict_schemas: bool = False,
     tasks: TaskBroker | None = None,
+    icons: Sequence[Mapping[str, Any]] = (),
+    completion_values: int = MAX_COMPLETIONS,
     task_status: TaskStatus[str] = anyio.TASK_STATUS_IGNORED,
 ) -> None:
     """Serves a `ToolManager` as an MCP server until the client disconnects (stdio) or the task
@@ -84,7 +87,8 @@ async def serve(
     with `TaskGroup.start`, it reports `"stdio"` or the HTTP URL once it accepts connections.
     HTTP needs the asyncio backend. `timeout` (seconds) bounds each tool call, and
     `max_answer_bytes` each call's result, and `strict_schemas` lists input schemas in OpenAI's
-    strict subset (see `create_server`).
+    strict subset; `icons` are announced in the server's info and on what it lists, and a
+    completion answers at most `completion_values` values (see `create_server`).
 
     Over HTTP, `token` requires `Authorization: Bearer <token>` on every request (401
     otherwise); binding an address other than loopback without a token raises `ValueError`.
@@ -150,6 +154,8 @@ async def serve(
             max_answer_bytes=max_answer_bytes,
             strict_schemas=strict_schemas,
             tasks=tasks,
+            icons=icons,
+            completion_values=completion_values,
         )
         if transport == "stdio":
             try:
