@@ -14,6 +14,7 @@ mod query;
 mod search;
 mod sink;
 mod unicode;
+mod value;
 
 use pyo3::prelude::*;
 

@@ -6,6 +6,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
+use crate::value::{exact_of, float, small_int, Base};
+
 /// Strings at least this long are matched with the GIL released.
 const DETACH_BYTES: usize = 4096;
 
@@ -216,22 +218,21 @@ pub fn glob_match(
 }
 
 fn sample<'a>(value: &'a Bound<'_, PyAny>) -> Sample<'a> {
-    if value.is_none() {
-        return Sample::Absent;
+    let ptr = value.as_ptr();
+    // SAFETY: each read matches the live cell's exact type.
+    unsafe {
+        match exact_of(value) {
+            Base::None => Sample::Absent,
+            Base::Str => value
+                .cast_unchecked::<PyString>()
+                .to_str()
+                .map_or(Sample::Other, Sample::Text),
+            Base::Bool => Sample::Bool(ptr == pyo3::ffi::Py_True()),
+            Base::Int => Sample::Int(small_int(ptr).ok()),
+            Base::Float => Sample::Float(float(ptr)),
+            _ => Sample::Other,
+        }
     }
-    if let Ok(text) = value.cast_exact::<PyString>() {
-        return text.to_str().map_or(Sample::Other, Sample::Text);
-    }
-    if let Ok(flag) = value.cast_exact::<PyBool>() {
-        return Sample::Bool(flag.is_true());
-    }
-    if value.is_exact_instance_of::<PyInt>() {
-        return Sample::Int(value.extract::<i64>().ok());
-    }
-    if let Ok(float) = value.cast_exact::<PyFloat>() {
-        return Sample::Float(float.value());
-    }
-    Sample::Other
 }
 
 /// Whether every item of a list is exactly a `dict` (no subclass), read in one pass.
