@@ -10,7 +10,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::critical_section::with_critical_section;
 
-use crate::dict::{dict_len, dict_version, Table};
+use crate::dict::{dict_len, dict_version};
 use crate::unicode::{ptr_bytes, str_bytes};
 use crate::value::{self, Base};
 
@@ -61,35 +61,14 @@ where
         return Err(EntriesError::NotRecord);
     }
     let size = dict_len(dict);
-    let mut position: ffi::Py_ssize_t = 0;
-    // SAFETY: `dict` is a live dict; the table is used only while the dict is unchanged:
-    // guarded walks stop at the first change the version tag shows (checked after every
-    // visit; the table is only read on 3.11, which keeps the tag), unguarded ones run no
-    // code that could change it.
-    let table = unsafe { Table::of(dict) };
-    // A unicode table holds only exact `str` keys: no key needs its type read.
-    let checked = table.is_some_and(Table::unicode);
     let version = dict_version(dict);
-    loop {
-        let (key, value) = match table {
-            // SAFETY: the dict is unchanged since the table was read (see above).
-            Some(table) => match unsafe { table.next(&mut position) } {
-                Some(entry) => entry,
-                None => break,
-            },
-            None => {
-                let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-                let mut value: *mut ffi::PyObject = std::ptr::null_mut();
-                // SAFETY: PyDict_Next reads the dict's storage; the position is an entry
-                // index, as the table's is.
-                if unsafe { ffi::PyDict_Next(dict, &mut position, &mut key, &mut value) } == 0 {
-                    break;
-                }
-                (key, value)
-            }
-        };
-        // SAFETY: a type check on a live key.
-        if !checked && unsafe { ffi::PyUnicode_Check(key) } == 0 {
+    // SAFETY: `dict` is a live dict, read in place: guarded walks stop at the first change
+    // the version tag shows (checked after every visit, before the next entry is read; the
+    // table is only read on 3.11, which keeps the tag), unguarded ones run no code that could
+    // change it.
+    for (key, value, text) in unsafe { value::in_place(dict) } {
+        // SAFETY: a type check on a live key (a unicode table's keys are exact `str`s).
+        if !text && unsafe { ffi::PyUnicode_Check(key) } == 0 {
             return Err(EntriesError::NotRecord);
         }
         let flow = visit(key, value);

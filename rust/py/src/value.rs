@@ -243,8 +243,13 @@ pub struct Entries {
     /// No table: entries come from `PyDict_Next` (or the snapshot).
     fallback: bool,
     pos: ffi::Py_ssize_t,
+    /// Whether `PyDict_Next` may read one entry ahead: only where no Python code runs until
+    /// the last entry is read ([`entries`]); a walk that checks the dict after each visit
+    /// ([`in_place`]) must read each entry after the visits before it.
+    read_ahead: bool,
     ahead: Option<(*mut ffi::PyObject, *mut ffi::PyObject)>,
-    /// The dict's entries as the walk's scope holds them (free-threaded builds only).
+    /// The dict's entries as the walk's scope holds them (free-threaded builds only; none when
+    /// `count` is negative, read in place).
     #[cfg(Py_GIL_DISABLED)]
     held: *const (*mut ffi::PyObject, *mut ffi::PyObject),
     #[cfg(Py_GIL_DISABLED)]
@@ -259,24 +264,52 @@ pub struct Entries {
 /// GIL) no Python code runs until the last entry is read.
 #[inline(always)]
 pub unsafe fn entries(py: Python<'_>, dict: *mut ffi::PyObject) -> Entries {
-    let _ = py;
-    // SAFETY: a live dict, unchanged while its entries are read (a table is only read on
-    // CPython 3.11, which has a GIL; see above).
-    let table = unsafe { Table::of(dict) };
     #[cfg(Py_GIL_DISABLED)]
     // SAFETY: a live dict, with the walk's scope open (as the caller promises).
     let (held, count) = unsafe { crate::hold::dict_entries(py, dict) };
+    #[cfg(Py_GIL_DISABLED)]
+    return Entries {
+        held,
+        count: count as ffi::Py_ssize_t,
+        // SAFETY: as the caller promises.
+        ..unsafe { in_place(dict) }
+    };
+    #[cfg(not(Py_GIL_DISABLED))]
+    {
+        let _ = py;
+        Entries {
+            read_ahead: true,
+            // SAFETY: as the caller promises.
+            ..unsafe { in_place(dict) }
+        }
+    }
+}
+
+/// The entries of a live dict (or subclass) read in place, from its table on CPython 3.11 or
+/// else `PyDict_Next`, on every build: for a walk that keeps the dict still itself (the
+/// contract's, inside the dict's critical section on a free-threaded build, and checking its
+/// version after each visit that may run Python code).
+///
+/// # Safety
+/// `dict` is a live dict (or subclass), and no entry is read after a change to it (the caller
+/// stops at the first change it sees, or runs no Python code while it reads).
+#[inline(always)]
+pub unsafe fn in_place(dict: *mut ffi::PyObject) -> Entries {
+    // SAFETY: a live dict, unchanged while its entries are read (a table is only read on
+    // CPython 3.11, which has a GIL; see above).
+    let table = unsafe { Table::of(dict) };
     Entries {
         dict,
         cursor: table.map_or_else(Cursor::empty, Cursor::of),
         unicode: table.is_some_and(Table::unicode),
         fallback: table.is_none(),
         pos: 0,
+        read_ahead: false,
         ahead: None,
         #[cfg(Py_GIL_DISABLED)]
-        held,
+        held: std::ptr::null(),
         #[cfg(Py_GIL_DISABLED)]
-        count: count as ffi::Py_ssize_t,
+        count: -1,
     }
 }
 
@@ -298,28 +331,26 @@ pub unsafe fn entry_count(py: Python<'_>, dict: *mut ffi::PyObject) -> usize {
 }
 
 impl Entries {
-    /// The next entry of the snapshot, with its value's header prefetched.
-    #[cfg(Py_GIL_DISABLED)]
+    /// The next entry, with its value's header prefetched: from the snapshot where the walk
+    /// holds one (free-threaded builds), else from `PyDict_Next`.
+    #[inline(always)]
     fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
-        let _ = self.dict;
-        if self.pos >= self.count {
-            return None;
+        #[cfg(Py_GIL_DISABLED)]
+        if self.count >= 0 {
+            if self.pos >= self.count {
+                return None;
+            }
+            // SAFETY: `pos` is below the snapshot's length, and the snapshot lasts until the
+            // walk's scope ends (see `entries`).
+            let (key, value) = unsafe { *self.held.add(self.pos as usize) };
+            self.pos += 1;
+            prefetch(value);
+            return Some((key, value));
         }
-        // SAFETY: `pos` is below the snapshot's length, and the snapshot lasts until the walk's
-        // scope ends (see `entries`).
-        let (key, value) = unsafe { *self.held.add(self.pos as usize) };
-        self.pos += 1;
-        prefetch(value);
-        Some((key, value))
-    }
-
-    /// The next entry from `PyDict_Next`, with its value's header prefetched.
-    #[cfg(not(Py_GIL_DISABLED))]
-    fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
-        // SAFETY: a live dict that cannot change while it is read: the GIL is held and no
-        // Python code runs (see `entries`).
+        // SAFETY: a live dict that does not change while it is read (see `entries` and
+        // `in_place`).
         let more = unsafe { ffi::PyDict_Next(self.dict, &mut self.pos, &mut key, &mut value) };
         if more == 0 {
             return None;
@@ -344,7 +375,9 @@ impl Iterator for Entries {
                     Some(entry) => entry,
                     None => self.pull()?,
                 };
-                self.ahead = self.pull();
+                if self.read_ahead {
+                    self.ahead = self.pull();
+                }
                 Some((entry.0, entry.1, false))
             }
         }
