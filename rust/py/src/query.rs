@@ -6,6 +6,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
+use crate::errors::{query_error, wrong_type};
 use crate::value::{exact_of, float, small_int, Base};
 
 /// Strings at least this long are matched with the GIL released.
@@ -38,10 +39,7 @@ fn read_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i
             "{name} must be a whole number, not {number}"
         )));
     }
-    Err(PyTypeError::new_err(format!(
-        "{name} must be an int, not {}",
-        value.get_type().name()?
-    )))
+    Err(wrong_type(&format!("{name} must be an int"), value))
 }
 
 fn read_cap(cap: &Bound<'_, PyAny>) -> PyResult<i64> {
@@ -158,8 +156,7 @@ pub fn normalize_query<'py>(
             .enumerate()
             .map(|(index, item)| read_condition(&item?, index))
             .collect::<PyResult<Vec<_>>>()?;
-        let normalized = query::normalize_conditions(raw)
-            .map_err(|error| PyValueError::new_err(error.to_string()))?;
+        let normalized = query::normalize_conditions(raw).map_err(query_error)?;
         let list = PyList::empty(py);
         for condition in normalized {
             let entry = PyDict::new(py);

@@ -4,6 +4,7 @@ use orkestrel_core::infer::{Options, INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
+use crate::errors::wrong_type;
 use crate::value::{base_of, Base};
 
 /// A depth or breadth budget as given (an int or float); out-of-range values fall back as in
@@ -26,10 +27,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Budget {
             )),
             Base::Int => Ok(Budget(obj.extract::<f64>().unwrap_or(f64::INFINITY))),
             Base::Float => Ok(Budget(obj.extract::<f64>()?)),
-            _ => Err(PyTypeError::new_err(format!(
-                "a depth or breadth limit must be an int, not {}",
-                obj.get_type().name()?
-            ))),
+            _ => Err(wrong_type("a depth or breadth limit must be an int", &obj)),
         }
     }
 }
