@@ -111,15 +111,9 @@ impl SchemaBuilder {
         max_properties: Budget,
         merge: bool,
     ) -> Self {
+        let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
         SchemaBuilder {
-            acc: Accumulator::new(options(
-                format,
-                r#enum,
-                closed,
-                max_depth,
-                max_properties,
-                merge,
-            )),
+            acc: Accumulator::new(opts),
             broken: false,
         }
     }

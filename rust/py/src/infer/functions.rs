@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use orkestrel_core::infer::{self, Accumulator, Lines};
+use orkestrel_core::infer::{self, Accumulator, Lines, Options};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -89,6 +89,21 @@ fn add_list(acc: &mut Accumulator, list: &Bound<'_, PyList>, whole: bool) {
     acc.add_all(items.iter().map(|&item| PyNode::borrowed(py, item)));
 }
 
+/// Runs an inference entry point: a new accumulator with `opts`, filled by `fill` and
+/// rendered, with a panic turned into [`crate::errors::internal`] for `door`.
+fn fresh<'py>(
+    py: Python<'py>,
+    door: &str,
+    opts: Options,
+    fill: impl FnOnce(&mut Accumulator) -> PyResult<()>,
+) -> PyResult<Bound<'py, PyAny>> {
+    guard(door, || {
+        let mut acc = Accumulator::new(opts);
+        fill(&mut acc)?;
+        schema(py, acc.schema(), door)
+    })
+}
+
 /// Infers one JSON Schema that every sample satisfies.
 #[pyfunction]
 #[pyo3(signature = (samples, *, format = false, r#enum = false, closed = true, max_depth = Budget::DEPTH, max_properties = Budget::BREADTH, merge = false))]
@@ -101,17 +116,9 @@ pub fn samples_to_schema<'py>(
     max_properties: Budget,
     merge: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    guard("samples_to_schema", || {
-        let mut acc = Accumulator::new(options(
-            format,
-            r#enum,
-            closed,
-            max_depth,
-            max_properties,
-            merge,
-        ));
-        add_samples(&mut acc, samples, "samples_to_schema", true)?;
-        schema(samples.py(), acc.schema(), "samples_to_schema")
+    let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
+    fresh(samples.py(), "samples_to_schema", opts, |acc| {
+        add_samples(acc, samples, "samples_to_schema", true)
     })
 }
 
@@ -152,21 +159,14 @@ pub fn infer_json_lines<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
-    let mut acc = Accumulator::new(opts);
     let lines = Lines {
         mode: mode(errors)?,
         threads: threads.unwrap_or(0),
         ..Lines::new(opts)
     };
-    guard("infer_json_lines", || {
-        read_lines(
-            py,
-            &mut acc,
-            Input::lines(source)?,
-            lines,
-            progress.as_ref(),
-        )?;
-        schema(py, acc.schema(), "infer_json_lines")
+    fresh(py, "infer_json_lines", opts, |acc| {
+        let input = Input::lines(source)?;
+        read_lines(py, acc, input, lines, progress.as_ref()).map(drop)
     })
 }
 
@@ -184,17 +184,9 @@ pub fn infer_json<'py>(
     max_properties: Budget,
     merge: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    guard("infer_json", || {
-        let mut acc = Accumulator::new(options(
-            format,
-            r#enum,
-            closed,
-            max_depth,
-            max_properties,
-            merge,
-        ));
-        read_document(py, &mut acc, Input::document(document)?)?;
-        schema(py, acc.schema(), "infer_json")
+    let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
+    fresh(py, "infer_json", opts, |acc| {
+        read_document(py, acc, Input::document(document)?)
     })
 }
 
