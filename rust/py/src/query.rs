@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::errors::{query_error, wrong_type};
-use crate::value::{exact_of, float, small_int, Base};
+use crate::value::{base_of, exact_of, float, small_int, Base};
 
 /// Strings at least this long are matched with the GIL released.
 const DETACH_BYTES: usize = 4096;
@@ -17,29 +17,28 @@ fn read_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
     };
-    if value.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(format!(
+    match base_of(value) {
+        Base::Bool => Err(PyTypeError::new_err(format!(
             "{name} must be a number, not a bool"
-        )));
-    }
-    if value.is_instance_of::<PyInt>() {
-        return Ok(Some(match value.extract::<i64>() {
+        ))),
+        Base::Int => Ok(Some(match value.extract::<i64>() {
             Ok(count) => count,
             Err(_) if value.gt(0)? => i64::MAX,
             Err(_) => i64::MIN,
-        }));
-    }
-    if let Ok(float) = value.cast::<PyFloat>() {
-        let number = float.value();
-        if number.is_finite() && number.fract() == 0.0 {
-            // `as` saturates at the i64 bounds, which is exactly the clamping wanted here.
-            return Ok(Some(number as i64));
+        })),
+        Base::Float => {
+            // SAFETY: a live float (or subclass).
+            let number = unsafe { float(value.as_ptr()) };
+            if number.is_finite() && number.fract() == 0.0 {
+                // `as` saturates at the i64 bounds, which is exactly the clamping wanted here.
+                return Ok(Some(number as i64));
+            }
+            Err(PyValueError::new_err(format!(
+                "{name} must be a whole number, not {number}"
+            )))
         }
-        return Err(PyValueError::new_err(format!(
-            "{name} must be a whole number, not {number}"
-        )));
+        _ => Err(wrong_type(&format!("{name} must be an int"), value)),
     }
-    Err(wrong_type(&format!("{name} must be an int"), value))
 }
 
 fn read_cap(cap: &Bound<'_, PyAny>) -> PyResult<i64> {

@@ -14,6 +14,7 @@ use super::schema;
 use crate::errors::{guard, unreadable};
 use crate::hold::Scope;
 use crate::unicode::str_bytes;
+use crate::value;
 
 /// Adds every sample of a list, tuple or other iterable (not a string, bytes or mapping).
 /// `whole` says these are all the samples the accumulator will see.
@@ -37,11 +38,9 @@ pub fn add_samples(
         return Ok(());
     }
     if let Ok(tuple) = samples.cast::<PyTuple>() {
-        acc.add_all(
-            tuple
-                .iter_borrowed()
-                .map(|item| PyNode::borrowed(py, item.as_ptr())),
-        );
+        // SAFETY: a live tuple the caller holds; a tuple never changes.
+        let items = unsafe { value::items(py, tuple.as_ptr(), false) };
+        acc.add_all(items.iter().map(|&item| PyNode::borrowed(py, item)));
         return Ok(());
     }
     let iterator = samples
@@ -53,31 +52,13 @@ pub fn add_samples(
     Ok(())
 }
 
-/// Adds every item of a list, read as `crate::hold` says, inside the caller's walk scope.
-#[cfg(not(Py_GIL_DISABLED))]
+/// Adds every item of a list, read as `crate::value::items` says, inside the caller's walk
+/// scope.
 fn add_list(acc: &mut Accumulator, list: &Bound<'_, PyList>, whole: bool) {
     let py = list.py();
-    if whole && list.iter().all(|item| item.is_instance_of::<PyDict>()) {
-        acc.records_only();
-    }
-    // The list holds every item alive and no Python code runs until the last is added.
-    acc.add_all((0..list.len()).map(|i| {
-        // SAFETY: in bounds; with a GIL the list cannot change while no Python code runs.
-        let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
-        PyNode::borrowed(py, item)
-    }));
-}
-
-/// Adds every item of a list, read as `crate::hold` says, inside the caller's walk scope.
-#[cfg(Py_GIL_DISABLED)]
-fn add_list(acc: &mut Accumulator, list: &Bound<'_, PyList>, whole: bool) {
-    let py = list.py();
-    // SAFETY: a live list, with the caller's scope open; the snapshot's strong references last
-    // until that scope ends, after the last item is added, and are read as one state.
-    let items = unsafe {
-        let (items, len) = crate::hold::list_items(py, list.as_ptr());
-        std::slice::from_raw_parts(items, len)
-    };
+    // SAFETY: a live list the caller holds, with the caller's scope open; no Python code runs
+    // until the last item is added.
+    let items = unsafe { value::items(py, list.as_ptr(), true) };
     // SAFETY: type checks on live objects.
     if whole
         && items
