@@ -184,6 +184,51 @@ def test_key_columns_must_hold_keys_and_labels_must_fit() -> None:
     assert ok.models() == ["posts"]
 
 
+@pytest.mark.parametrize(
+    ("relations", "message", "context"),
+    [
+        (
+            {"tags": {"post": belongs_to("kind", "flagged")}},
+            "relation 'post' of 'tags' names undeclared table 'flagged'",
+            {"model": "tags", "relation": "post", "table": "flagged"},
+        ),
+        (
+            {"posts": {"by": belongs_to("nope", "tags")}},
+            "relation 'by' of 'posts': table 'posts' has no column \"nope\"",
+            {"model": "posts", "relation": "by", "table": "posts", "column": "nope"},
+        ),
+        (
+            {"posts": {"by": belongs_to("flag", "tags")}},
+            "relation 'by' of 'posts': column 'flag' of 'posts' is boolean, and a key column "
+            "must be a string, integer or number",
+            {"model": "posts", "relation": "by", "table": "posts", "column": "flag"},
+        ),
+        (
+            {"posts": {"tags": has_morph("postId", "kind", "post", "tags")}},
+            "relation 'tags' of 'posts': label \"post\" does not fit integer column 'kind'",
+            {"model": "posts", "relation": "tags", "column": "kind"},
+        ),
+        (
+            {"posts": {"tags": has_through("links", "a", "a", "tags")}},
+            "relation 'tags' of 'posts': source and target must be different columns",
+            {"model": "posts", "relation": "tags", "table": "links"},
+        ),
+    ],
+)
+def test_a_refused_relation_is_named_with_its_owner_in_the_message_and_context(
+    relations: Any, message: str, context: dict[str, Any]
+) -> None:
+    tables = {
+        "posts": {"id": "integer", "flag": "boolean"},
+        "tags": {"id": "string", "postId": "integer", "kind": "integer"},
+        "links": {"id": "integer", "a": "integer", "b": "integer"},
+    }
+    with pytest.raises(RelationError) as caught:
+        create_relation_manager(database=create_database(tables=tables), relations=relations)
+    assert str(caught.value) == message
+    assert caught.value.context == context
+
+
 def test_the_manager_lists_mapped_tables_and_serves_every_table() -> None:
     db = database()
     manager = create_relation_manager(database=db, relations={**RELATIONS, "notes": {}})

@@ -51,34 +51,34 @@ class _Checker:
         self.owner = owner
         self.relation = relation
 
+    def refuse(self, problem: str, **context: Any) -> RelationError:
+        """A refusal of this relation: `problem` follows its name and owner in the message,
+        and the context names them first."""
+        return _refuse(
+            f"relation {self.relation!r} of {self.owner!r}{problem}",
+            model=self.owner,
+            relation=self.relation,
+            **context,
+        )
+
     def table(self, name: str) -> TableShape:
         shape = self.tables.get(name)
         if shape is None:
-            raise _refuse(
-                f"relation {self.relation!r} of {self.owner!r} names undeclared table {name!r}",
-                model=self.owner,
-                relation=self.relation,
-                table=name,
-            )
+            raise self.refuse(f" names undeclared table {name!r}", table=name)
         return shape
 
     def column(self, table: TableShape, column: str | None, key: bool = True) -> ColumnType:
         kind = table.types.get(column) if column is not None else None
         if kind is None:
-            raise _refuse(
-                f"relation {self.relation!r} of {self.owner!r}: table {table.name!r} has no "
-                f"column {preview(column)}",
-                model=self.owner,
-                relation=self.relation,
+            raise self.refuse(
+                f": table {table.name!r} has no column {preview(column)}",
                 table=table.name,
                 column=column,
             )
         if key and kind not in KEY_TYPES:
-            raise _refuse(
-                f"relation {self.relation!r} of {self.owner!r}: column {column!r} of "
-                f"{table.name!r} is {kind}, and a key column must be a string, integer or number",
-                model=self.owner,
-                relation=self.relation,
+            raise self.refuse(
+                f": column {column!r} of {table.name!r} is {kind}, and a key column must be a "
+                "string, integer or number",
                 table=table.name,
                 column=column,
             )
@@ -94,23 +94,16 @@ class _Checker:
             self.column(junction, relation.source)
             self.column(junction, relation.target)
             if relation.source == relation.target:
-                raise _refuse(
-                    f"relation {self.relation!r} of {self.owner!r}: source and target must be "
-                    "different columns",
-                    model=self.owner,
-                    relation=self.relation,
-                    table=junction.name,
+                raise self.refuse(
+                    ": source and target must be different columns", table=junction.name
                 )
         else:
             self.column(related, relation.key)
         if kind == "morph":
             tag = self.column(related, relation.tag, key=False)
             if Column(tag).parse(relation.label) is None:
-                raise _refuse(
-                    f"relation {self.relation!r} of {self.owner!r}: label "
-                    f"{preview(relation.label)} does not fit {tag} column {relation.tag!r}",
-                    model=self.owner,
-                    relation=self.relation,
+                raise self.refuse(
+                    f": label {preview(relation.label)} does not fit {tag} column {relation.tag!r}",
                     column=relation.tag,
                 )
 

@@ -15,6 +15,14 @@
 //! | a panic in a contract entry point | `ContractError(code="structure")` ([`shielded`]) |
 //! | a panic in an inference entry point | `RuntimeError` ([`guard`], [`internal`]) |
 //! | a panic in the search engine | `PatternError` ([`search_error`]) |
+//! | [`QueryError`] (an unknown operator or connector) | `ValueError` ([`query_error`]) |
+//! | [`OptionsMismatch`] (merging builders) | `ValueError` ([`options_mismatch`]) |
+//! | bytes `decode` refuses (`SchemaBuilder.__setstate__`) | `ValueError` ([`bad_state`]) |
+//!
+//! The binding's own refusals of an argument, before any core code runs, are `TypeError` or
+//! `ValueError` raised where the argument is read (query.rs, infer/input.rs, infer/options.rs,
+//! infer/builder.rs, functions.rs, search.rs); a wrong type is named as Python names it, in one
+//! wording ([`wrong_type`]: `"<what was expected>, not <type>"`).
 //!
 //! `ContractError` and `ParseError` live in `orkestrel.contract.errors`, `JSONInputError` in
 //! `orkestrel.contract.inference`; `PatternError` and `ResultSizeError` are defined here.
@@ -22,9 +30,10 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use orkestrel_core::errors::{Code, Context, ContractError, Limit};
-use orkestrel_core::infer::{LineError, LinesError, SCHEMA_NODE_LIMIT};
+use orkestrel_core::infer::{LineError, LinesError, OptionsMismatch, SCHEMA_NODE_LIMIT};
+use orkestrel_core::query::normalize::QueryError;
 use orkestrel_core::search::SearchError;
-use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -234,5 +243,29 @@ pub fn search_error<T>(outcome: Result<Result<T, SearchError>, Panicked>) -> PyR
         Err(Panicked) => Err(PatternError::new_err(
             "the search engine failed on this input",
         )),
+    }
+}
+
+/// `ValueError`: a query condition names an operator or connector there is none of.
+pub fn query_error(error: QueryError) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+/// `ValueError`: two builders with different options cannot be merged.
+pub fn options_mismatch(_: OptionsMismatch) -> PyErr {
+    PyValueError::new_err("cannot merge builders with different options")
+}
+
+/// `ValueError`: bytes that are not a `SchemaBuilder`'s pickled state.
+pub fn bad_state<E>(_: E) -> PyErr {
+    PyValueError::new_err("not a SchemaBuilder state")
+}
+
+/// `TypeError("<expected>, not <type>")`, naming the value's type as `type(value).__name__`
+/// does; the error of reading that name where it cannot be read.
+pub fn wrong_type(expected: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    match value.get_type().name() {
+        Ok(name) => PyTypeError::new_err(format!("{expected}, not {name}")),
+        Err(error) => error,
     }
 }

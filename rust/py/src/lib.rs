@@ -14,11 +14,13 @@ mod query;
 mod search;
 mod sink;
 mod unicode;
+mod value;
 
 use pyo3::prelude::*;
 
 // Every walk of Python values is sound without the GIL: on a free-threaded build each reads
-// lists and dicts inside their critical sections and holds what it reads (hold.rs, node.rs).
+// lists and dicts inside their critical sections and holds what it reads (value.rs, hold.rs,
+// node.rs).
 #[pymodule(gil_used = false)]
 mod _core {
     use orkestrel_core::constants as limits;

@@ -3,8 +3,6 @@
 //! storage, so no user code (`__eq__`, `__hash__`, `__len__`, `__str__`…) ever runs.
 
 use std::ops::ControlFlow;
-use std::os::raw::c_int;
-use std::ptr::addr_of_mut;
 use std::sync::Mutex;
 
 use orkestrel_core::value::{EntriesError, Entry, Kind, Node, Unreadable, View};
@@ -12,29 +10,30 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::critical_section::with_critical_section;
 
-use crate::dict::{dict_len, dict_version, Table};
-use crate::unicode::{ptr_bytes, str_bytes, without_collection};
+use crate::dict::{dict_len, dict_version};
+use crate::unicode::{ptr_bytes, str_bytes};
+use crate::value::{self, Base};
 
 /// A Python object seen as a JSON-like value.
 #[derive(Clone)]
 pub struct PyNode<'py>(pub Bound<'py, PyAny>);
 
-fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
-    let mut overflow: c_int = 0;
-    // SAFETY: `ptr` is a live int (or subclass); no user code runs for an int.
-    let value = unsafe { ffi::PyLong_AsLongLongAndOverflow(ptr, &mut overflow) };
-    if overflow == 0 {
-        return View::Int(value);
-    }
-    without_collection(|| {
-        // SAFETY: as above; an overflow sets an error, cleared here.
-        let double = unsafe { ffi::PyLong_AsDouble(ptr) };
-        if double == -1.0 && unsafe { !ffi::PyErr_Occurred().is_null() } {
-            unsafe { ffi::PyErr_Clear() };
-            return View::Float(f64::from(overflow) * f64::INFINITY);
+/// An int's (or subclass's) view: `Int` within 64 bits, else the nearest `Float` (±Infinity
+/// past the double range).
+///
+/// # Safety
+/// `ptr` is a live int (or subclass).
+#[inline(always)]
+unsafe fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
+    // SAFETY: as the caller promises.
+    unsafe {
+        match value::small_int(ptr) {
+            Ok(value) => View::Int(value),
+            Err(sign) => {
+                View::Float(value::int_double(ptr).unwrap_or(f64::from(sign) * f64::INFINITY))
+            }
         }
-        View::Float(double)
-    })
+    }
 }
 
 /// Visits a dict's entries from its storage as borrowed pointers; a key that is not a `str`
@@ -62,35 +61,14 @@ where
         return Err(EntriesError::NotRecord);
     }
     let size = dict_len(dict);
-    let mut position: ffi::Py_ssize_t = 0;
-    // SAFETY: `dict` is a live dict; the table is used only while the dict is unchanged:
-    // guarded walks stop at the first change the version tag shows (checked after every
-    // visit; the table is only read on 3.11, which keeps the tag), unguarded ones run no
-    // code that could change it.
-    let table = unsafe { Table::of(dict) };
-    // A unicode table holds only exact `str` keys: no key needs its type read.
-    let checked = table.is_some_and(Table::unicode);
     let version = dict_version(dict);
-    loop {
-        let (key, value) = match table {
-            // SAFETY: the dict is unchanged since the table was read (see above).
-            Some(table) => match unsafe { table.next(&mut position) } {
-                Some(entry) => entry,
-                None => break,
-            },
-            None => {
-                let mut key: *mut ffi::PyObject = std::ptr::null_mut();
-                let mut value: *mut ffi::PyObject = std::ptr::null_mut();
-                // SAFETY: PyDict_Next reads the dict's storage; the position is an entry
-                // index, as the table's is.
-                if unsafe { ffi::PyDict_Next(dict, &mut position, &mut key, &mut value) } == 0 {
-                    break;
-                }
-                (key, value)
-            }
-        };
-        // SAFETY: a type check on a live key.
-        if !checked && unsafe { ffi::PyUnicode_Check(key) } == 0 {
+    // SAFETY: `dict` is a live dict, read in place: guarded walks stop at the first change
+    // the version tag shows (checked after every visit, before the next entry is read; the
+    // table is only read on 3.11, which keeps the tag), unguarded ones run no code that could
+    // change it.
+    for (key, value, text) in unsafe { value::in_place(dict) } {
+        // SAFETY: a type check on a live key (a unicode table's keys are exact `str`s).
+        if !text && unsafe { ffi::PyUnicode_Check(key) } == 0 {
             return Err(EntriesError::NotRecord);
         }
         let flow = visit(key, value);
@@ -111,49 +89,37 @@ where
 /// `ptr` is a live object that outlives `'a`.
 #[inline(always)]
 unsafe fn view_of<'a>(ptr: *mut ffi::PyObject) -> View<'a> {
-    // SAFETY: comparing the type pointer of a live object with the built-in types.
+    // SAFETY: a live object; each read matches its exact type.
     unsafe {
-        let ty = ffi::Py_TYPE(ptr);
-        if ty == addr_of_mut!(ffi::PyUnicode_Type) {
-            View::Str(ptr_bytes(ptr))
-        } else if ty == addr_of_mut!(ffi::PyDict_Type) {
-            View::Object
-        } else if ty == addr_of_mut!(ffi::PyLong_Type) {
-            int_view(ptr)
-        } else if ty == addr_of_mut!(ffi::PyList_Type) {
-            View::Array
-        } else if ty == addr_of_mut!(ffi::PyFloat_Type) {
-            View::Float(ffi::PyFloat_AS_DOUBLE(ptr))
-        } else if ty == addr_of_mut!(ffi::PyBool_Type) {
-            View::Bool(ptr == ffi::Py_True())
-        } else if ptr == ffi::Py_None() {
-            View::Null
-        } else {
-            subclass_view(ptr)
+        match value::exact(ptr) {
+            Base::Str => View::Str(ptr_bytes(ptr)),
+            Base::Dict => View::Object,
+            Base::Int => int_view(ptr),
+            Base::List => View::Array,
+            Base::Float => View::Float(value::float(ptr)),
+            Base::Bool => View::Bool(ptr == ffi::Py_True()),
+            Base::None => View::Null,
+            Base::Tuple | Base::Other => subclass_view(ptr),
         }
     }
 }
 
+/// The view of a subclass of a built-in type, or of anything else: a tuple is no array.
+///
 /// # Safety
 /// `ptr` is a live object that outlives `'a`.
 #[cold]
 unsafe fn subclass_view<'a>(ptr: *mut ffi::PyObject) -> View<'a> {
-    // SAFETY: type checks on a live object.
+    // SAFETY: a live object; each read matches its type.
     unsafe {
-        if ffi::PyUnicode_Check(ptr) != 0 {
-            View::Str(ptr_bytes(ptr))
-        } else if ffi::PyLong_Check(ptr) != 0 {
-            int_view(ptr)
-        } else if ffi::PyFloat_Check(ptr) != 0 {
-            View::Float(ffi::PyFloat_AS_DOUBLE(ptr))
-        } else if ffi::PyDict_Check(ptr) != 0 {
-            View::Object
-        } else if ffi::PyList_Check(ptr) != 0 {
-            View::Array
-        } else if ffi::PyCallable_Check(ptr) != 0 {
-            View::Other("function")
-        } else {
-            View::Other(type_name(ptr))
+        match value::subclass(ptr) {
+            Base::Str => View::Str(ptr_bytes(ptr)),
+            Base::Int => int_view(ptr),
+            Base::Float => View::Float(value::float(ptr)),
+            Base::Dict => View::Object,
+            Base::List => View::Array,
+            _ if ffi::PyCallable_Check(ptr) != 0 => View::Other("function"),
+            _ => View::Other(type_name(ptr)),
         }
     }
 }
@@ -233,15 +199,12 @@ unsafe fn type_name(ptr: *mut ffi::PyObject) -> &'static str {
 /// `ptr` is a live object.
 #[inline(always)]
 unsafe fn finite_of(ptr: *mut ffi::PyObject) -> Option<f64> {
-    // SAFETY: type checks on a live object, and reads of its storage.
+    // SAFETY: a live object; each read matches its exact type.
     unsafe {
-        let ty = ffi::Py_TYPE(ptr);
-        let number = if ty == addr_of_mut!(ffi::PyFloat_Type) {
-            ffi::PyFloat_AS_DOUBLE(ptr)
-        } else if ty == addr_of_mut!(ffi::PyLong_Type) {
-            return int_view(ptr).finite();
-        } else {
-            return view_of(ptr).finite();
+        let number = match value::exact(ptr) {
+            Base::Float => value::float(ptr),
+            Base::Int => return int_view(ptr).finite(),
+            _ => return view_of(ptr).finite(),
         };
         Some(number).filter(|n| n.is_finite())
     }
@@ -253,23 +216,16 @@ unsafe fn finite_of(ptr: *mut ffi::PyObject) -> Option<f64> {
 /// `ptr` is a live object.
 #[inline(always)]
 unsafe fn kind_of(ptr: *mut ffi::PyObject) -> Kind {
-    // SAFETY: type checks on a live object.
+    // SAFETY: a live object.
     unsafe {
-        let ty = ffi::Py_TYPE(ptr);
-        if ty == addr_of_mut!(ffi::PyUnicode_Type) {
-            Kind::Str
-        } else if ty == addr_of_mut!(ffi::PyDict_Type) {
-            Kind::Object
-        } else if ty == addr_of_mut!(ffi::PyLong_Type) || ty == addr_of_mut!(ffi::PyFloat_Type) {
-            Kind::Number
-        } else if ty == addr_of_mut!(ffi::PyList_Type) {
-            Kind::Array
-        } else if ty == addr_of_mut!(ffi::PyBool_Type) {
-            Kind::Bool
-        } else if ptr == ffi::Py_None() {
-            Kind::Null
-        } else {
-            Kind::of(&subclass_view(ptr))
+        match value::exact(ptr) {
+            Base::Str => Kind::Str,
+            Base::Dict => Kind::Object,
+            Base::Int | Base::Float => Kind::Number,
+            Base::List => Kind::Array,
+            Base::Bool => Kind::Bool,
+            Base::None => Kind::Null,
+            Base::Tuple | Base::Other => Kind::of(&subclass_view(ptr)),
         }
     }
 }

@@ -6,6 +6,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
+use crate::errors::{query_error, wrong_type};
+use crate::value::{base_of, exact_of, float, small_int, Base};
+
 /// Strings at least this long are matched with the GIL released.
 const DETACH_BYTES: usize = 4096;
 
@@ -14,32 +17,28 @@ fn read_count(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<i
     let Some(value) = value.filter(|v| !v.is_none()) else {
         return Ok(None);
     };
-    if value.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(format!(
+    match base_of(value) {
+        Base::Bool => Err(PyTypeError::new_err(format!(
             "{name} must be a number, not a bool"
-        )));
-    }
-    if value.is_instance_of::<PyInt>() {
-        return Ok(Some(match value.extract::<i64>() {
+        ))),
+        Base::Int => Ok(Some(match value.extract::<i64>() {
             Ok(count) => count,
             Err(_) if value.gt(0)? => i64::MAX,
             Err(_) => i64::MIN,
-        }));
-    }
-    if let Ok(float) = value.cast::<PyFloat>() {
-        let number = float.value();
-        if number.is_finite() && number.fract() == 0.0 {
-            // `as` saturates at the i64 bounds, which is exactly the clamping wanted here.
-            return Ok(Some(number as i64));
+        })),
+        Base::Float => {
+            // SAFETY: a live float (or subclass).
+            let number = unsafe { float(value.as_ptr()) };
+            if number.is_finite() && number.fract() == 0.0 {
+                // `as` saturates at the i64 bounds, which is exactly the clamping wanted here.
+                return Ok(Some(number as i64));
+            }
+            Err(PyValueError::new_err(format!(
+                "{name} must be a whole number, not {number}"
+            )))
         }
-        return Err(PyValueError::new_err(format!(
-            "{name} must be a whole number, not {number}"
-        )));
+        _ => Err(wrong_type(&format!("{name} must be an int"), value)),
     }
-    Err(PyTypeError::new_err(format!(
-        "{name} must be an int, not {}",
-        value.get_type().name()?
-    )))
 }
 
 fn read_cap(cap: &Bound<'_, PyAny>) -> PyResult<i64> {
@@ -156,8 +155,7 @@ pub fn normalize_query<'py>(
             .enumerate()
             .map(|(index, item)| read_condition(&item?, index))
             .collect::<PyResult<Vec<_>>>()?;
-        let normalized = query::normalize_conditions(raw)
-            .map_err(|error| PyValueError::new_err(error.to_string()))?;
+        let normalized = query::normalize_conditions(raw).map_err(query_error)?;
         let list = PyList::empty(py);
         for condition in normalized {
             let entry = PyDict::new(py);
@@ -216,22 +214,21 @@ pub fn glob_match(
 }
 
 fn sample<'a>(value: &'a Bound<'_, PyAny>) -> Sample<'a> {
-    if value.is_none() {
-        return Sample::Absent;
+    let ptr = value.as_ptr();
+    // SAFETY: each read matches the live cell's exact type.
+    unsafe {
+        match exact_of(value) {
+            Base::None => Sample::Absent,
+            Base::Str => value
+                .cast_unchecked::<PyString>()
+                .to_str()
+                .map_or(Sample::Other, Sample::Text),
+            Base::Bool => Sample::Bool(ptr == pyo3::ffi::Py_True()),
+            Base::Int => Sample::Int(small_int(ptr).ok()),
+            Base::Float => Sample::Float(float(ptr)),
+            _ => Sample::Other,
+        }
     }
-    if let Ok(text) = value.cast_exact::<PyString>() {
-        return text.to_str().map_or(Sample::Other, Sample::Text);
-    }
-    if let Ok(flag) = value.cast_exact::<PyBool>() {
-        return Sample::Bool(flag.is_true());
-    }
-    if value.is_exact_instance_of::<PyInt>() {
-        return Sample::Int(value.extract::<i64>().ok());
-    }
-    if let Ok(float) = value.cast_exact::<PyFloat>() {
-        return Sample::Float(float.value());
-    }
-    Sample::Other
 }
 
 /// Whether every item of a list is exactly a `dict` (no subclass), read in one pass.

@@ -11,6 +11,7 @@ use crate::convert::{integral, text};
 use crate::dict::{dict_len, Table};
 use crate::node::PyNode;
 use crate::unicode::str_bytes;
+use crate::value::{base_of, exact_of, Base};
 
 #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy)))]
 extern "C" {
@@ -80,20 +81,13 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
     }
 
     fn plain(&mut self, node: &PyNode<'py>) -> Self::Out {
-        // SAFETY: type checks on a live object.
-        let ptr = node.0.as_ptr();
-        let exact = unsafe {
-            ffi::PyUnicode_CheckExact(ptr) != 0
-                || ffi::PyLong_CheckExact(ptr) != 0
-                || ffi::PyFloat_CheckExact(ptr) != 0
-        };
-        if exact {
+        if matches!(exact_of(&node.0), Base::Str | Base::Int | Base::Float) {
             return node.0.clone();
         }
         let made = match node.view() {
             View::Str(bytes) => text(self.py, &bytes),
             View::Int(i) => i.into_bound_py_any(self.py),
-            View::Float(f) if unsafe { ffi::PyFloat_Check(ptr) } != 0 => {
+            View::Float(f) if base_of(&node.0) == Base::Float => {
                 Ok(PyFloat::new(self.py, f).into_any())
             }
             _ => Ok(node.0.clone()),

@@ -11,7 +11,7 @@ use super::node::PyNode;
 use super::options::{options, Budget};
 use super::schema;
 use crate::convert::list;
-use crate::errors::{guard, input_error, internal, shield, Panicked};
+use crate::errors::{bad_state, guard, input_error, internal, options_mismatch, shield, Panicked};
 
 /// An accumulator that infers one JSON Schema from samples added over time.
 #[pyclass(module = "orkestrel._core", name = "SchemaBuilder")]
@@ -111,15 +111,9 @@ impl SchemaBuilder {
         max_properties: Budget,
         merge: bool,
     ) -> Self {
+        let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
         SchemaBuilder {
-            acc: Accumulator::new(options(
-                format,
-                r#enum,
-                closed,
-                max_depth,
-                max_properties,
-                merge,
-            )),
+            acc: Accumulator::new(opts),
             broken: false,
         }
     }
@@ -192,8 +186,7 @@ impl SchemaBuilder {
             )));
         }
         mine.change("SchemaBuilder.merge", |acc| {
-            py.detach(|| acc.merge(&theirs))
-                .map_err(|_| PyValueError::new_err("cannot merge builders with different options"))
+            py.detach(|| acc.merge(&theirs)).map_err(options_mismatch)
         })
     }
 
@@ -239,8 +232,7 @@ impl SchemaBuilder {
     fn __setstate__(&mut self, py: Python<'_>, state: &Bound<'_, PyBytes>) -> PyResult<()> {
         let bytes = state.as_bytes();
         let decoded = guard("SchemaBuilder.__setstate__", || {
-            py.detach(|| decode(bytes))
-                .map_err(|_| PyValueError::new_err("not a SchemaBuilder state"))
+            py.detach(|| decode(bytes)).map_err(bad_state)
         })?;
         self.acc = decoded;
         self.broken = false;

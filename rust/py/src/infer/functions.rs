@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use orkestrel_core::infer::{self, Accumulator, Lines};
+use orkestrel_core::infer::{self, Accumulator, Lines, Options};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -14,6 +14,7 @@ use super::schema;
 use crate::errors::{guard, unreadable};
 use crate::hold::Scope;
 use crate::unicode::str_bytes;
+use crate::value;
 
 /// Adds every sample of a list, tuple or other iterable (not a string, bytes or mapping).
 /// `whole` says these are all the samples the accumulator will see.
@@ -37,11 +38,9 @@ pub fn add_samples(
         return Ok(());
     }
     if let Ok(tuple) = samples.cast::<PyTuple>() {
-        acc.add_all(
-            tuple
-                .iter_borrowed()
-                .map(|item| PyNode::borrowed(py, item.as_ptr())),
-        );
+        // SAFETY: a live tuple the caller holds; a tuple never changes.
+        let items = unsafe { value::items(py, tuple.as_ptr(), false) };
+        acc.add_all(items.iter().map(|&item| PyNode::borrowed(py, item)));
         return Ok(());
     }
     let iterator = samples
@@ -53,31 +52,13 @@ pub fn add_samples(
     Ok(())
 }
 
-/// Adds every item of a list, read as `crate::hold` says, inside the caller's walk scope.
-#[cfg(not(Py_GIL_DISABLED))]
+/// Adds every item of a list, read as `crate::value::items` says, inside the caller's walk
+/// scope.
 fn add_list(acc: &mut Accumulator, list: &Bound<'_, PyList>, whole: bool) {
     let py = list.py();
-    if whole && list.iter().all(|item| item.is_instance_of::<PyDict>()) {
-        acc.records_only();
-    }
-    // The list holds every item alive and no Python code runs until the last is added.
-    acc.add_all((0..list.len()).map(|i| {
-        // SAFETY: in bounds; with a GIL the list cannot change while no Python code runs.
-        let item = unsafe { ffi::PyList_GET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t) };
-        PyNode::borrowed(py, item)
-    }));
-}
-
-/// Adds every item of a list, read as `crate::hold` says, inside the caller's walk scope.
-#[cfg(Py_GIL_DISABLED)]
-fn add_list(acc: &mut Accumulator, list: &Bound<'_, PyList>, whole: bool) {
-    let py = list.py();
-    // SAFETY: a live list, with the caller's scope open; the snapshot's strong references last
-    // until that scope ends, after the last item is added, and are read as one state.
-    let items = unsafe {
-        let (items, len) = crate::hold::list_items(py, list.as_ptr());
-        std::slice::from_raw_parts(items, len)
-    };
+    // SAFETY: a live list the caller holds, with the caller's scope open; no Python code runs
+    // until the last item is added.
+    let items = unsafe { value::items(py, list.as_ptr(), true) };
     // SAFETY: type checks on live objects.
     if whole
         && items
@@ -87,6 +68,21 @@ fn add_list(acc: &mut Accumulator, list: &Bound<'_, PyList>, whole: bool) {
         acc.records_only();
     }
     acc.add_all(items.iter().map(|&item| PyNode::borrowed(py, item)));
+}
+
+/// Runs an inference entry point: a new accumulator with `opts`, filled by `fill` and
+/// rendered, with a panic turned into [`crate::errors::internal`] for `door`.
+fn fresh<'py>(
+    py: Python<'py>,
+    door: &str,
+    opts: Options,
+    fill: impl FnOnce(&mut Accumulator) -> PyResult<()>,
+) -> PyResult<Bound<'py, PyAny>> {
+    guard(door, || {
+        let mut acc = Accumulator::new(opts);
+        fill(&mut acc)?;
+        schema(py, acc.schema(), door)
+    })
 }
 
 /// Infers one JSON Schema that every sample satisfies.
@@ -101,17 +97,9 @@ pub fn samples_to_schema<'py>(
     max_properties: Budget,
     merge: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    guard("samples_to_schema", || {
-        let mut acc = Accumulator::new(options(
-            format,
-            r#enum,
-            closed,
-            max_depth,
-            max_properties,
-            merge,
-        ));
-        add_samples(&mut acc, samples, "samples_to_schema", true)?;
-        schema(samples.py(), acc.schema(), "samples_to_schema")
+    let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
+    fresh(samples.py(), "samples_to_schema", opts, |acc| {
+        add_samples(acc, samples, "samples_to_schema", true)
     })
 }
 
@@ -152,21 +140,14 @@ pub fn infer_json_lines<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
-    let mut acc = Accumulator::new(opts);
     let lines = Lines {
         mode: mode(errors)?,
         threads: threads.unwrap_or(0),
         ..Lines::new(opts)
     };
-    guard("infer_json_lines", || {
-        read_lines(
-            py,
-            &mut acc,
-            Input::lines(source)?,
-            lines,
-            progress.as_ref(),
-        )?;
-        schema(py, acc.schema(), "infer_json_lines")
+    fresh(py, "infer_json_lines", opts, |acc| {
+        let input = Input::lines(source)?;
+        read_lines(py, acc, input, lines, progress.as_ref()).map(drop)
     })
 }
 
@@ -184,17 +165,9 @@ pub fn infer_json<'py>(
     max_properties: Budget,
     merge: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    guard("infer_json", || {
-        let mut acc = Accumulator::new(options(
-            format,
-            r#enum,
-            closed,
-            max_depth,
-            max_properties,
-            merge,
-        ));
-        read_document(py, &mut acc, Input::document(document)?)?;
-        schema(py, acc.schema(), "infer_json")
+    let opts = options(format, r#enum, closed, max_depth, max_properties, merge);
+    fresh(py, "infer_json", opts, |acc| {
+        read_document(py, acc, Input::document(document)?)
     })
 }
 

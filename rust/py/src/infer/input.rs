@@ -11,7 +11,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
-use crate::errors::{lines_error, raise_input};
+use crate::errors::{lines_error, raise_input, wrong_type};
 
 /// A readable source of text.
 pub enum Input<'py> {
@@ -37,10 +37,10 @@ impl<'py> Input<'py> {
         if source.hasattr("read")? {
             return Ok(Input::Stream(source.clone().unbind()));
         }
-        Err(PyTypeError::new_err(format!(
-            "expected bytes, a path or a binary file object, not {}",
-            source.get_type().name()?
-        )))
+        Err(wrong_type(
+            "expected bytes, a path or a binary file object",
+            source,
+        ))
     }
 
     /// Classifies a JSON document: bytes-like or `str` text.
@@ -58,10 +58,7 @@ impl<'py> Input<'py> {
         }
         match buffer(source)? {
             Some(owned) => Ok(Input::Owned(owned)),
-            None => Err(PyTypeError::new_err(format!(
-                "expected str or bytes, not {}",
-                source.get_type().name()?
-            ))),
+            None => Err(wrong_type("expected str or bytes", source)),
         }
     }
 

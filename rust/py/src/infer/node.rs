@@ -16,8 +16,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
-use crate::dict::{dict_len, prefetch, Cursor, Table};
+use crate::dict::prefetch;
 use crate::unicode::ptr_bytes;
+use crate::value::{self, Base};
 
 /// The `datetime` classes, looked up once per interpreter.
 struct Temporal {
@@ -80,11 +81,6 @@ impl<'py> PyNode<'py> {
         PyNode { obj, ..self }
     }
 
-    fn is(self, ty: *mut ffi::PyTypeObject) -> bool {
-        // SAFETY: `obj` is a live object (see the module note).
-        unsafe { ffi::Py_TYPE(self.obj) == ty }
-    }
-
     fn subclass_of(self, ty: *mut ffi::PyTypeObject) -> bool {
         // SAFETY: both are live type objects.
         unsafe { ffi::PyType_IsSubtype(ffi::Py_TYPE(self.obj), ty) != 0 }
@@ -95,6 +91,9 @@ impl<'py> PyNode<'py> {
     fn int_class(self) -> NumberClass {
         #[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy), not(GraalPy)))]
         {
+            // Kept here, not in `crate::value`: the inference's own fast path, which knows an
+            // int is an integer from its digit count without reading it (a third of an int's
+            // cost in the objects bench).
             // SAFETY: `obj` is an int; on 3.11 (this branch only) an int is a `PyVarObject` whose
             // `ob_size` is its signed digit count, read directly: `ffi::Py_SIZE` debug-asserts that
             // its argument is not an int (true from 3.12) and would panic in a debug build. At most
@@ -109,49 +108,34 @@ impl<'py> PyNode<'py> {
 
     #[cold]
     fn int_class_slow(self) -> NumberClass {
-        // SAFETY: `obj` is an int; an overflow is reported through the flag, not an error.
-        let small = unsafe {
-            let mut overflow = 0;
-            ffi::PyLong_AsLongLongAndOverflow(self.obj, &mut overflow);
-            overflow == 0
-        };
-        if small {
-            NumberClass::Integer
-        } else {
-            NumberClass::of(self.int_value())
+        // SAFETY: `obj` is an int (module note).
+        match unsafe { value::small_int(self.obj) } {
+            Ok(_) => NumberClass::Integer,
+            Err(_) => NumberClass::of(self.int_value()),
         }
     }
 
+    /// An int's double; beyond the double range, +Infinity whatever the sign (a non-finite
+    /// number to the inference either way).
     fn int_value(self) -> f64 {
-        // SAFETY: `obj` is an int; an overflow sets an error we clear, and means ±Infinity.
-        unsafe {
-            let x = ffi::PyLong_AsDouble(self.obj);
-            if x == -1.0 && !ffi::PyErr_Occurred().is_null() {
-                ffi::PyErr_Clear();
-                return f64::INFINITY;
-            }
-            x
-        }
+        // SAFETY: `obj` is an int (module note).
+        unsafe { value::int_double(self.obj) }.unwrap_or(f64::INFINITY)
     }
 
+    /// The kind of a subclass of a built-in type, or of anything else.
+    #[cold]
     fn slow_kind(self) -> Kind {
-        // SAFETY: type checks on a live object.
-        unsafe {
-            if ffi::PyBool_Check(self.obj) != 0 {
-                Kind::Boolean
-            } else if ffi::PyUnicode_Check(self.obj) != 0 {
-                Kind::String
-            } else if ffi::PyLong_Check(self.obj) != 0 {
-                Kind::Number(self.int_class())
-            } else if ffi::PyFloat_Check(self.obj) != 0 {
-                Kind::Number(NumberClass::of(ffi::PyFloat_AsDouble(self.obj)))
-            } else if ffi::PyDict_Check(self.obj) != 0 {
-                Kind::Object
-            } else if ffi::PyList_Check(self.obj) != 0 || ffi::PyTuple_Check(self.obj) != 0 {
-                Kind::Array
-            } else {
-                self.temporal_kind()
-            }
+        // SAFETY: `obj` is a live object (module note).
+        match unsafe { value::subclass(self.obj) } {
+            Base::Bool => Kind::Boolean,
+            Base::Str => Kind::String,
+            Base::Int => Kind::Number(self.int_class()),
+            // SAFETY: a float (or subclass).
+            Base::Float => Kind::Number(NumberClass::of(unsafe { value::float(self.obj) })),
+            Base::Dict => Kind::Object,
+            Base::List | Base::Tuple => Kind::Array,
+            Base::None => Kind::Null,
+            Base::Other => self.temporal_kind(),
         }
     }
 
@@ -190,101 +174,30 @@ fn utf8<'py>(obj: *mut ffi::PyObject) -> Cow<'py, [u8]> {
     unsafe { ptr_bytes(obj) }
 }
 
-/// Elements of a list or tuple.
+/// Elements of a list or tuple, read as `crate::value::items` says.
 pub struct Items<'py> {
     node: PyNode<'py>,
-    list: bool,
-    at: isize,
-    len: isize,
-    /// A list's items as the walk's scope holds them (free-threaded builds only).
-    #[cfg(Py_GIL_DISABLED)]
-    held: *const *mut ffi::PyObject,
-}
-
-impl Items<'_> {
-    fn get(&self, at: isize) -> *mut ffi::PyObject {
-        #[cfg(Py_GIL_DISABLED)]
-        if self.list {
-            // SAFETY: `at` is below the snapshot's length, and the snapshot lasts until the
-            // walk's scope ends (module note).
-            return unsafe { *self.held.add(at as usize) };
-        }
-        // SAFETY: callers keep `at` in bounds. With a GIL the container cannot change during
-        // the walk, which runs no Python code; without one only tuples are read here, and a
-        // tuple never changes (module note).
-        unsafe {
-            if self.list {
-                ffi::PyList_GET_ITEM(self.node.obj, at)
-            } else {
-                ffi::PyTuple_GET_ITEM(self.node.obj, at)
-            }
-        }
-    }
+    items: std::slice::Iter<'py, *mut ffi::PyObject>,
 }
 
 impl<'py> Iterator for Items<'py> {
     type Item = PyNode<'py>;
 
+    #[inline]
     fn next(&mut self) -> Option<PyNode<'py>> {
-        if self.at >= self.len {
-            return None;
-        }
-        let item = self.get(self.at);
-        self.at += 1;
-        if self.at < self.len {
-            prefetch(self.get(self.at));
+        let item = *self.items.next()?;
+        if let Some(&ahead) = self.items.as_slice().first() {
+            prefetch(ahead);
         }
         Some(self.node.at(item))
     }
 }
 
-/// Entries of a dict (subclasses are read through the dict storage, like `json.dumps`).
+/// Entries of a dict (subclasses are read through the dict storage, like `json.dumps`), read
+/// as `crate::value::entries` says.
 pub struct Entries<'py> {
     node: PyNode<'py>,
-    /// The dict's table, or no entries when it is read through `PyDict_Next`.
-    cursor: Cursor,
-    /// Every key in the table is an exact `str` (a unicode-kind table).
-    unicode: bool,
-    /// No table: entries come from `PyDict_Next`.
-    fallback: bool,
-    pos: ffi::Py_ssize_t,
-    ahead: Option<(*mut ffi::PyObject, *mut ffi::PyObject)>,
-    /// The dict's entries as the walk's scope holds them (free-threaded builds only).
-    #[cfg(Py_GIL_DISABLED)]
-    held: *const (*mut ffi::PyObject, *mut ffi::PyObject),
-    #[cfg(Py_GIL_DISABLED)]
-    count: ffi::Py_ssize_t,
-}
-
-impl Entries<'_> {
-    /// The next entry of the snapshot, with its value's header prefetched.
-    #[cfg(Py_GIL_DISABLED)]
-    fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
-        if self.pos >= self.count {
-            return None;
-        }
-        // SAFETY: `pos` is below the snapshot's length, and the snapshot lasts until the walk's
-        // scope ends (module note).
-        let (key, value) = unsafe { *self.held.add(self.pos as usize) };
-        self.pos += 1;
-        prefetch(value);
-        Some((key, value))
-    }
-
-    /// The next entry from `PyDict_Next`, with its value's header prefetched.
-    #[cfg(not(Py_GIL_DISABLED))]
-    fn pull(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
-        let mut key = std::ptr::null_mut();
-        let mut value = std::ptr::null_mut();
-        // SAFETY: `obj` is a live dict that cannot change during the walk: the GIL is held and no
-        // Python code runs (free-threaded builds read the snapshot instead).
-        let more = unsafe { ffi::PyDict_Next(self.node.obj, &mut self.pos, &mut key, &mut value) };
-        if more == 0 {
-            return None;
-        }
-        prefetch(value);
-        Some((key, value))
-    }
+    entries: value::Entries,
 }
 
 /// A `str` key of a dict being walked.
@@ -296,27 +209,11 @@ impl<'py> Iterator for Entries<'py> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
-        // SAFETY: the cursor was read from this dict, which cannot change during the walk (a
-        // cursor is only read on CPython 3.11, which has a GIL; elsewhere it is empty).
-        let (key, value) = match unsafe { self.cursor.next() } {
-            // A unicode-kind table holds exact `str` keys only.
-            Some((key, value)) if self.unicode => {
-                return Some((Some(Key(key)), self.node.at(value)))
-            }
-            Some(entry) => entry,
-            None if !self.fallback => return None,
-            None => {
-                let entry = match self.ahead.take() {
-                    Some(entry) => entry,
-                    None => self.pull()?,
-                };
-                self.ahead = self.pull();
-                entry
-            }
-        };
-        // SAFETY: `key` is a borrowed, live object.
-        let key = (unsafe { ffi::PyUnicode_Check(key) } != 0).then_some(Key(key));
-        Some((key, self.node.at(value)))
+        let (key, value, known) = self.entries.next()?;
+        // SAFETY: `key` is a borrowed, live object (a unicode-kind table holds exact `str`
+        // keys only, so a known key's type is not read).
+        let text = known || unsafe { ffi::PyUnicode_Check(key) } != 0;
+        Some((text.then_some(Key(key)), self.node.at(value)))
     }
 }
 
@@ -341,53 +238,36 @@ impl<'py> Source<'py> for PyNode<'py> {
 
     #[inline(always)]
     fn kind(self) -> Kind {
-        // SAFETY: exact type checks against the builtin types.
+        // SAFETY: `obj` is a live object (module note); each read matches its type.
         unsafe {
-            if self.is(&raw mut ffi::PyDict_Type) {
-                Kind::Object
-            } else if self.is(&raw mut ffi::PyUnicode_Type) {
-                Kind::String
-            } else if self.is(&raw mut ffi::PyLong_Type) {
-                Kind::Number(self.int_class())
-            } else if self.is(&raw mut ffi::PyList_Type) {
-                Kind::Array
-            } else if self.is(&raw mut ffi::PyFloat_Type) {
-                Kind::Number(NumberClass::of(ffi::PyFloat_AS_DOUBLE(self.obj)))
-            } else if self.obj == ffi::Py_None() {
-                Kind::Null
-            } else if self.is(&raw mut ffi::PyBool_Type) {
-                Kind::Boolean
-            } else if self.is(&raw mut ffi::PyTuple_Type) {
-                Kind::Array
-            } else {
-                self.slow_kind()
+            match value::exact(self.obj) {
+                Base::Dict => Kind::Object,
+                Base::Str => Kind::String,
+                Base::Int => Kind::Number(self.int_class()),
+                Base::List | Base::Tuple => Kind::Array,
+                Base::Float => Kind::Number(NumberClass::of(value::float(self.obj))),
+                Base::None => Kind::Null,
+                Base::Bool => Kind::Boolean,
+                Base::Other => self.slow_kind(),
             }
         }
     }
 
-    /// [`leaf_of`] of [`PyNode::kind`], decided by branches: each arm's `leaf_of` folds to a
+    /// [`leaf_of`] of [`PyNode::kind`], decided per type: each arm's `leaf_of` folds to a
     /// constant, where a `match` on a built `Kind` compiles to a jump table that mispredicts as
     /// kinds alternate.
     #[inline(always)]
     fn leaf(self) -> Option<u32> {
-        // SAFETY: exact type checks against the builtin types.
+        // SAFETY: `obj` is a live object (module note); each read matches its type.
         unsafe {
-            if self.is(&raw mut ffi::PyDict_Type) || self.is(&raw mut ffi::PyList_Type) {
-                None
-            } else if self.is(&raw mut ffi::PyUnicode_Type) {
-                leaf_of(Kind::String)
-            } else if self.is(&raw mut ffi::PyLong_Type) {
-                leaf_of(Kind::Number(self.int_class()))
-            } else if self.obj == ffi::Py_None() {
-                leaf_of(Kind::Null)
-            } else if self.is(&raw mut ffi::PyBool_Type) {
-                leaf_of(Kind::Boolean)
-            } else if self.is(&raw mut ffi::PyFloat_Type) {
-                leaf_of(Kind::Number(NumberClass::of(ffi::PyFloat_AS_DOUBLE(
-                    self.obj,
-                ))))
-            } else {
-                self.slow_leaf()
+            match value::exact(self.obj) {
+                Base::Dict | Base::List => None,
+                Base::Str => leaf_of(Kind::String),
+                Base::Int => leaf_of(Kind::Number(self.int_class())),
+                Base::None => leaf_of(Kind::Null),
+                Base::Bool => leaf_of(Kind::Boolean),
+                Base::Float => leaf_of(Kind::Number(NumberClass::of(value::float(self.obj)))),
+                Base::Tuple | Base::Other => self.slow_leaf(),
             }
         }
     }
@@ -395,27 +275,20 @@ impl<'py> Source<'py> for PyNode<'py> {
     fn number(self) -> f64 {
         // SAFETY: `kind` said this is an int or a float (subclasses included).
         unsafe {
-            if ffi::PyFloat_Check(self.obj) != 0 {
-                ffi::PyFloat_AsDouble(self.obj)
-            } else {
-                self.int_value()
+            match value::base(self.obj) {
+                Base::Float => value::float(self.obj),
+                _ => self.int_value(),
             }
         }
     }
 
     fn number_exact(self) -> bool {
-        // SAFETY: `kind` said this is an int or a float; an overflow sets an error we clear.
+        // SAFETY: `kind` said this is an int or a float (subclasses included).
         unsafe {
-            if ffi::PyFloat_Check(self.obj) != 0 {
-                return true;
+            match value::base(self.obj) {
+                Base::Float => true,
+                _ => value::small_int(self.obj).is_ok_and(|v| v.unsigned_abs() <= 1 << 53),
             }
-            let mut overflow = 0;
-            let v = ffi::PyLong_AsLongLongAndOverflow(self.obj, &mut overflow);
-            if overflow != 0 || (v == -1 && !ffi::PyErr_Occurred().is_null()) {
-                ffi::PyErr_Clear();
-                return false;
-            }
-            v.unsigned_abs() <= 1 << 53
         }
     }
 
@@ -424,70 +297,33 @@ impl<'py> Source<'py> for PyNode<'py> {
     }
 
     fn len(self) -> usize {
-        #[cfg(Py_GIL_DISABLED)]
-        // SAFETY: `kind` said this is a dict, list or tuple, live for the walk; its length is
-        // the snapshot's, which the walk's items and entries give (module note).
+        // SAFETY: `kind` said this is a dict, list or tuple, live for the walk, inside its
+        // scope; the length is the one its items or entries give (module note).
         unsafe {
             if ffi::PyDict_Check(self.obj) != 0 {
-                return crate::hold::dict_entries(self.py, self.obj).1;
-            } else if self.is_list() {
-                return crate::hold::list_items(self.py, self.obj).1;
+                value::entry_count(self.py, self.obj)
+            } else {
+                value::items(self.py, self.obj, self.is_list()).len()
             }
         }
-        // SAFETY: `kind` said this is a dict, list or tuple.
-        let n = unsafe {
-            if ffi::PyDict_Check(self.obj) != 0 {
-                dict_len(self.obj)
-            } else if self.is_list() {
-                ffi::PyList_GET_SIZE(self.obj)
-            } else {
-                ffi::PyTuple_GET_SIZE(self.obj)
-            }
-        };
-        n.max(0) as usize
     }
 
     fn items(self) -> Items<'py> {
-        #[cfg(Py_GIL_DISABLED)]
-        if self.is_list() {
-            // SAFETY: `kind` said this is a list, live for the walk (module note).
-            let (held, len) = unsafe { crate::hold::list_items(self.py, self.obj) };
-            return Items {
-                node: self,
-                list: true,
-                at: 0,
-                len: len as isize,
-                held,
-            };
-        }
+        // SAFETY: `kind` said this is a list or tuple, live for the walk, inside its scope
+        // (module note).
+        let items = unsafe { value::items(self.py, self.obj, self.is_list()) };
         Items {
             node: self,
-            list: self.is_list(),
-            at: 0,
-            len: self.len() as isize,
-            #[cfg(Py_GIL_DISABLED)]
-            held: std::ptr::null(),
+            items: items.iter(),
         }
     }
 
     fn entries(self) -> Entries<'py> {
-        // SAFETY: `kind` said this is a dict, alive and unchanged for the walk (a table is only
-        // read on CPython 3.11, which has a GIL).
-        let table = unsafe { Table::of(self.obj) };
-        #[cfg(Py_GIL_DISABLED)]
-        // SAFETY: a live dict (module note).
-        let (held, count) = unsafe { crate::hold::dict_entries(self.py, self.obj) };
         Entries {
             node: self,
-            cursor: table.map_or_else(Cursor::empty, Cursor::of),
-            unicode: table.is_some_and(Table::unicode),
-            fallback: table.is_none(),
-            pos: 0,
-            ahead: None,
-            #[cfg(Py_GIL_DISABLED)]
-            held,
-            #[cfg(Py_GIL_DISABLED)]
-            count: count as ffi::Py_ssize_t,
+            // SAFETY: `kind` said this is a dict, live for the walk, inside its scope (module
+            // note).
+            entries: unsafe { value::entries(self.py, self.obj) },
         }
     }
 

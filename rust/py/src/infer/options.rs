@@ -3,7 +3,9 @@
 use orkestrel_core::infer::{Options, INFER_BREADTH_LIMIT, INFER_DEPTH_LIMIT};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt};
+
+use crate::errors::wrong_type;
+use crate::value::{base_of, Base};
 
 /// A depth or breadth budget as given (an int or float); out-of-range values fall back as in
 /// the reference (negative, fractional or non-finite → the default; depth capped at 32).
@@ -19,21 +21,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Budget {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Budget> {
-        if obj.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(
+        match base_of(&obj) {
+            Base::Bool => Err(PyTypeError::new_err(
                 "a depth or breadth limit must be an int",
-            ));
+            )),
+            Base::Int => Ok(Budget(obj.extract::<f64>().unwrap_or(f64::INFINITY))),
+            Base::Float => Ok(Budget(obj.extract::<f64>()?)),
+            _ => Err(wrong_type("a depth or breadth limit must be an int", &obj)),
         }
-        if obj.is_instance_of::<PyInt>() {
-            return Ok(Budget(obj.extract::<f64>().unwrap_or(f64::INFINITY)));
-        }
-        if obj.is_instance_of::<PyFloat>() {
-            return Ok(Budget(obj.extract::<f64>()?));
-        }
-        Err(PyTypeError::new_err(format!(
-            "a depth or breadth limit must be an int, not {}",
-            obj.get_type().name()?
-        )))
     }
 }
 
