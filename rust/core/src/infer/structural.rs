@@ -174,11 +174,35 @@ pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
     }
 }
 
-/// Whether [`classify_avx2`] and [`Tape::parse_line_avx2`] may be called on this CPU.
+/// Whether [`classify_avx2`], [`prefix_xor_clmul`] and [`Tape::parse_line_avx2`] may be
+/// called on this CPU.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2() -> bool {
-    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1")
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("pclmulqdq")
+}
+
+/// [`prefix_xor`] in one instruction: a carry-less multiply by all ones.
+///
+/// # Safety
+/// The CPU must support PCLMULQDQ (the caller checks with `is_x86_feature_detected!`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "pclmulqdq")]
+#[inline]
+unsafe fn prefix_xor_clmul(x: u64) -> u64 {
+    use std::arch::x86_64::{
+        _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set1_epi8, _mm_set_epi64x,
+    };
+    // Bit `i` of the product is the XOR of bits `0..=i` of `x`, as each one of the multiplier
+    // shifts a copy of `x` left by its position. Only register operands: nothing to keep in
+    // bounds.
+    _mm_cvtsi128_si64(_mm_clmulepi64_si128(
+        _mm_set_epi64x(0, x as i64),
+        _mm_set1_epi8(-1),
+        0,
+    )) as u64
 }
 
 /// Bit `i` set when bits `0..=i` of `x` hold an odd number of ones.
@@ -301,7 +325,16 @@ impl<'a, const AVX2: bool> Scanner<'a, AVX2> {
             0
         };
         let quote = m.quote & !escaped;
-        let inside = prefix_xor(quote) ^ self.string_carry;
+        #[cfg(target_arch = "x86_64")]
+        let inside = if AVX2 {
+            // SAFETY: as for `classify_avx2` above; `avx2` also checked PCLMULQDQ.
+            unsafe { prefix_xor_clmul(quote) }
+        } else {
+            prefix_xor(quote)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let inside = prefix_xor(quote);
+        let inside = inside ^ self.string_carry;
         self.string_carry = ((inside as i64) >> 63) as u64;
         let newline = m.newline & valid;
         let line = if newline != 0 {
@@ -346,19 +379,20 @@ impl Tape {
     pub(crate) fn parse_line_fast(&mut self, buf: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if avx2() {
-            // SAFETY: the CPU was just found to support AVX2 and BMI1.
+            // SAFETY: the CPU was just found to support AVX2, BMI1 and PCLMULQDQ.
             return unsafe { self.parse_line_avx2(buf) };
         }
         self.walk::<false>(buf)
     }
 
-    /// [`Tape::parse_line_fast`] compiled for AVX2 and BMI1, so the classifier inlines into
-    /// the walk and `tzcnt`/`blsr` pick the events.
+    /// [`Tape::parse_line_fast`] compiled for AVX2, BMI1 and PCLMULQDQ, so the classifier
+    /// inlines into the walk, `tzcnt`/`blsr` pick the events and one `pclmulqdq` finds the
+    /// string bodies.
     ///
     /// # Safety
-    /// The CPU must support AVX2 and BMI1 (see `avx2`).
+    /// The CPU must support AVX2, BMI1 and PCLMULQDQ (see `avx2`).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1")]
+    #[target_feature(enable = "avx2,bmi1,pclmulqdq")]
     unsafe fn parse_line_avx2(&mut self, buf: &[u8]) -> Option<usize> {
         self.walk::<true>(buf)
     }
@@ -542,6 +576,28 @@ mod tests {
                 // SAFETY: the CPU was just found to support AVX2.
                 let wide = unsafe { classify_avx2(&block) };
                 assert_eq!(wide, classify_scalar(&block), "{block:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_carry_less_prefix_xor_matches_the_shifts() {
+        let mut rng = Rng(3);
+        for i in 0..20_000 {
+            let x = match i {
+                0 => 0,
+                1 => u64::MAX,
+                2 => 1 << 63,
+                _ => rng.next() & rng.next(),
+            };
+            let reference = (0..64).fold(0u64, |acc, bit| {
+                acc | (u64::from((x & (u64::MAX >> (63 - bit))).count_ones() % 2 == 1) << bit)
+            });
+            assert_eq!(prefix_xor(x), reference, "{x:#x}");
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the CPU was just found to support PCLMULQDQ.
+                assert_eq!(unsafe { prefix_xor_clmul(x) }, reference, "{x:#x}");
             }
         }
     }
