@@ -176,6 +176,53 @@ impl<'a> Source<'a> for Parsed<'a> {
         }
     }
 
+    /// The trait's walk over the tape itself: the object's tokens are one slice, so each key
+    /// and the value after it are read with one bounds check, and nothing but the entry count
+    /// and the position of the next key is carried from one entry to the next.
+    #[inline]
+    fn all_key_heads(
+        self,
+        mut check: impl FnMut(usize, usize, [u64; 2]) -> bool,
+        mut long: impl FnMut(usize, Parsed<'a>) -> bool,
+    ) -> bool {
+        let t = self.tok();
+        let first = self.at + 1;
+        // The object's own tokens: keys and values, the values' descendants included.
+        let Some(inner) = self.toks.get(first as usize..t.a as usize) else {
+            return false;
+        };
+        let mut i = 0usize;
+        for pos in 0..t.b as usize {
+            let (Some(k), Some(value)) = (inner.get(i), inner.get(i + 1)) else {
+                return false;
+            };
+            let (start, len) = (k.a as usize, k.b as usize);
+            // As `key_head`, with the key's token already in hand.
+            let (len, head) = match self.buf.get(start..start + 16) {
+                Some(bytes) if len <= 16 && k.flag & ESCAPED == 0 => {
+                    let word = |at: usize| {
+                        let mut raw = [0u8; 8];
+                        raw.copy_from_slice(&bytes[at..at + 8]);
+                        u64::from_le_bytes(raw)
+                    };
+                    let [low, high] = HEAD_MASKS[len];
+                    (len, [word(0) & low, word(8) & high])
+                }
+                _ => key_head_slow(self.at(first + i as u32)),
+            };
+            if !check(pos, len, head) || (len > 16 && !long(pos, self.at(first + i as u32))) {
+                return false;
+            }
+            // The next key follows the value, or everything a container value holds.
+            i = if value.tag >= ARRAY {
+                (value.a - first) as usize
+            } else {
+                i + 2
+            };
+        }
+        true
+    }
+
     fn kind(self) -> Kind {
         let t = self.tok();
         match t.tag {
