@@ -179,7 +179,7 @@ impl<'a> Source<'a> for Parsed<'a> {
     /// The trait's walk over the tape itself: the object's tokens are one slice, so each key
     /// and the value after it are read with one bounds check, and nothing but the entry count
     /// and the position of the next key is carried from one entry to the next.
-    #[inline]
+    #[inline(always)]
     fn all_key_heads(
         self,
         mut check: impl FnMut(usize, usize, [u64; 2]) -> bool,
