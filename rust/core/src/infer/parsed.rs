@@ -84,6 +84,7 @@ fn parse_f64(text: &[u8]) -> f64 {
 }
 
 /// Classifies a JSON number literal, parsing it only when the digits cannot decide.
+#[inline]
 pub(crate) fn classify(text: &[u8], flag: u8) -> NumberClass {
     let body = text.strip_prefix(b"-").unwrap_or(text);
     if flag == 0 {
@@ -223,6 +224,7 @@ impl<'a> Source<'a> for Parsed<'a> {
         true
     }
 
+    #[inline]
     fn kind(self) -> Kind {
         let t = self.tok();
         match t.tag {
