@@ -84,8 +84,17 @@ fn parse_f64(text: &[u8]) -> f64 {
 }
 
 /// Classifies a JSON number literal, parsing it only when the digits cannot decide.
-#[inline]
+#[inline(always)]
 pub(crate) fn classify(text: &[u8], flag: u8) -> NumberClass {
+    // The common case inline: an integer literal with fewer digits than any that can overflow.
+    if flag == 0 && text.len() <= 308 {
+        return NumberClass::Integer;
+    }
+    classify_other(text, flag)
+}
+
+/// [`classify`] for fractions, exponents and long integers.
+fn classify_other(text: &[u8], flag: u8) -> NumberClass {
     let body = text.strip_prefix(b"-").unwrap_or(text);
     if flag == 0 {
         return match body.len() {
