@@ -95,6 +95,11 @@ pub(crate) fn classify(text: &[u8], flag: u8) -> NumberClass {
 
 /// [`classify`] for fractions, exponents and long integers.
 fn classify_other(text: &[u8], flag: u8) -> NumberClass {
+    // A short fraction whose last digit is not zero has a fraction, as reading every digit
+    // after the point below would find.
+    if flag == FRACTION && text.len() <= 16 && text.last() != Some(&b'0') {
+        return NumberClass::Fraction;
+    }
     let body = text.strip_prefix(b"-").unwrap_or(text);
     if flag == 0 {
         return match body.len() {
@@ -396,6 +401,34 @@ mod tests {
         tape.parse(line).unwrap();
         let (k, _) = Parsed::root(&tape, line).entries().next().unwrap();
         assert_eq!(Parsed::key_head(k.unwrap()), (3, pack(b"abc")));
+    }
+
+    #[test]
+    fn short_fractions_classify_by_their_digits() {
+        use super::{classify, FRACTION};
+        use crate::infer::source::NumberClass;
+        for text in [
+            "0.5",
+            "-0.5",
+            "1.0",
+            "-1.00",
+            "7.392",
+            "25.0",
+            "100.000000000000",
+            "1.0000000000001",
+            "-1.000000000000010",
+            "12345678.90000000",
+            "0.00000000000000",
+            "3.14159265358979",
+        ] {
+            let fraction = text.split('.').nth(1).unwrap_or("");
+            let expected = if fraction.bytes().all(|b| b == b'0') {
+                NumberClass::Integer
+            } else {
+                NumberClass::Fraction
+            };
+            assert_eq!(classify(text.as_bytes(), FRACTION), expected, "{text}");
+        }
     }
 
     #[test]
