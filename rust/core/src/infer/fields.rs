@@ -206,19 +206,20 @@ impl Fields {
     /// and first 16 bytes as [`pack`] gives them, and for a longer key the same text.
     #[inline]
     fn matches<'a, S: Source<'a>>(&self, order: &[Probe], keys: &Keys, v: S) -> bool {
-        v.entries().enumerate().all(|(pos, (key, _))| {
-            let (Some(key), Some(probe)) = (key, order.get(pos)) else {
-                return false;
-            };
-            let (len, head) = S::key_head(key);
+        v.all_key_heads(
             // Bitwise: one branch for the length and the head together.
-            (probe.len as usize == len) & (probe.head == head)
-                && (len <= 16
-                    || self
-                        .columns
-                        .get(probe.column as usize)
-                        .is_some_and(|c| same_bytes(keys.get(c.key), &S::key_text(key))))
-        })
+            |pos, len, head| {
+                order
+                    .get(pos)
+                    .is_some_and(|p| (p.len as usize == len) & (p.head == head))
+            },
+            |pos, key| {
+                order
+                    .get(pos)
+                    .and_then(|p| self.columns.get(p.column as usize))
+                    .is_some_and(|c| same_bytes(keys.get(c.key), &S::key_text(key)))
+            },
+        )
     }
 
     /// Makes current a shelved order that `v`'s keys repeat, shelving the current one in its

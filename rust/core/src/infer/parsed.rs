@@ -84,7 +84,22 @@ fn parse_f64(text: &[u8]) -> f64 {
 }
 
 /// Classifies a JSON number literal, parsing it only when the digits cannot decide.
+#[inline(always)]
 pub(crate) fn classify(text: &[u8], flag: u8) -> NumberClass {
+    // The common case inline: an integer literal with fewer digits than any that can overflow.
+    if flag == 0 && text.len() <= 308 {
+        return NumberClass::Integer;
+    }
+    classify_other(text, flag)
+}
+
+/// [`classify`] for fractions, exponents and long integers.
+fn classify_other(text: &[u8], flag: u8) -> NumberClass {
+    // A short fraction whose last digit is not zero has a fraction, as reading every digit
+    // after the point below would find.
+    if flag == FRACTION && text.len() <= 16 && text.last() != Some(&b'0') {
+        return NumberClass::Fraction;
+    }
     let body = text.strip_prefix(b"-").unwrap_or(text);
     if flag == 0 {
         return match body.len() {
@@ -176,6 +191,54 @@ impl<'a> Source<'a> for Parsed<'a> {
         }
     }
 
+    /// The trait's walk over the tape itself: the object's tokens are one slice, so each key
+    /// and the value after it are read with one bounds check, and nothing but the entry count
+    /// and the position of the next key is carried from one entry to the next.
+    #[inline(always)]
+    fn all_key_heads(
+        self,
+        mut check: impl FnMut(usize, usize, [u64; 2]) -> bool,
+        mut long: impl FnMut(usize, Parsed<'a>) -> bool,
+    ) -> bool {
+        let t = self.tok();
+        let first = self.at + 1;
+        // The object's own tokens: keys and values, the values' descendants included.
+        let Some(inner) = self.toks.get(first as usize..t.a as usize) else {
+            return false;
+        };
+        let mut i = 0usize;
+        for pos in 0..t.b as usize {
+            let (Some(k), Some(value)) = (inner.get(i), inner.get(i + 1)) else {
+                return false;
+            };
+            let (start, len) = (k.a as usize, k.b as usize);
+            // As `key_head`, with the key's token already in hand.
+            let (len, head) = match self.buf.get(start..start + 16) {
+                Some(bytes) if len <= 16 && k.flag & ESCAPED == 0 => {
+                    let word = |at: usize| {
+                        let mut raw = [0u8; 8];
+                        raw.copy_from_slice(&bytes[at..at + 8]);
+                        u64::from_le_bytes(raw)
+                    };
+                    let [low, high] = HEAD_MASKS[len];
+                    (len, [word(0) & low, word(8) & high])
+                }
+                _ => key_head_slow(self.at(first + i as u32)),
+            };
+            if !check(pos, len, head) || (len > 16 && !long(pos, self.at(first + i as u32))) {
+                return false;
+            }
+            // The next key follows the value, or everything a container value holds.
+            i = if value.tag >= ARRAY {
+                (value.a - first) as usize
+            } else {
+                i + 2
+            };
+        }
+        true
+    }
+
+    #[inline]
     fn kind(self) -> Kind {
         let t = self.tok();
         match t.tag {
@@ -338,6 +401,34 @@ mod tests {
         tape.parse(line).unwrap();
         let (k, _) = Parsed::root(&tape, line).entries().next().unwrap();
         assert_eq!(Parsed::key_head(k.unwrap()), (3, pack(b"abc")));
+    }
+
+    #[test]
+    fn short_fractions_classify_by_their_digits() {
+        use super::{classify, FRACTION};
+        use crate::infer::source::NumberClass;
+        for text in [
+            "0.5",
+            "-0.5",
+            "1.0",
+            "-1.00",
+            "7.392",
+            "25.0",
+            "100.000000000000",
+            "1.0000000000001",
+            "-1.000000000000010",
+            "12345678.90000000",
+            "0.00000000000000",
+            "3.14159265358979",
+        ] {
+            let fraction = text.split('.').nth(1).unwrap_or("");
+            let expected = if fraction.bytes().all(|b| b == b'0') {
+                NumberClass::Integer
+            } else {
+                NumberClass::Fraction
+            };
+            assert_eq!(classify(text.as_bytes(), FRACTION), expected, "{text}");
+        }
     }
 
     #[test]

@@ -107,7 +107,13 @@ impl Slot {
         let want = need || (self.variants.exact() && !ctx.opts.merge);
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;
-        let fields = self.fields.get_or_insert_with(Box::default);
+        // Not `get_or_insert_with`, which is not inlined: this runs once per record.
+        if self.fields.is_none() {
+            self.fields = Some(Box::default());
+        }
+        let Some(fields) = self.fields.as_deref_mut() else {
+            unreachable!("the fields were just made")
+        };
         fields.rows += 1;
         let stamp = fields.rows;
         let same = fields.repeats(&ctx.keys, v)

@@ -67,6 +67,22 @@ pub trait Source<'a>: Copy {
         let text = Self::key_text(key);
         (text.len(), super::fields::pack(&text))
     }
+    /// Whether every key of an object is a string that passes `check(pos, len, head)` (with
+    /// [`Source::key_head`]) and, when longer than 16 bytes, `long(pos, key)`; in entry order,
+    /// stopping at the first that fails.
+    #[inline]
+    fn all_key_heads(
+        self,
+        mut check: impl FnMut(usize, usize, [u64; 2]) -> bool,
+        mut long: impl FnMut(usize, Self::Key) -> bool,
+    ) -> bool {
+        self.entries().enumerate().all(|(pos, (key, _))| {
+            key.is_some_and(|key| {
+                let (len, head) = Self::key_head(key);
+                check(pos, len, head) && (len <= 16 || long(pos, key))
+            })
+        })
+    }
     /// Whether [`Source::key_identity`] ever answers other than `0`.
     const KEY_IDENTITIES: bool = false;
 

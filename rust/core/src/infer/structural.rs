@@ -22,7 +22,7 @@
 //! (part of every x86_64 CPU), else byte by byte; the tests hold each to the byte-by-byte one.
 
 use super::error::SyntaxError;
-use super::tape::{Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, OBJECT, STRING, TRUE};
+use super::tape::{Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, NUMBER, OBJECT, STRING, TRUE};
 
 /// The byte classes of one 64-byte block, one bit per byte.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -174,11 +174,47 @@ pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
     }
 }
 
-/// Whether [`classify_avx2`] and [`Tape::parse_line_avx2`] may be called on this CPU.
+/// Whether [`classify_avx2`], [`prefix_xor_clmul`] and [`Tape::parse_line_avx2`] may be
+/// called on this CPU.
+///
+/// The answer is kept in one byte (0 until known, then 1 for no and 2 for yes), so each line
+/// pays one load instead of three feature checks.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn avx2() -> bool {
-    std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi1")
+    use std::sync::atomic::{AtomicU8, Ordering};
+    static KNOWN: AtomicU8 = AtomicU8::new(0);
+    match KNOWN.load(Ordering::Relaxed) {
+        0 => {
+            let yes = std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("pclmulqdq");
+            KNOWN.store(1 + u8::from(yes), Ordering::Relaxed);
+            yes
+        }
+        known => known == 2,
+    }
+}
+
+/// [`prefix_xor`] in one instruction: a carry-less multiply by all ones.
+///
+/// # Safety
+/// The CPU must support PCLMULQDQ (the caller checks with `is_x86_feature_detected!`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "pclmulqdq")]
+#[inline]
+unsafe fn prefix_xor_clmul(x: u64) -> u64 {
+    use std::arch::x86_64::{
+        _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set1_epi8, _mm_set_epi64x,
+    };
+    // Bit `i` of the product is the XOR of bits `0..=i` of `x`, as each one of the multiplier
+    // shifts a copy of `x` left by its position. Only register operands: nothing to keep in
+    // bounds.
+    _mm_cvtsi128_si64(_mm_clmulepi64_si128(
+        _mm_set_epi64x(0, x as i64),
+        _mm_set1_epi8(-1),
+        0,
+    )) as u64
 }
 
 /// Bit `i` set when bits `0..=i` of `x` hold an odd number of ones.
@@ -301,7 +337,16 @@ impl<'a, const AVX2: bool> Scanner<'a, AVX2> {
             0
         };
         let quote = m.quote & !escaped;
-        let inside = prefix_xor(quote) ^ self.string_carry;
+        #[cfg(target_arch = "x86_64")]
+        let inside = if AVX2 {
+            // SAFETY: as for `classify_avx2` above; `avx2` also checked PCLMULQDQ.
+            unsafe { prefix_xor_clmul(quote) }
+        } else {
+            prefix_xor(quote)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let inside = prefix_xor(quote);
+        let inside = inside ^ self.string_carry;
         self.string_carry = ((inside as i64) >> 63) as u64;
         let newline = m.newline & valid;
         let line = if newline != 0 {
@@ -346,19 +391,20 @@ impl Tape {
     pub(crate) fn parse_line_fast(&mut self, buf: &[u8]) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if avx2() {
-            // SAFETY: the CPU was just found to support AVX2 and BMI1.
+            // SAFETY: the CPU was just found to support AVX2, BMI1 and PCLMULQDQ.
             return unsafe { self.parse_line_avx2(buf) };
         }
         self.walk::<false>(buf)
     }
 
-    /// [`Tape::parse_line_fast`] compiled for AVX2 and BMI1, so the classifier inlines into
-    /// the walk and `tzcnt`/`blsr` pick the events.
+    /// [`Tape::parse_line_fast`] compiled for AVX2, BMI1 and PCLMULQDQ, so the classifier
+    /// inlines into the walk, `tzcnt`/`blsr` pick the events and one `pclmulqdq` finds the
+    /// string bodies.
     ///
     /// # Safety
-    /// The CPU must support AVX2 and BMI1 (see `avx2`).
+    /// The CPU must support AVX2, BMI1 and PCLMULQDQ (see `avx2`).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,bmi1")]
+    #[target_feature(enable = "avx2,bmi1,pclmulqdq")]
     unsafe fn parse_line_avx2(&mut self, buf: &[u8]) -> Option<usize> {
         self.walk::<true>(buf)
     }
@@ -408,6 +454,7 @@ impl Tape {
                 b't' => scalar(buf, self.literal(buf, pos, b"true", TRUE))?,
                 b'f' => scalar(buf, self.literal(buf, pos, b"false", FALSE))?,
                 b'n' => scalar(buf, self.literal(buf, pos, b"null", NULL))?,
+                b'0'..=b'9' if self.integer_fast(buf, pos) => {}
                 b'-' | b'0'..=b'9' => scalar(buf, self.number(buf, pos))?,
                 _ => return None,
             }
@@ -443,6 +490,41 @@ impl Tape {
                 tok.b = frame.count;
             }
         }
+    }
+
+    /// An integer of at most 7 digits at `pos` and the byte that ends it, read as one 8-byte
+    /// word: pushes its token and answers true, or answers false (pushing nothing) for any
+    /// other number, or one too near the end of `buf`, which [`Tape::number`] then reads.
+    #[inline(always)]
+    fn integer_fast(&mut self, buf: &[u8], pos: usize) -> bool {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        let Some(bytes) = buf.get(pos..pos + 8) else {
+            return false;
+        };
+        let mut raw = [0u8; 8];
+        raw.copy_from_slice(bytes);
+        // High bit of each byte set when that byte is not an ASCII digit (as `tape::digits`).
+        let t = u64::from_le_bytes(raw) ^ (LO * u64::from(b'0'));
+        let other = (((t & !HI) + LO * 0x76) | t) & HI;
+        let n = (other.trailing_zeros() / 8) as usize;
+        // Eight digits or more, a leading zero, or a `.`, `e` or anything else after the
+        // digits: the general reader decides.
+        let ends = matches!(
+            raw.get(n),
+            Some(b' ' | b'\t' | b'\r' | b'\n' | b',' | b']' | b'}')
+        );
+        if !ends || (n > 1 && raw[0] == b'0') {
+            return false;
+        }
+        // `pos + n` is inside `buf`, cut to `u32::MAX` bytes by `walk`: both fit.
+        self.toks.push(Tok {
+            tag: NUMBER,
+            flag: 0,
+            a: pos as u32,
+            b: n as u32,
+        });
+        true
     }
 
     /// A key at `event`, its `:`, and the value's event.
@@ -542,6 +624,28 @@ mod tests {
                 // SAFETY: the CPU was just found to support AVX2.
                 let wide = unsafe { classify_avx2(&block) };
                 assert_eq!(wide, classify_scalar(&block), "{block:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_carry_less_prefix_xor_matches_the_shifts() {
+        let mut rng = Rng(3);
+        for i in 0..20_000 {
+            let x = match i {
+                0 => 0,
+                1 => u64::MAX,
+                2 => 1 << 63,
+                _ => rng.next() & rng.next(),
+            };
+            let reference = (0..64).fold(0u64, |acc, bit| {
+                acc | (u64::from((x & (u64::MAX >> (63 - bit))).count_ones() % 2 == 1) << bit)
+            });
+            assert_eq!(prefix_xor(x), reference, "{x:#x}");
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the CPU was just found to support PCLMULQDQ.
+                assert_eq!(unsafe { prefix_xor_clmul(x) }, reference, "{x:#x}");
             }
         }
     }
@@ -1045,6 +1149,31 @@ mod tests {
             assert!(same_as_scalar(big.as_bytes()), "{digits}");
             let text = format!("[\"{}\"]", "é".repeat(digits));
             assert!(same_as_scalar(text.as_bytes()), "{digits}");
+        }
+    }
+
+    #[test]
+    fn integers_read_from_one_word_agree_with_the_scalar_parser() {
+        let enders = [
+            " ", "\t", "\r", "\n", ",", "]", "}", ".5", "e3", "E+1", "x", "0", "-", ":",
+        ];
+        for digits in 1..20 {
+            for lead in ['0', '1', '9'] {
+                let number: String = std::iter::once(lead)
+                    .chain((1..digits).map(|i| char::from(b'0' + (i * 7 % 10) as u8)))
+                    .collect();
+                for end in enders {
+                    for tail in ["", " ", "        ", "                 "] {
+                        let line = format!("[{number}{end}{tail}]");
+                        let scalar_ok = Tape::default().parse_line(line.as_bytes()).is_ok();
+                        // `same_as_scalar` asserts the same tape whenever the fast path answers.
+                        let fast = same_as_scalar(line.as_bytes());
+                        assert!(!fast || scalar_ok, "{line:?}");
+                        let object = format!("{{\"n\":{number}{end}{tail}}}");
+                        same_as_scalar(object.as_bytes());
+                    }
+                }
+            }
         }
     }
 
