@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeGuard, get_args
 
 from orkestrel._core import FaultReport
+from orkestrel._errors import CodedError
 
 ContractErrorCode = Literal[
     "bound",
@@ -28,15 +29,12 @@ CONTRACT_ERROR_CODES: frozenset[str] = frozenset(get_args(ContractErrorCode))
 """Every `ContractErrorCode`, as a frozen set of strings for membership tests."""
 
 
-class ContractError(ValueError):
+class ContractError(CodedError[ContractErrorCode], ValueError):
     """Reports a bad declaration, a refused clone or an input that could not be read, with a
     `code` from a closed set.
 
     `context` carries `path`, `shape`, `limit` and `received` when they are known.
     """
-
-    code: ContractErrorCode
-    context: dict[str, Any] | None
 
     def __init__(
         self,
@@ -45,17 +43,7 @@ class ContractError(ValueError):
         code: ContractErrorCode,
         context: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.context = context
-
-    @property
-    def message(self) -> str:
-        """The message alone, without code or context."""
-        return str(self.args[0])
-
-    def __str__(self) -> str:
-        return self.message
+        super().__init__(code, message, context)
 
     def __repr__(self) -> str:
         return f"ContractError({self.message!r}, code={self.code!r}, context={self.context!r})"

@@ -15,6 +15,7 @@ from orkestrel.database.constants import (
 from orkestrel.database.database import Database
 from orkestrel.database.drivers.pooled import PooledPostgresDriver
 from orkestrel.database.drivers.postgres import PostgresDriver
+from orkestrel.database.drivers.postgres_errors import missing_module
 from orkestrel.database.drivers.sqlite import MEMORY, SQLiteDriver
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.helpers import (
@@ -101,11 +102,7 @@ def create_postgres_pool(
         # Deferred: psycopg_pool is an optional dependency (the `postgres` extra).
         import psycopg_pool
     except ImportError as error:
-        raise DatabaseError(
-            "DRIVER",
-            "a PostgreSQL pool needs psycopg_pool: pip install 'orkestrel[postgres]'",
-            {"engine": "postgres", "retryable": False},
-        ) from error
+        raise missing_module("a PostgreSQL pool", "psycopg_pool") from error
     if isinstance(size, bool) or not isinstance(size, int) or size < 1:
         raise DatabaseError("VALIDATION", f"pool size must be a positive integer, not {size!r}")
     for option, value in (("timeout", timeout), ("idle", idle)):

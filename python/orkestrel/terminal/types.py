@@ -3,9 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict, overload
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Literal,
+    NotRequired,
+    Protocol,
+    TypeAlias,
+    TypedDict,
+    overload,
+)
 
 from orkestrel.form import FieldError, FormInterface, FormValues
+
+if TYPE_CHECKING:
+    import httpx
 
 PendingFormStatus = Literal["pending", "answered", "expired"]
 """Represents where a parked form's ticket is: waiting, answered, or withdrawn."""
@@ -96,8 +108,9 @@ class EmitterInterface(Protocol):
     def count(self, event: str | None = None) -> int: ...
 
 
-class PromptInterface(Protocol):
-    """Represents a broker that parks live forms until someone answers or they expire."""
+class _HubInterface(Protocol):
+    """What a broker and a manager both expose: the emitter they announce on, how many forms
+    or terminals they hold, and whether they are destroyed."""
 
     @property
     def emitter(self) -> EmitterInterface: ...
@@ -105,6 +118,11 @@ class PromptInterface(Protocol):
     def count(self) -> int: ...
     @property
     def destroyed(self) -> bool: ...
+
+
+class PromptInterface(_HubInterface, Protocol):
+    """Represents a broker that parks live forms until someone answers or they expire."""
+
     def park(
         self, form: FormInterface, *, source: str | None = None, to: str | None = None
     ) -> str: ...
@@ -121,15 +139,9 @@ class PromptInterface(Protocol):
     def destroy(self) -> None: ...
 
 
-class TerminalManagerInterface(Protocol):
+class TerminalManagerInterface(_HubInterface, Protocol):
     """Represents a registry of named terminals that routes forms between them."""
 
-    @property
-    def emitter(self) -> EmitterInterface: ...
-    @property
-    def count(self) -> int: ...
-    @property
-    def destroyed(self) -> bool: ...
     def add(
         self,
         name: str,
@@ -152,3 +164,34 @@ class TerminalInterface(Protocol):
     `ask` returns once the person submitted the form or gave up on it."""
 
     def ask(self, form: FormInterface) -> Awaitable[object]: ...
+
+
+class PromptOptions(TypedDict, total=False):
+    """What `create_prompt` takes: the arguments of `Prompt`, whose defaults apply."""
+
+    timeout: int
+    timer: TimerHandler
+    cap: int | None
+    max_bytes: int | None
+
+
+class TerminalManagerOptions(TypedDict, total=False):
+    """What `create_terminal_manager` takes: the arguments of `TerminalManager`, whose defaults
+    apply."""
+
+    timeout: int | None
+    timer: TimerHandler | None
+    cap: int | None
+    max_bytes: int | None
+
+
+class PromptClientOptions(TypedDict):
+    """What `create_prompt_client` takes: the arguments of `PromptClient`, whose defaults
+    apply."""
+
+    url: str
+    terminal: TerminalInterface
+    token: NotRequired[str | None]
+    reconnect: NotRequired[bool]
+    delay: NotRequired[int]
+    client: NotRequired[httpx.AsyncClient | None]

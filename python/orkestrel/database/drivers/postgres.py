@@ -9,7 +9,7 @@ from typing import Any
 from orkestrel.contract.helpers import preview
 from orkestrel.database.dialect import postgres_dialect
 from orkestrel.database.drivers.base import ThreadedDriver
-from orkestrel.database.drivers.postgres_errors import translate_postgres
+from orkestrel.database.drivers.postgres_errors import missing_module, translate_postgres
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.helpers import identifier_fault
 from orkestrel.database.migrate import StoredColumn
@@ -83,11 +83,7 @@ class PostgresDriver(ThreadedDriver):
             # Deferred: psycopg is an optional dependency (the `postgres` extra).
             import psycopg
         except ImportError as error:
-            raise DatabaseError(
-                "DRIVER",
-                "the postgres driver needs psycopg: pip install 'orkestrel[postgres]'",
-                {"engine": "postgres", "retryable": False},
-            ) from error
+            raise missing_module("the postgres driver", "psycopg") from error
         options = "-c default_transaction_read_only=on" if readonly else ""
         try:
             return psycopg.connect(

@@ -24,6 +24,17 @@ _CLASSES = {
     "57": "PostgreSQL stopped the statement",
 }
 
+
+def missing_module(user: str, module: str) -> DatabaseError:
+    """The refusal of `user` (what needs the module) when `module`, a dependency of the
+    `postgres` extra, is not installed."""
+    return DatabaseError(
+        "DRIVER",
+        f"{user} needs {module}: pip install 'orkestrel[postgres]'",
+        {"engine": "postgres", "retryable": False},
+    )
+
+
 STALE_MESSAGE = (
     "the stored tables no longer match the declaration: a table, column or schema it names is "
     "missing (dropped or re-created elsewhere)"

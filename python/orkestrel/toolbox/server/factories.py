@@ -7,7 +7,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from orkestrel.terminal import TerminalManagerInterface, TimerHandler, default_timer
 from orkestrel.toolbox.server.constants import (
@@ -24,7 +24,12 @@ from orkestrel.toolbox.server.helpers import (
     resolve_body_limit,
     starlette_path,
 )
-from orkestrel.toolbox.server.types import TerminalRoute, TerminalRouteContext, TerminalToken
+from orkestrel.toolbox.server.types import (
+    TerminalRoute,
+    TerminalRouteContext,
+    TerminalRoutesOptions,
+    TerminalToken,
+)
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -148,14 +153,9 @@ def starlette_routes(routes: Iterable[TerminalRoute]) -> list[Route]:
 def create_terminal_app(
     manager: TerminalManagerInterface,
     *,
-    path: str = TERMINAL_ROUTES_PATH,
-    token: TerminalToken | None = None,
-    keepalive: int = TERMINAL_KEEPALIVE_MS,
-    timer: TimerHandler = default_timer,
-    limit: float | None = None,
     page: bool = False,
     frame_ancestors: Sequence[str] = (),
-    buffer: int = TERMINAL_STREAM_BUFFER,
+    **options: Unpack[TerminalRoutesOptions],
 ) -> Starlette:
     """Builds a Starlette app serving the terminal routes of `manager` (and, with `page`, the
     answering page at `<path>/`, framed only by `frame_ancestors`); other paths answer `404`
@@ -163,15 +163,8 @@ def create_terminal_app(
     # Deferred: Starlette is an optional dependency (with the `mcp` or `terminal` extra).
     from starlette.applications import Starlette
 
-    routes = create_terminal_routes(
-        manager,
-        path=path,
-        token=token,
-        keepalive=keepalive,
-        timer=timer,
-        limit=limit,
-        buffer=buffer,
-    )
+    routes = create_terminal_routes(manager, **options)
     if page:
+        path = options.get("path", TERMINAL_ROUTES_PATH)
         routes += create_terminal_page_routes(path=path, frame_ancestors=frame_ancestors)
     return Starlette(routes=starlette_routes(routes))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Unpack
 
 from orkestrel.toolbox.workflow.agent_function import AgentFunction, is_agent_function
 from orkestrel.toolbox.workflow.factories import create_workflow_tool
-from orkestrel.toolbox.workflow.types import WorkflowAgents, WorkflowLineage
-from orkestrel.workflow import WorkflowFunctions, WorkflowRunnerInterface, WorkflowStoreInterface
+from orkestrel.toolbox.workflow.types import AgentFunctionOptions
 
 if TYPE_CHECKING:
     from orkestrel.agent import AgentInterface
@@ -16,13 +15,7 @@ __all__ = ["create_agent_function", "is_agent_function"]
 
 
 def create_agent_function(
-    agent: AgentInterface,
-    *,
-    runner: WorkflowRunnerInterface | None = None,
-    lineage: WorkflowLineage | None = None,
-    functions: WorkflowFunctions | None = None,
-    agents: WorkflowAgents | None = None,
-    store: WorkflowStoreInterface | None = None,
+    agent: AgentInterface, **options: Unpack[AgentFunctionOptions]
 ) -> AgentFunction:
     """Wraps a live agent as a workflow function that runs it to a settled result per task and
     carries immutable lineage metadata for toolbox composition.
@@ -33,12 +26,4 @@ def create_agent_function(
     extended by the agent's tag. The answer is `agent_result_to_json` of the settled result; a
     cancelled run answers its partial result, and the agent's and provider's errors pass through.
     """
-    return AgentFunction(
-        agent,
-        runner=runner,
-        lineage=lineage,
-        functions=functions,
-        agents=agents,
-        store=store,
-        tool=create_workflow_tool,
-    )
+    return AgentFunction(agent, tool=create_workflow_tool, **options)

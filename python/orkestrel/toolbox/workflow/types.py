@@ -150,11 +150,11 @@ class AgentFunctionOptions(TypedDict, total=False):
     the runner, opaque functions, raw agents and checkpoint store its nested `workflow` tool is
     composed from."""
 
-    runner: WorkflowRunnerInterface
-    lineage: WorkflowLineage
-    functions: WorkflowFunctions
-    agents: WorkflowAgents
-    store: WorkflowStoreInterface
+    runner: WorkflowRunnerInterface | None
+    lineage: WorkflowLineage | None
+    functions: WorkflowFunctions | None
+    agents: WorkflowAgents | None
+    store: WorkflowStoreInterface | None
 
 
 class WorkflowToolFactory(Protocol):
