@@ -152,9 +152,24 @@ def test_unencodable_values_become_one_line_error_results(value: Any) -> None:
     assert "\n" not in only_text(result)
 
 
-@given(JSON)
+def reads_as_json(value: Any) -> bool:
+    try:
+        json.loads(value)
+    except ValueError:
+        return False
+    return True
+
+
+@given(JSON.filter(lambda value: not (isinstance(value, str) and reads_as_json(value))))
 def test_json_values_survive_the_round_trip(value: Any) -> None:
     assert mcp_to_value(result_to_mcp(success(value))) == value
+
+
+@pytest.mark.parametrize("text", ["true", "12", '"quoted"', "null", '{"a": 1}'])
+def test_a_string_answer_that_is_json_text_reads_back_as_that_json(text: str) -> None:
+    """A string is sent as its plain text and the text block carries no type, so a wrapped
+    call reads a string that is itself JSON text as that JSON (mcp.md, "Wrapping")."""
+    assert mcp_to_value(result_to_mcp(success(text))) == json.loads(text)
 
 
 def test_an_error_result_raises_the_remote_text() -> None:
