@@ -8,6 +8,7 @@ per-round ratios to orkestrel, with their range.
 Run with a release build (`maturin develop --release`, or a wheel from `maturin build --release`):
 
     python benches/ratios.py objects    # samples_to_schema vs genson and per-record orjson.dumps
+    python benches/ratios.py dumps      # the same without genson, with our time per dict key
     python benches/ratios.py lines      # infer_json_lines vs polars-genson (pre-split column)
     POLARS_MAX_THREADS=1 RAYON_NUM_THREADS=1 python benches/ratios.py merge   # merge=True vs both
     POLARS_MAX_THREADS=1 RAYON_NUM_THREADS=1 python benches/ratios.py lines   # theirs on one core
@@ -137,7 +138,22 @@ def _ensure_data() -> None:
         subprocess.run([sys.executable, str(HERE / "generate.py"), "--big", "0"], check=True)
 
 
-def objects(rounds: int) -> None:
+def _keys(value: Any) -> int:
+    """The dict entries in a value, nested ones included."""
+    if isinstance(value, dict):
+        return len(value) + sum(_keys(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_keys(item) for item in value)
+    return 0
+
+
+def dumps_only(rounds: int) -> None:
+    """`objects` against per-record `orjson.dumps` alone (genson is 20-60 times slower and
+    would set the run's length), with our median time per dict key in each title."""
+    objects(rounds, with_genson=False)
+
+
+def objects(rounds: int, with_genson: bool = True) -> None:
     """Inference over Python objects: records built by Python code, and the same records
     re-created by `orjson.loads`."""
     import orjson
@@ -163,17 +179,23 @@ def objects(rounds: int) -> None:
     for name, built in sets.items():
         loaded = [orjson.loads(orjson.dumps(record)) for record in built]
         assert samples_to_schema(built) == samples_to_schema(loaded)
+        keys = _keys(built)
         for origin, records in (("built by Python code", built), ("from orjson.loads", loaded)):
             contenders = [
                 Contender("orkestrel samples_to_schema", lambda r=records: samples_to_schema(r)),
                 Contender("orjson.dumps per record", lambda r=records: dumps(r)),
-                Contender("genson add_object per record", lambda r=records: genson(r)),
             ]
+            if with_genson:
+                contenders.append(
+                    Contender("genson add_object per record", lambda r=records: genson(r))
+                )
             times = measure(contenders, rounds)
+            per_key = statistics.median(times["orkestrel samples_to_schema"]) / keys
             report(
                 f"objects: {len(records):,} {name} records {origin}",
                 times,
                 "orkestrel samples_to_schema",
+                f" ({keys:,} dict keys, ours {per_key * 1e9:.1f} ns per key)",
             )
 
 
@@ -563,6 +585,7 @@ def database(rounds: int) -> None:
 
 GROUPS: dict[str, Callable[[int], None]] = {
     "objects": objects,
+    "dumps": dumps_only,
     "lines": lines,
     "merge": merge,
     "contract": contract,
@@ -578,7 +601,7 @@ def main() -> None:
     parser.add_argument("groups", nargs="*", default=["all"], choices=[*GROUPS, "all"])
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
-    names = list(GROUPS) if "all" in args.groups else args.groups
+    names = [n for n in GROUPS if n != "dumps"] if "all" in args.groups else args.groups
     load = os.getloadavg()[0]
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.1f}")
     for name in names:

@@ -214,3 +214,37 @@ def test_records_added_one_call_at_a_time_infer_as_one_batch(
     for record in records:
         builder.add(json.loads(json.dumps(record)) if fresh else record)
     assert builder.to_schema() == samples_to_schema(records, **options)
+
+
+class _Record:
+    """An instance whose `__dict__` is a split table (3.11, 3.12) or its inline values (3.13)."""
+
+
+def _as_instance_dict(record: dict[str, Any]) -> dict[str, Any]:
+    instance = _Record()
+    for key, value in record.items():
+        setattr(instance, key, value)
+    return vars(instance)
+
+
+def _with_holes(record: dict[str, Any]) -> dict[str, Any]:
+    holed: dict[Any, Any] = {}
+    for n, (key, value) in enumerate(record.items()):
+        holed[("gone", n)] = None
+        holed[key] = value
+    for n in range(len(record)):
+        del holed[("gone", n)]
+    return holed
+
+
+@given(st.lists(st.dictionaries(st.text(max_size=4), JSON, max_size=6), max_size=8), OPTIONS)
+def test_records_infer_alike_whatever_their_table(
+    rows: list[dict[str, Any]], options: dict[str, bool]
+) -> None:
+    # A plain dict is read from its table where the interpreter's layout is known (CPython 3.11
+    # to 3.13 with a GIL); an instance's `__dict__` and a dict that once held non-str keys take
+    # the other paths (`PyDict_Next`, the general-kind table with its deleted entries).
+    expected = samples_to_schema(rows, **options)
+    assert samples_to_schema([_as_instance_dict(r) for r in rows], **options) == expected
+    assert samples_to_schema([_with_holes(r) for r in rows], **options) == expected
+    assert [value_to_schema(_with_holes(r)) for r in rows] == [value_to_schema(r) for r in rows]

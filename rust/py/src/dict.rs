@@ -1,11 +1,14 @@
 //! A dict read from its storage, for every walk of Python values: its size and version, and
-//! its entries straight from the table on CPython 3.11, where `PyDict_Next` is a fifth of an
-//! object walk. Other interpreters (and split tables, which only instance `__dict__`s use)
-//! go through `PyDict_Next`.
+//! its entries straight from the table on CPython 3.11, 3.12 and 3.13 with a GIL, where
+//! `PyDict_Next` is a fifth of an object walk. Other interpreters (3.14 on, free-threaded
+//! builds, the limited API) and split tables (instance `__dict__`s, 3.13's inline values) go
+//! through `PyDict_Next`.
 //!
-//! The table is only read on CPython 3.11, which always has a GIL: no other thread changes the
-//! dict while a walk that runs no Python code reads it. A free-threaded build reads sizes
-//! atomically, and entries inside the dict's critical section (`crate::hold`, node.rs).
+//! The table and the version tag are only read on those GIL builds: no other thread changes
+//! the dict while a walk that runs no Python code reads it. Their layouts are the same on the
+//! three (`Include/internal/pycore_dict.h`; 3.13 adds `dk_mutex` to the keys head only where
+//! the GIL is disabled, which is not read here). A free-threaded build reads sizes atomically,
+//! and entries inside the dict's critical section (`crate::hold`, node.rs).
 
 use pyo3::ffi;
 
@@ -33,18 +36,19 @@ pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
     }
 }
 
-/// A dict's version tag, which every change to it moves; 0 where the layout is not known.
-/// `dict` is a live dict, read as the module note says (only on CPython 3.11, which has a GIL).
+/// A dict's version tag, which every change to it moves (3.12 and 3.13 keep moving it, the
+/// field only deprecated; 3.14 drops it); 0 where the layout is not known. `dict` is a live
+/// dict, read as the module note says (only on CPython 3.11 to 3.13 with a GIL).
 #[inline]
 pub fn dict_version(dict: *mut ffi::PyObject) -> u64 {
-    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12)))]
+    #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_14, Py_GIL_DISABLED)))]
     // SAFETY: `dict` is a live dict (or subclass), whose layout starts with PyDictObject,
     // read under the GIL (module note).
     #[allow(deprecated)]
     unsafe {
         (*dict.cast::<ffi::PyDictObject>()).ma_version_tag
     }
-    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_12))]
+    #[cfg(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_14, Py_GIL_DISABLED))]
     {
         let _ = dict;
         0
@@ -73,8 +77,12 @@ pub struct Table {
     end: isize,
 }
 
-/// The head of CPython 3.11's `struct _dictkeysobject` (`Include/internal/pycore_dict.h`).
-#[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy), not(GraalPy)))]
+/// The head of `struct _dictkeysobject` on CPython 3.11 to 3.13 with a GIL
+/// (`Include/internal/pycore_dict.h`, the same fields in the same order on the three).
+#[cfg(all(
+    Py_3_11,
+    not(any(Py_3_14, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
+))]
 #[repr(C)]
 struct KeysHead {
     _dk_refcnt: ffi::Py_ssize_t,
@@ -86,21 +94,34 @@ struct KeysHead {
     dk_nentries: ffi::Py_ssize_t,
 }
 
+/// `DICT_KEYS_SPLIT`, the keys kind of split tables (the same value on 3.11 to 3.13).
+#[cfg(all(
+    Py_3_11,
+    not(any(Py_3_14, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
+))]
+const DICT_KEYS_SPLIT: u8 = 2;
+
 impl Table {
     /// The table of `dict` (a dict or subclass), or `None` to use `PyDict_Next`.
     ///
     /// # Safety
     /// `dict` is a live dict that no code changes while the table is used (the GIL is held
     /// and no Python code runs during a walk).
-    #[cfg(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy), not(GraalPy)))]
+    #[cfg(all(
+        Py_3_11,
+        not(any(Py_3_14, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
+    ))]
     #[inline]
     pub unsafe fn of(dict: *mut ffi::PyObject) -> Option<Table> {
         // SAFETY: every dict (subclasses included) starts with `PyDictObject`, whose `ma_keys`
         // points to a keys object laid out as `KeysHead` followed by `dk_indices` (2^log2
         // index bytes) and then the entries: `PyDictUnicodeEntry {key, value}` for unicode and
         // split kinds, `PyDictKeyEntry {hash, key, value}` for the general kind. That is what
-        // `DK_ENTRIES`/`DK_UNICODE_ENTRIES` compute in 3.11. A split table (`ma_values` set)
-        // keeps its values elsewhere, in insertion order: left to `PyDict_Next`.
+        // `DK_ENTRIES`/`DK_UNICODE_ENTRIES` (`_DK_ENTRIES` from 3.12) compute in 3.11 to 3.13,
+        // built with a GIL (this cfg): no other thread runs while the walk reads. A split
+        // table (`ma_values` set: instance `__dict__`s, and 3.13's dicts over an object's
+        // inline values) keeps its values elsewhere, in insertion order, and so may a
+        // split-kind keys object: both are left to `PyDict_Next`.
         unsafe {
             let object = dict.cast::<ffi::PyDictObject>();
             if !(*object).ma_values.is_null() {
@@ -108,6 +129,9 @@ impl Table {
             }
             let keys = (*object).ma_keys.cast::<KeysHead>();
             let head = &*keys;
+            if head.dk_kind == DICT_KEYS_SPLIT {
+                return None;
+            }
             let indices = keys.cast::<u8>().add(std::mem::size_of::<KeysHead>());
             let entries = indices.add(1usize << head.dk_log2_index_bytes);
             let stride = if head.dk_kind == 0 { 24 } else { 16 };
@@ -122,8 +146,11 @@ impl Table {
     /// Always `None` here: this interpreter's dict layout is not one this module knows.
     ///
     /// # Safety
-    /// None needed; kept `unsafe` to match the 3.11 version.
-    #[cfg(not(all(Py_3_11, not(Py_3_12), not(Py_LIMITED_API), not(PyPy), not(GraalPy))))]
+    /// None needed; kept `unsafe` to match the version that reads the table.
+    #[cfg(not(all(
+        Py_3_11,
+        not(any(Py_3_14, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
+    )))]
     #[inline]
     pub unsafe fn of(_dict: *mut ffi::PyObject) -> Option<Table> {
         None

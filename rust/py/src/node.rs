@@ -36,13 +36,13 @@ unsafe fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
     }
 }
 
-/// Visits a dict's entries from its storage as borrowed pointers; a key that is not a `str`
-/// makes the value not a record. With `guarded`, the dict is checked after each visit, which
-/// may have run Python code (a finalizer or a `gc.callbacks` hook started by an allocation):
-/// any change to it makes it unreadable, so what the visits saw is one state of the dict,
-/// never keys from before a change mixed with keys from after it. The check is the version
-/// tag where the interpreter keeps one (3.11), else the size. Unguarded walks are for visits
-/// that run no Python code, so the dict cannot change under them.
+/// Visits a dict's entries from its storage as borrowed pointers; a key that is not a `str` makes
+/// the value not a record. With `guarded`, the dict is checked after each visit, which may have run
+/// Python code (a finalizer or a `gc.callbacks` hook started by an allocation): any change to it
+/// makes it unreadable, so what the visits saw is one state of the dict, never keys from before a
+/// change mixed with keys from after it. The check is the version tag where the interpreter keeps
+/// one (3.11 to 3.13 with a GIL), else the size. Unguarded walks are for visits that run no Python
+/// code, so the dict cannot change under them.
 ///
 /// # Safety
 /// `dict` is a live dict; `visit` gets live entries and must take its own references to
@@ -62,10 +62,10 @@ where
     }
     let size = dict_len(dict);
     let version = dict_version(dict);
-    // SAFETY: `dict` is a live dict, read in place: guarded walks stop at the first change
-    // the version tag shows (checked after every visit, before the next entry is read; the
-    // table is only read on 3.11, which keeps the tag), unguarded ones run no code that could
-    // change it.
+    // SAFETY: `dict` is a live dict, read in place: guarded walks stop at the first change the
+    // version tag shows (checked after every visit, before the next entry is read; the table is
+    // only read on 3.11 to 3.13 with a GIL, which keep the tag), unguarded ones run no code that
+    // could change it.
     for (key, value, text) in unsafe { value::in_place(dict) } {
         // SAFETY: a type check on a live key (a unicode table's keys are exact `str`s).
         if !text && unsafe { ffi::PyUnicode_Check(key) } == 0 {

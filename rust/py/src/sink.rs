@@ -133,7 +133,7 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
                 }
                 _ => {
                     // The copy disagrees with the walk: the entries done so far and the rest,
-                    // in a new dict. Not reachable on CPython 3.11 (the walk refuses any
+                    // in a new dict. Not reachable on CPython 3.11 to 3.13 (the walk refuses any
                     // change it sees, and `PyDict_Copy` clones the table before it allocates,
                     // see tests/contract/test_changed_input.py); kept in case an interpreter
                     // orders those steps otherwise.
@@ -295,7 +295,7 @@ impl<'py> PySink<'py> {
             }
         };
         // The copy is checked again: allocating it may have run a finalizer that changed the
-        // input (after the clone on CPython 3.11, so the copy still holds what was walked).
+        // input (after the clone on CPython 3.11 to 3.13, so the copy still holds what was walked).
         let table = clean(copy.as_ptr())?;
         Some((copy, table))
     }

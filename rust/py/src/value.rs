@@ -230,8 +230,8 @@ pub unsafe fn items<'a>(
 /// an exact `str` without reading its type (it came from a unicode-kind table).
 pub type Raw = (*mut ffi::PyObject, *mut ffi::PyObject, bool);
 
-/// The entries of a live dict (or subclass), in order, for a walk that holds borrowed
-/// pointers: from the table on CPython 3.11, else `PyDict_Next` (with the next entry read
+/// The entries of a live dict (or subclass), in order, for a walk that holds borrowed pointers:
+/// from the table on CPython 3.11 to 3.13 with a GIL, else `PyDict_Next` (with the next entry read
 /// ahead so its value's header can be prefetched) with a GIL, and from the walk's snapshot
 /// (`crate::hold`) on a free-threaded build. Each entry's value header is prefetched.
 pub struct Entries {
@@ -285,9 +285,9 @@ pub unsafe fn entries(py: Python<'_>, dict: *mut ffi::PyObject) -> Entries {
     }
 }
 
-/// The entries of a live dict (or subclass) read in place, from its table on CPython 3.11 or
-/// else `PyDict_Next`, on every build: for a walk that keeps the dict still itself (the
-/// contract's, inside the dict's critical section on a free-threaded build, and checking its
+/// The entries of a live dict (or subclass) read in place, from its table on CPython 3.11 to 3.13
+/// (GIL builds) or else `PyDict_Next`, on every build: for a walk that keeps the dict still itself
+/// (the contract's, inside the dict's critical section on a free-threaded build, and checking its
 /// version after each visit that may run Python code).
 ///
 /// # Safety
@@ -296,7 +296,7 @@ pub unsafe fn entries(py: Python<'_>, dict: *mut ffi::PyObject) -> Entries {
 #[inline(always)]
 pub unsafe fn in_place(dict: *mut ffi::PyObject) -> Entries {
     // SAFETY: a live dict, unchanged while its entries are read (a table is only read on
-    // CPython 3.11, which has a GIL; see above).
+    // CPython 3.11 to 3.13 built with a GIL; see dict.rs).
     let table = unsafe { Table::of(dict) };
     Entries {
         dict,
@@ -366,7 +366,7 @@ impl Iterator for Entries {
     #[inline(always)]
     fn next(&mut self) -> Option<Raw> {
         // SAFETY: the cursor was read from this dict, which cannot change while it is read (a
-        // cursor is only read on CPython 3.11, which has a GIL; elsewhere it is empty).
+        // cursor is only read on CPython 3.11 to 3.13 built with a GIL; elsewhere it is empty).
         match unsafe { self.cursor.next() } {
             Some((key, value)) => Some((key, value, self.unicode)),
             None if !self.fallback => None,

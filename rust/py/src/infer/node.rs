@@ -103,6 +103,20 @@ impl<'py> PyNode<'py> {
                 return NumberClass::Integer;
             }
         }
+        #[cfg(all(Py_3_12, not(any(Py_3_14, Py_LIMITED_API, PyPy, GraalPy))))]
+        {
+            // SAFETY: `obj` is an int (or subclass). On 3.12 and 3.13 (this branch only) an int
+            // is `PyObject_HEAD` (`ffi::PyObject`) then `long_value.lv_tag`, a word holding its
+            // digit count above the 3 sign/flag bits (`_PyLong_NON_SIZE_BITS`,
+            // `cpython/longintrepr.h`). An int never changes once made, so the read races with
+            // nothing, with a GIL or without (PyO3 builds free-threaded only from 3.14, which
+            // this branch leaves to the call below). 34 digits at most is a finite double, as
+            // on 3.11.
+            let digits = unsafe { *self.obj.cast::<ffi::PyObject>().add(1).cast::<usize>() } >> 3;
+            if digits <= 34 {
+                return NumberClass::Integer;
+            }
+        }
         self.int_class_slow()
     }
 
