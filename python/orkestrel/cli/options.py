@@ -16,7 +16,7 @@ from orkestrel.cli.agent import (
     AGENT_MAX_REQUESTS,
     agent_factory,
 )
-from orkestrel.cli.arguments import positive_int
+from orkestrel.cli.arguments import nonnegative_int, positive_int, positive_seconds
 from orkestrel.cli.builtins import builtin_factories
 from orkestrel.cli.builtins import database as served_database
 from orkestrel.cli.builtins import workspace as served_workspace
@@ -80,7 +80,7 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--pool-timeout",
-        type=_positive_seconds,
+        type=positive_seconds,
         default=POSTGRES_POOL_TIMEOUT,
         metavar="SECONDS",
         help="how long a call waits for a free connection before it fails as retryable "
@@ -138,7 +138,7 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--database-answer-keys",
-        type=_count,
+        type=nonnegative_int,
         default=DATABASE_TOOL_KEYS,
         metavar="N",
         help="most keys a database add or set of many rows answers; past it the answer is the "
@@ -151,26 +151,6 @@ def add_toolbox_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help="comma-separated tool factories to load (default: all, plugins included)",
     )
-
-
-def _positive_seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a nonnegative integer, got {text!r}")
-    return value
 
 
 def _names(text: str) -> list[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import math
 import os
 import signal
 import sys
@@ -16,6 +15,7 @@ from typing import Any, TextIO
 import anyio
 
 from orkestrel.cli.agent import add_agent_arguments
+from orkestrel.cli.arguments import positive_int, positive_seconds
 from orkestrel.cli.ask import Ask, AskSetupError, add_ask_arguments, open_ask, page_url
 from orkestrel.cli.constants import COMMANDS
 from orkestrel.cli.events import add_event_arguments, open_event_store
@@ -90,28 +90,8 @@ def register(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
-
-
 def _completion_values(text: str) -> int:
-    value = _count(text)
+    value = positive_int(text)
     if value > COMPLETION_VALUES:
         raise argparse.ArgumentTypeError(
             f"expected a whole number from 1 to {COMPLETION_VALUES} (the protocol's cap), "
@@ -125,14 +105,14 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     session bounds."""
     parser.add_argument(
         "--timeout",
-        type=_seconds,
+        type=positive_seconds,
         default=None,
         metavar="SECONDS",
         help="fail any tool call that runs longer than this (default: no limit)",
     )
     parser.add_argument(
         "--max-answer-bytes",
-        type=_count,
+        type=positive_int,
         default=DEFAULT_MAX_ANSWER_BYTES,
         metavar="N",
         help="answer a tool call whose result is over N bytes of JSON with an error naming "
@@ -157,7 +137,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     database = parser.add_argument_group("database work")
     database.add_argument(
         "--database-threads",
-        type=_count,
+        type=positive_int,
         default=DATABASE_THREAD_LIMIT,
         metavar="N",
         help="units of database work run in worker threads at once "
@@ -165,7 +145,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     database.add_argument(
         "--session-database-threads",
-        type=_count,
+        type=positive_int,
         default=DEFAULT_SESSION_DATABASE_THREADS,
         metavar="N",
         help="of those, the most one client session runs at once; the waiting work of "
@@ -173,7 +153,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     database.add_argument(
         "--ready-queue",
-        type=_count,
+        type=positive_int,
         default=DEFAULT_READY_QUEUE,
         metavar="N",
         help="over HTTP, /readyz answers 503 (saturated) while more units of database work "
@@ -248,7 +228,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     http.add_argument(
         "--events-per-stream",
-        type=_count,
+        type=positive_int,
         default=EVENTS_PER_STREAM,
         metavar="N",
         help="events kept per response stream for a client that reconnects with "
@@ -256,14 +236,14 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     http.add_argument(
         "--event-bytes",
-        type=_count,
+        type=positive_int,
         default=EVENT_BYTES,
         metavar="BYTES",
         help=f"bytes of events kept over all sessions (default: {EVENT_BYTES})",
     )
     http.add_argument(
         "--event-ttl",
-        type=_seconds,
+        type=positive_seconds,
         default=EVENT_TTL_SECONDS,
         metavar="SECONDS",
         help=f"how long a kept event can be replayed (default: {EVENT_TTL_SECONDS:g})",
@@ -271,7 +251,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     add_event_arguments(http)
     http.add_argument(
         "--resume-seconds",
-        type=_seconds,
+        type=positive_seconds,
         default=RESUME_SECONDS,
         metavar="SECONDS",
         help="how long a call whose client dropped the connection waits for it to reconnect "
@@ -279,7 +259,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     http.add_argument(
         "--session-idle",
-        type=_seconds,
+        type=positive_seconds,
         default=DEFAULT_SESSION_IDLE_SECONDS,
         metavar="SECONDS",
         help="close a session after this long without a request "
@@ -287,14 +267,14 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     http.add_argument(
         "--max-sessions",
-        type=_count,
+        type=positive_int,
         default=DEFAULT_MAX_SESSIONS,
         metavar="N",
         help=f"open sessions at most; past it new ones get 503 (default: {DEFAULT_MAX_SESSIONS})",
     )
     http.add_argument(
         "--header-timeout",
-        type=_seconds,
+        type=positive_seconds,
         default=DEFAULT_HEADER_TIMEOUT_SECONDS,
         metavar="SECONDS",
         help="close a connection whose request headers take longer than this "
@@ -302,7 +282,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     http.add_argument(
         "--keepalive-timeout",
-        type=_seconds,
+        type=positive_seconds,
         default=DEFAULT_KEEPALIVE_SECONDS,
         metavar="SECONDS",
         help="close a connection idle this long between requests "
@@ -310,7 +290,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     )
     http.add_argument(
         "--max-connections",
-        type=_count,
+        type=positive_int,
         default=DEFAULT_MAX_CONNECTIONS,
         metavar="N",
         help="open connections at most (fewer when the open-file limit is lower); past it a new "

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from orkestrel.cli.arguments import positive_int
 from orkestrel.cli.runs import open_runs_driver
 from orkestrel.database import create_database
 from orkestrel.tool import ToolManagerInterface
@@ -44,16 +45,6 @@ def _ttl(text: str) -> float:
     return value
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
-
-
 def add_task_arguments(parser: argparse.ArgumentParser) -> None:
     """Adds `--task-ttl` and `--max-tasks`."""
     group = parser.add_argument_group(
@@ -69,7 +60,7 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--max-tasks",
-        type=_count,
+        type=positive_int,
         default=DEFAULT_MAX_LIVE_TASKS,
         metavar="N",
         help="tasks one client (one token) may have working at once; past it a call is refused "
