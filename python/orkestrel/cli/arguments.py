@@ -7,23 +7,21 @@ import argparse
 
 def positive_int(text: str) -> int:
     """Parses a positive integer, the value of a count option."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+    return _int_from(text, 1, "a positive integer")
 
 
 def nonnegative_int(text: str) -> int:
     """Parses an integer from 0, the value of a cap where 0 means none."""
+    return _int_from(text, 0, "a nonnegative integer")
+
+
+def _int_from(text: str, least: int, expected: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a nonnegative integer, got {text!r}")
+        value = least - 1
+    if value < least:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
     return value
 
 
