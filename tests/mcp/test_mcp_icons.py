@@ -17,7 +17,7 @@ import pytest
 from orkestrel.cli.serve import run_serve
 from orkestrel.mcp import create_server
 from orkestrel.mcp.errors import IconError
-from orkestrel.mcp.icons import ICON_SRC_CHARS, MAX_ICONS
+from orkestrel.mcp.icons import ICON_CHARS_TOTAL, ICON_SRC_CHARS, MAX_ICONS
 from orkestrel.tool import ToolManager
 from support.mcp_client import MAJOR, MODES, connect, raw_session, stdio, types_module, wire
 from support.serve_http import parse_serve
@@ -177,6 +177,26 @@ async def test_more_icons_than_the_cap_are_refused(tmp_path: Path) -> None:
         2,
         f"orkestrel serve: --icon: {MAX_ICONS + 1} icons; expected at most {MAX_ICONS}\n",
     )
+
+
+async def test_icons_over_the_total_cap_are_refused_though_each_is_within_its_own(
+    tmp_path: Path,
+) -> None:
+    src = "https://icons.example/" + "a" * (ICON_SRC_CHARS - 30)
+    count = ICON_CHARS_TOTAL // len(src) + 1
+    assert count <= MAX_ICONS
+    err = io.StringIO()
+    options = parse_serve("--root", str(tmp_path), *(f"--icon={src}{i}" for i in range(count)))
+    status = await run_serve(options, stderr=err)
+    total = count * (len(src) + 1)
+    assert (status, err.getvalue()) == (
+        2,
+        f"orkestrel serve: --icon: the icons' src hold {total} characters; "
+        f"expected at most {ICON_CHARS_TOTAL}\n",
+    )
+    within = [{"src": f"{src[: ICON_CHARS_TOTAL // MAX_ICONS - 1]}{i}"} for i in range(MAX_ICONS)]
+    assert sum(len(icon["src"]) for icon in within) == ICON_CHARS_TOTAL
+    create_server(ToolManager(), icons=within)
 
 
 @pytest.mark.parametrize(

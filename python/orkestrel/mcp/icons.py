@@ -20,6 +20,11 @@ ICON_SRC_CHARS = 8192
 """The longest icon `src` accepted, in characters (a `data:` URI included): the icons go out
 with the server's info and on every tool, template and prompt listed."""
 
+ICON_CHARS_TOTAL = 16384
+"""The most `src` characters all of a server's icons hold together: each is copied onto every
+tool, template and prompt listed, so this bounds what the icons add to a listing (about 16 KiB
+per listed item, not `MAX_ICONS` times `ICON_SRC_CHARS`)."""
+
 MAX_ICON_SIZES = 16
 """The most `sizes` one icon lists."""
 
@@ -38,12 +43,19 @@ def check_icons(icons: Sequence[Mapping[str, Any]], option: str = "icons") -> li
     (and no user info) nor a `data:image/...` URI, or is over `ICON_SRC_CHARS` characters or
     holds a space, a control or non-ASCII character; a `mimeType` that is not `image/...` (or
     not the data URI's own); `sizes` that are not `WxH` or `any`; a `theme` other than `light`
-    or `dark`; another member; more than `MAX_ICONS` icons."""
+    or `dark`; another member; more than `MAX_ICONS` icons, or more than `ICON_CHARS_TOTAL`
+    `src` characters in all."""
     if isinstance(icons, str | bytes | Mapping) or not isinstance(icons, Sequence):
         raise IconError(option, f"expected a list of icons, got {type(icons).__name__}")
     if len(icons) > MAX_ICONS:
         raise IconError(option, f"{len(icons)} icons; expected at most {MAX_ICONS}")
-    return [_check(icon, f"{option}[{index}]") for index, icon in enumerate(icons)]
+    checked = [_check(icon, f"{option}[{index}]") for index, icon in enumerate(icons)]
+    total = sum(len(icon["src"]) for icon in checked)
+    if total > ICON_CHARS_TOTAL:
+        raise IconError(
+            option, f"the icons' src hold {total} characters; expected at most {ICON_CHARS_TOTAL}"
+        )
+    return checked
 
 
 def parse_icon(text: str, option: str = "--icon") -> dict[str, Any]:
