@@ -433,20 +433,31 @@ impl Fields {
     /// The second pass of [`Fields::feed_checked`]: the containers at the positions `containers`
     /// marks (the last bit standing for every position from 63 on).
     fn feed_containers<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, containers: u64) {
+        if containers >> 63 != 0 {
+            return self.feed_every_container(ctx, v);
+        }
         let last = 64 - containers.leading_zeros() as usize;
-        for (pos, (probe, (_, value))) in self.order.iter().zip(v.entries()).enumerate() {
-            if pos >= 63 && last == 64 {
-                if value.leaf().is_some() {
-                    continue;
+        for (pos, (probe, (_, value))) in self.order.iter().zip(v.entries()).take(last).enumerate()
+        {
+            if containers & (1 << pos) != 0 {
+                if let Some(column) = self.columns.get_mut(probe.column as usize) {
+                    column.present += 1;
+                    column.slot.add_with(ctx, value, false, false);
                 }
-            } else if pos >= last {
-                break;
-            } else if containers & (1 << pos) == 0 {
-                continue;
             }
-            if let Some(column) = self.columns.get_mut(probe.column as usize) {
-                column.present += 1;
-                column.slot.add_with(ctx, value, false, false);
+        }
+    }
+
+    /// [`Fields::feed_containers`] for a record with a container from its 64th entry on.
+    #[cold]
+    #[inline(never)]
+    fn feed_every_container<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S) {
+        for (probe, (_, value)) in self.order.iter().zip(v.entries()) {
+            if value.leaf().is_none() {
+                if let Some(column) = self.columns.get_mut(probe.column as usize) {
+                    column.present += 1;
+                    column.slot.add_with(ctx, value, false, false);
+                }
             }
         }
     }
