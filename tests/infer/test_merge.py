@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from orkestrel.contract import (
@@ -160,3 +160,45 @@ def test_the_reference_s_mode_stays_the_default() -> None:
 def test_builders_of_the_two_modes_do_not_merge() -> None:
     with pytest.raises(ValueError, match="different options"):
         SchemaBuilder(merge=True).merge(SchemaBuilder())
+
+
+KEYS = st.sampled_from(["a", "b", "c", "a_key_longer_than_sixteen_bytes", "\\u0061", "\\u0062"])
+"""Key spellings as written in the JSON text: a long one, and escaped spellings of `a` and `b`."""
+
+
+def line_of(entries: list[tuple[str, Any]]) -> str:
+    return "{" + ", ".join(f'"{key}": {json.dumps(value)}' for key, value in entries) + "}"
+
+
+@given(
+    st.lists(st.lists(st.tuples(KEYS, RECORDS), max_size=5), min_size=1, max_size=30),
+    st.booleans(),
+)
+@example([[("a", 1), ("b", 2)], [("a", "x"), ("a", 3)]], True)
+@example([[("a", 1), ("b", [1]), ("c", 2)], [("\\u0062", {"a": 1}), ("b", None), ("c", 1)]], True)
+def test_json_lines_with_repeated_keys_give_the_schema_of_their_loaded_records(
+    rows: list[list[tuple[str, Any]]], merge: bool
+) -> None:
+    """Records of one length whose keys differ late, repeat an earlier key (the last one wins)
+    or spell one escaped: the reader's record shortcuts give what the records as loaded give."""
+    lines = [line_of(entries) for entries in rows]
+    want = samples_to_schema([json.loads(line) for line in lines], merge=merge)
+    text = "\n".join(lines).encode()
+    assert infer_json_lines(text, threads=1, merge=merge) == want
+
+
+def test_wide_json_lines_records_with_containers_past_the_sixty_fourth_key() -> None:
+    rng = random.Random(32)
+    rows = []
+    for index in range(300):
+        entries: list[tuple[str, Any]] = []
+        for position in range(70):
+            value: Any = rng.choice([1, "s", None, 0.5])
+            if position in (3, 62, 63, 64, 69):
+                value = rng.choice([{"k": position}, [position], {"k": None, "j": 1}, None])
+            entries.append((f"k{position}", value))
+        if index % 5 == 0:
+            entries[rng.randrange(70)] = ("k1", [index])
+        rows.append(line_of(entries))
+    want = samples_to_schema([json.loads(row) for row in rows], merge=True)
+    assert infer_json_lines("\n".join(rows).encode(), threads=1, merge=True) == want

@@ -1,4 +1,4 @@
-//! Times JSON Lines inference on one thread: `cargo run --release --example lines -- FILE [ROUNDS] [THREADS]`.
+//! Times JSON Lines inference on one thread: `cargo run --release --example lines -- FILE [ROUNDS] [THREADS] [merge]`.
 use std::io::Write;
 use std::time::Instant;
 
@@ -10,7 +10,11 @@ fn main() {
     let rounds: usize = args.next().map_or(5, |r| r.parse().expect("rounds"));
     let threads: usize = args.next().map_or(1, |r| r.parse().expect("threads"));
     let data = std::fs::read(path).expect("readable file");
-    let mut lines = Lines::new(Options::default());
+    let merge = args.next().is_some_and(|m| m == "merge");
+    let mut lines = Lines::new(Options {
+        merge,
+        ..Options::default()
+    });
     lines.threads = threads;
     let mut best = f64::MAX;
     for _ in 0..rounds {

@@ -8,7 +8,8 @@ use std::hash::BuildHasher;
 use foldhash::fast::RandomState;
 use hashbrown::HashTable;
 
-use super::slot::Slot;
+use super::ctx::Ctx;
+use super::slot::{bit, Slot};
 use super::source::Source;
 use super::terms::{Keys, FIRST_COMPOSITE};
 use super::text::{cmp_utf16, same_bytes};
@@ -26,6 +27,8 @@ pub(crate) struct Column {
     pub key: u32,
     /// Where the last row's entry with the key sits in that row's entry list.
     pub entry: u32,
+    /// The slot's leaf bits before [`Fields::feed_checked`] added a value: what it restores.
+    undo: u8,
     /// Summary of the key's values.
     pub slot: Slot,
     /// The row stamp that last carried the key (duplicate detection).
@@ -366,6 +369,115 @@ impl Fields {
         &mut self.recent[0].1
     }
 
+    /// Adds the values of a record that [`Fields::repeats`] (or [`Fields::recall`]) matched to
+    /// their predicted columns, building no terms.
+    #[inline(always)]
+    pub fn feed<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S) {
+        let tracking = ctx.opts.enums | ctx.opts.format;
+        let columns = &mut self.columns;
+        // The match made the entry count at most the order's length.
+        for (probe, (_, value)) in self.order.iter().zip(v.entries()) {
+            if let Some(column) = columns.get_mut(probe.column as usize) {
+                column.present += 1;
+                column.slot.add_with(ctx, value, false, tracking);
+            }
+        }
+    }
+
+    /// For a record with as many entries as the current order predicts, when no term is built
+    /// and no enum or format is tracked: checks each key against the order and adds its value
+    /// in the same pass (a leaf at once, a container once every key has matched), so the record
+    /// is read once rather than checked and then fed. At the first key that differs it takes
+    /// back what it added and answers false: until then each column was fed at most once, the
+    /// keys being the order's distinct ones, so restoring its counts and leaf bits is exact.
+    #[inline(always)]
+    pub fn feed_checked<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S) -> bool {
+        // Bit `pos` set: the entry at `pos` holds a container, fed in a second pass.
+        let mut containers = 0u64;
+        let mut fed = 0usize;
+        for (pos, (key, value)) in v.entries().enumerate() {
+            let Some(probe) = self.order.get(pos) else {
+                return self.unfeed(v, fed);
+            };
+            let same = key.is_some_and(|key| {
+                let (len, head) = S::key_head(key);
+                // Bitwise: one branch for the length and the head together.
+                (probe.len as usize == len) & (probe.head == head)
+                    && (len <= 16
+                        || self
+                            .columns
+                            .get(probe.column as usize)
+                            .is_some_and(|c| same_bytes(ctx.keys.get(c.key), &S::key_text(key))))
+            });
+            let column = match self.columns.get_mut(probe.column as usize) {
+                Some(column) if same => column,
+                _ => return self.unfeed(v, fed),
+            };
+            match value.leaf() {
+                Some(leaf) => {
+                    column.undo = column.slot.leaves;
+                    column.present += 1;
+                    column.slot.count += 1;
+                    column.slot.leaves |= bit(leaf);
+                }
+                None => containers |= 1u64.checked_shl(pos as u32).unwrap_or(1 << 63),
+            }
+            fed = pos + 1;
+        }
+        if containers != 0 {
+            self.feed_containers(ctx, v, containers);
+        }
+        true
+    }
+
+    /// The second pass of [`Fields::feed_checked`]: the containers at the positions `containers`
+    /// marks (the last bit standing for every position from 63 on).
+    fn feed_containers<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, containers: u64) {
+        if containers >> 63 != 0 {
+            return self.feed_every_container(ctx, v);
+        }
+        let last = 64 - containers.leading_zeros() as usize;
+        for (pos, (probe, (_, value))) in self.order.iter().zip(v.entries()).take(last).enumerate()
+        {
+            if containers & (1 << pos) != 0 {
+                if let Some(column) = self.columns.get_mut(probe.column as usize) {
+                    column.present += 1;
+                    column.slot.add_with(ctx, value, false, false);
+                }
+            }
+        }
+    }
+
+    /// [`Fields::feed_containers`] for a record with a container from its 64th entry on.
+    #[cold]
+    #[inline(never)]
+    fn feed_every_container<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S) {
+        for (probe, (_, value)) in self.order.iter().zip(v.entries()) {
+            if value.leaf().is_none() {
+                if let Some(column) = self.columns.get_mut(probe.column as usize) {
+                    column.present += 1;
+                    column.slot.add_with(ctx, value, false, false);
+                }
+            }
+        }
+    }
+
+    /// Takes back the leaf values [`Fields::feed_checked`] added from the first `fed` entries.
+    #[cold]
+    #[inline(never)]
+    fn unfeed<'a, S: Source<'a>>(&mut self, v: S, fed: usize) -> bool {
+        for (probe, (_, value)) in self.order.iter().zip(v.entries()).take(fed) {
+            if value.leaf().is_some() {
+                if let Some(column) = self.columns.get_mut(probe.column as usize) {
+                    column.present -= 1;
+                    column.slot.count -= 1;
+                    column.slot.leaves = column.undo;
+                }
+            }
+        }
+        false
+    }
+
     /// The column predicted for entry position `pos`; only meaningful for a record that
     /// [`Fields::repeats`] (or [`Fields::recall`]) matched.
     #[inline]
@@ -470,6 +582,7 @@ impl Fields {
             present: 0,
             seen: 0,
             entry: 0,
+            undo: 0,
             slot,
         });
         let (columns, state) = (&self.columns, &self.state);

@@ -116,11 +116,24 @@ impl Slot {
         };
         fields.rows += 1;
         let stamp = fields.rows;
+        let tracking = ctx.opts.enums | ctx.opts.format;
+        // The merging mode's common case: the last clean record's keys again, read in one pass.
+        if !want
+            && !tracking
+            && fields.repeat_count() == Some(v.len())
+            && fields.feed_checked(ctx, v)
+        {
+            return EMPTY;
+        }
         let same = fields.repeats(&ctx.keys, v)
             || fields.recall(&ctx.keys, v, &mut self.last, &mut self.raw);
+        if same && !want {
+            // No term to build (the merging mode): only the values to feed.
+            fields.feed(ctx, v);
+            return EMPTY;
+        }
         if same {
             // The last clean record's keys in the same order: distinct, with known columns.
-            let tracking = ctx.opts.enums | ctx.opts.format;
             let mut words = ctx.take();
             words.push(0);
             for (pos, (_, value)) in v.entries().enumerate() {
