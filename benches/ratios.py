@@ -15,7 +15,8 @@ Run with a release build (`maturin develop --release`, or a wheel from `maturin 
     python benches/ratios.py contract   # parse vs msgspec.convert, is_valid vs jsonschema-rs
     python benches/ratios.py cli        # genson-rs CLI and `orkestrel infer` start-up, as processes
     python benches/ratios.py tool       # ToolManager.execute over a bare await, in one event loop
-    python benches/ratios.py database   # the database tool against raw sqlite3 on one file
+    python benches/ratios.py database   # the database tool against raw sqlite3 (and psycopg,
+                                        # with ORKESTREL_POSTGRES_DSN set)
     python benches/ratios.py all --rounds 9
 
 The genson-rs CLI is built on first use with `cargo install --locked genson-rs --root
@@ -489,12 +490,51 @@ def tool(rounds: int) -> None:
 
 
 UNSORTED = "SELECT id, name, price, stock FROM products WHERE price < ? ORDER BY id LIMIT ?"
+PG_UNSORTED = "SELECT id, name, price, stock FROM products WHERE price < %s ORDER BY id LIMIT %s"
+
+
+def _postgres_twin(folder: Path) -> tuple[Any, Any, Any] | None:
+    """Raw psycopg and the database layer on one PostgreSQL server, each in a schema of its
+    own holding the 100,000 rows, when `ORKESTREL_POSTGRES_DSN` names a server: the raw
+    connection and the layer's stay open for the whole run, as a user's would."""
+    dsn = os.environ.get("ORKESTREL_POSTGRES_DSN")
+    if not dsn:
+        return None
+    import uuid
+
+    import psycopg
+
+    import bench_database as data
+    from orkestrel.database import create_database, create_postgres_driver
+
+    raw_schema, layer_schema = (f"ratios_{uuid.uuid4().hex[:10]}" for _ in range(2))
+    raw = psycopg.connect(dsn, autocommit=True)
+    raw.execute(f"CREATE SCHEMA {raw_schema}")
+    raw.execute(f"SET search_path TO {raw_schema}")
+    raw.execute(
+        'CREATE TABLE products (id text COLLATE "C" NOT NULL PRIMARY KEY, name text COLLATE "C" '
+        "NOT NULL, price double precision NOT NULL, stock bigint)"
+    )
+    with raw.transaction(), raw.cursor() as cursor:
+        cursor.executemany("INSERT INTO products VALUES (%s, %s, %s, %s)", data.tuples(data.ROWS))
+    raw.execute("ANALYZE products")
+    driver = create_postgres_driver(dsn, schema=layer_schema)
+    layer = create_database(tables=data.TABLES, driver=driver)
+
+    def drop() -> None:
+        for schema in (raw_schema, layer_schema):
+            raw.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        raw.close()
+
+    return raw, layer, drop
 
 
 def database(rounds: int) -> None:
-    """The database tool against raw `sqlite3` on a 100,000-row SQLite file each: `records`
-    with one condition and limit 100 (in key order), and `add` of 1,000 new rows in one
-    transaction, both inside one running event loop."""
+    """The database tool against the raw driver on a 100,000-row table each: `records` with
+    one condition and limit 100 (in key order) on SQLite against `sqlite3` and, when
+    `ORKESTREL_POSTGRES_DSN` names a server, on PostgreSQL against psycopg; and `add` of 1,000
+    new rows in one transaction on SQLite. All inside one running event loop, every contender
+    of a round interleaved, on connections opened once (raw ones in autocommit mode)."""
     import asyncio
 
     import bench_database as data
@@ -506,11 +546,14 @@ def database(rounds: int) -> None:
     layer = create_database(
         tables=data.TABLES, driver=create_sqlite_driver(folder / "layer.sqlite3")
     )
-    tool = create_database_tool(databases={"bench": layer})
+    twin = _postgres_twin(folder)
+    databases = {"bench": layer} if twin is None else {"bench": layer, "pg": twin[1]}
+    tool = create_database_tool(databases=databases)
     # No sort term: a sort over 100k rows would hide the per-call cost the goal is about.
     # The tool orders by key when asked for no order, so raw does too.
     query = {"conditions": data.CONDITION, "limit": 100}
     records = {"operation": "records", "id": "bench", "table": "products", "query": query}
+    pg_records = {**records, "id": "pg"}
     batches = iter(range(10**9))
 
     def fresh() -> list[dict[str, Any]]:
@@ -520,10 +563,6 @@ def database(rounds: int) -> None:
             for i in range(1000)
         ]
 
-    def raw_records() -> Any:
-        rows = raw.execute(UNSORTED, (500, 100)).fetchall()
-        return data.as_records(rows)
-
     def raw_add(rows: list[dict[str, Any]]) -> None:
         raw.execute("BEGIN")
         raw.executemany(data.SQLITE_INSERT, data.tuples(rows))
@@ -531,6 +570,8 @@ def database(rounds: int) -> None:
 
     async def timed() -> dict[str, dict[str, list[float]]]:
         await layer.table("products").add(data.ROWS)
+        if twin is not None:
+            await twin[1].table("products").add(data.ROWS)
         calls = 2000
         found: dict[str, dict[str, list[float]]] = {
             f"{work}{clock}": {"raw sqlite3": [], "database tool": []}
@@ -538,22 +579,43 @@ def database(rounds: int) -> None:
             for clock in ("", " cpu")
         }
 
-        async def tool_records() -> None:
-            for _ in range(calls):
-                await tool.execute(records)
+        def raw_loop(connection: Any, sql: str, times: int) -> Callable[[], Any]:
+            async def loop() -> None:
+                for _ in range(times):
+                    data.as_records(connection.execute(sql, (500, 100)).fetchall())
 
-        async def raw_records_loop() -> None:
-            for _ in range(calls):
-                raw_records()
+            return loop
 
+        def tool_loop(call: dict[str, Any], times: int) -> Callable[[], Any]:
+            async def loop() -> None:
+                for _ in range(times):
+                    answer = await tool.execute(call)
+                    assert answer["count"] == 100
+
+            return loop
+
+        # (table, contender, calls per sample, work)
+        works = [
+            ("records", "raw sqlite3", calls, raw_loop(raw, UNSORTED, calls)),
+            ("records", "database tool", calls, tool_loop(records, calls)),
+        ]
+        if twin is not None:
+            # A round trip per call: fewer calls keep a sample's time near SQLite's.
+            pg_calls = calls // 4
+            for clock in ("", " cpu"):
+                found[f"postgres{clock}"] = {"raw psycopg": [], "database tool": []}
+            works += [
+                ("postgres", "raw psycopg", pg_calls, raw_loop(twin[0], PG_UNSORTED, pg_calls)),
+                ("postgres", "database tool", pg_calls, tool_loop(pg_records, pg_calls)),
+            ]
         for r in range(rounds):
-            pairs = [("raw sqlite3", raw_records_loop), ("database tool", tool_records)]
-            for name, work in pairs if r % 2 else pairs[::-1]:
+            turn = r % len(works)
+            for work, name, times, run in works[turn:] + works[:turn]:
                 gc.collect()
                 start, used = time.perf_counter(), time.process_time()
-                await work()
-                found["records"][name].append((time.perf_counter() - start) / calls)
-                found["records cpu"][name].append((time.process_time() - used) / calls)
+                await run()
+                found[work][name].append((time.perf_counter() - start) / times)
+                found[f"{work} cpu"][name].append((time.process_time() - used) / times)
             for _ in range(10):
                 adds = ["raw sqlite3", "database tool"]
                 for name in adds if r % 2 else adds[::-1]:
@@ -569,16 +631,23 @@ def database(rounds: int) -> None:
                     found["add"][name].append(time.perf_counter() - start)
                     found["add cpu"][name].append(time.process_time() - used)
         await layer.close()
+        if twin is not None:
+            await twin[1].close()
         return found
 
     try:
         found = asyncio.run(timed())
     finally:
         raw.close()
+        if twin is not None:
+            twin[2]()
         shutil.rmtree(folder, ignore_errors=True)
     title = "database tool `records`, one condition, limit 100, 100k rows"
     report(title, found["records"], "raw sqlite3")
     report(f"{title}: process CPU time per call", found["records cpu"], "raw sqlite3")
+    if twin is not None:
+        report(f"{title}, PostgreSQL", found["postgres"], "raw psycopg")
+        report(f"{title}, PostgreSQL: process CPU time", found["postgres cpu"], "raw psycopg")
     report("database tool `add` of 1,000 rows", found["add"], "raw sqlite3")
     report("database tool `add`: process CPU time", found["add cpu"], "raw sqlite3")
 

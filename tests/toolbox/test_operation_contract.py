@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from orkestrel.agent import create_agent_registry
 from orkestrel.contract import (
@@ -34,6 +36,7 @@ from orkestrel.toolbox import (
     workspace_tool_shape,
 )
 from orkestrel.toolbox.operation_contract import OperationContract
+from orkestrel.toolbox.unknown_keys import key_check, unknown_key
 from orkestrel.workflow import create_workflow_runner
 
 pytestmark = pytest.mark.anyio
@@ -176,3 +179,67 @@ async def test_an_empty_value_the_listing_does_not_allow_is_still_refused() -> N
         'malformed workspace call: read: "fromLine" is an argument of splice, not of read '
         "(read takes operation, path, offset, limit; send null for the others)"
     )
+
+
+CLOSED_SCHEMAS: list[Any] = [
+    *(
+        schema
+        for shape in (database_tool_shape, workspace_tool_shape, answer_tool_shape)
+        for schema in OperationContract(shape, label="x").schemas().values()
+    ),
+    {
+        "anyOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}},
+            {
+                "type": "array",
+                "items": {"properties": {"b": {}}, "additionalProperties": False},
+            },
+        ]
+    },
+    {"additionalProperties": {"properties": {"c": {}}, "additionalProperties": False}},
+]
+NAMES = ["id", "table", "query", "conditions", "column", "values", "limit", "a", "b", "c", "zz"]
+LEAVES = st.none() | st.booleans() | st.integers() | st.text(max_size=2)
+
+
+def guided(data: st.DataObject, schema: Any, depth: int = 0) -> Any:
+    """A value that follows `schema` part of the way: declared keys, a stray key now and then,
+    a variant, an item list, or a leaf where an object was expected."""
+    if depth > 6 or not isinstance(schema, dict):
+        return data.draw(LEAVES)
+    options = ["leaf"]
+    variants = schema.get("anyOf", schema.get("oneOf"))
+    if isinstance(variants, list) and variants:
+        options.append("variant")
+    if "properties" in schema or "additionalProperties" in schema:
+        options += ["object", "object"]
+    if isinstance(schema.get("items"), dict):
+        options.append("items")
+    option = data.draw(st.sampled_from(options))
+    if option == "variant":
+        return guided(data, data.draw(st.sampled_from(variants)), depth + 1)
+    if option == "items":
+        size = data.draw(st.integers(0, 3))
+        return [guided(data, schema["items"], depth + 1) for _ in range(size)]
+    if option == "leaf":
+        return data.draw(LEAVES)
+    value: dict[str, Any] = {}
+    declared = schema.get("properties") or {}
+    for key in (
+        data.draw(st.lists(st.sampled_from(sorted(declared)), unique=True)) if declared else []
+    ):
+        value[key] = guided(data, declared[key], depth + 1)
+    if data.draw(st.integers(0, 3)) == 0:
+        extra = schema.get("additionalProperties")
+        value[data.draw(st.sampled_from(NAMES))] = guided(data, extra, depth + 1)
+    return value
+
+
+@given(st.data())
+def test_the_compiled_key_check_agrees_with_the_walk_that_names_the_key(
+    data: st.DataObject,
+) -> None:
+    schema = data.draw(st.sampled_from(CLOSED_SCHEMAS))
+    value = guided(data, schema)
+    check = key_check(schema)
+    assert (check is None or check(value)) == (unknown_key(schema, value) is None)

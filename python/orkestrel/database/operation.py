@@ -35,6 +35,14 @@ class Replayable(Generic[T]):
         return self.work(session)
 
 
+class LoneRead(Replayable[T]):
+    """Marks replayable work that runs exactly one statement, a read: on a connection in
+    autocommit mode that statement is a transaction of its own, so a driver may run it without
+    BEGIN and COMMIT (two more statements; on PostgreSQL, two more round trips)."""
+
+    __slots__ = ()
+
+
 class Operation:
     """Tracks one unit of work through three stages: `pending` until its worker thread holds
     the connection, `running` while it uses it, `done` once it has let go of it.

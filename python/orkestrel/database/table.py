@@ -15,7 +15,7 @@ from orkestrel.database.compiler import (
 )
 from orkestrel.database.constants import INLINE_ROWS, KEY_BATCH
 from orkestrel.database.errors import DatabaseError
-from orkestrel.database.operation import Replayable
+from orkestrel.database.operation import LoneRead, Replayable
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.statements import table_statements
 from orkestrel.database.types import (
@@ -200,11 +200,11 @@ class Table:
         def work(session: SessionInterface) -> list[Row]:
             return decode(session.rows(statement.sql, statement.params))
 
-        return False, work
+        return False, LoneRead(work)
 
     def _plan_count(self, query: Any) -> Plan:
         statement = compile_count(self._schema, self._dialect, query)
-        return False, lambda s: int(s.rows(statement.sql, statement.params)[0][0])
+        return False, LoneRead(lambda s: int(s.rows(statement.sql, statement.params)[0][0]))
 
     def _plan_aggregate(self, function: Any, column: Any, query: Any) -> Plan:
         statement = compile_aggregate(self._schema, self._dialect, function, column, query)
@@ -218,7 +218,7 @@ class Table:
             result: int | float = value
             return result
 
-        return False, work
+        return False, LoneRead(work)
 
     def _plan_clear(self) -> Plan:
         return True, lambda s: int(s.run(self._statements.clear))
@@ -227,7 +227,7 @@ class Table:
         # Table work touches nothing but its transaction, so it may be replayed; a big batch
         # would outlive the inline budget, so it goes straight to a worker thread.
         write, work = plan
-        if not _many(batch) or len(batch) <= INLINE_ROWS:
+        if not isinstance(work, Replayable) and (not _many(batch) or len(batch) <= INLINE_ROWS):
             work = Replayable(work)
         return await self._run(work, write, signal)
 

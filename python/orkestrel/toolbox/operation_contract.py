@@ -19,7 +19,13 @@ from orkestrel.tool.schemas import schema_kinds
 from orkestrel.tool.strict import strict_parameters
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.helpers import stored_argument
-from orkestrel.toolbox.unknown_keys import Finding, unknown_key, unknown_key_error
+from orkestrel.toolbox.unknown_keys import (
+    Finding,
+    KeyCheck,
+    key_check,
+    unknown_key,
+    unknown_key_error,
+)
 from orkestrel.toolbox.variant_faults import name_variants
 
 _PARSE_PREFIX = "parse: the value does not satisfy the contract: "
@@ -36,7 +42,17 @@ class OperationContract:
     missing.
     """
 
-    __slots__ = ("_arms", "_contract", "_label", "_listed", "_owners", "_parameters")
+    __slots__ = (
+        "_arms",
+        "_checks",
+        "_contract",
+        "_label",
+        "_listed",
+        "_own",
+        "_owners",
+        "_parameters",
+        "_schemas",
+    )
 
     def __init__(self, shape: UnionShape, *, label: str) -> None:
         self._contract = create_contract(shape)
@@ -53,9 +69,16 @@ class OperationContract:
             raise ToolboxError("TOOL", "the operation arms must carry distinct operation names")
         self._parameters = flat
         self._label = label
+        # Each arm's schema is emitted afresh on every read: kept once, with what a call's
+        # checks derive from it.
+        self._schemas = {name: arm.schema for name, arm in self._arms.items()}
+        self._own = {name: _names(schema) for name, schema in self._schemas.items()}
+        self._checks: dict[str, KeyCheck | None] = {
+            name: key_check(schema) for name, schema in self._schemas.items()
+        }
         self._owners: dict[str, list[str]] = {}
-        for name, arm in self._arms.items():
-            for key in _names(arm.schema):
+        for name, own in self._own.items():
+            for key in own:
                 self._owners.setdefault(key, []).append(name)
         listed = strict_parameters(flat, label) or flat
         self._listed = {
@@ -93,12 +116,13 @@ class OperationContract:
         (`null`, `""`, `[]`, where the strict listing allows that value for it) is dropped
         first: the flat listing offers it to every call."""
         operation = _operation(args)
-        arm = self._arms.get(operation) if isinstance(operation, str) else None
-        if arm is not None:
-            args = self._without_unused(args, arm)
-            found = unknown_key(arm.schema, args)
-            if found is not None:
-                raise self._unknown(found, str(operation))
+        if isinstance(operation, str) and operation in self._arms:
+            args = self._without_unused(args, self._own[operation])
+            check = self._checks[operation]
+            if check is not None and not check(args):
+                found = unknown_key(self._schemas[operation], args)
+                if found is not None:
+                    raise self._unknown(found, operation)
         try:
             call = self._contract.parse(args)
         except (ParseError, ContractError) as error:
@@ -107,14 +131,13 @@ class OperationContract:
             raise self._malformed(args, None)
         return call
 
-    def _without_unused(self, args: Any, arm: Contract) -> Any:
+    def _without_unused(self, args: Any, own: frozenset[str]) -> Any:
         """`args` without the other operations' arguments left empty (`null`, `""`, `[]`, each
         where the strict listing allows it): the flat listing names every operation's fields,
         and a strict-mode model must send each, so an empty one means nothing. A dict subclass
         is passed on as it is."""
         if type(args) is not dict:
             return args
-        own = _names(arm.schema)
         unused = [
             key
             for key, value in args.items()

@@ -5,7 +5,7 @@ nearest declared name, where the contract's parse would drop it without a word."
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from orkestrel.contract import preview
@@ -13,6 +13,9 @@ from orkestrel.toolbox.errors import ToolboxError
 
 Finding = tuple[tuple[Any, ...], str, list[str]]
 """Where an unknown key sits (the path to its object), the key, and the object's known keys."""
+KeyCheck = Callable[[Any], bool]
+"""`unknown_key(schema, value) is None` for one schema, compiled by `key_check`."""
+_ABSENT = object()
 
 
 def unknown_key(schema: Any, value: Any, path: tuple[Any, ...] = ()) -> Finding | None:
@@ -66,6 +69,66 @@ def _object(
         if found is not None:
             return found
     return None
+
+
+def key_check(schema: Any) -> KeyCheck | None:
+    """`unknown_key(schema, value) is None`, compiled once for a schema: `None` when no value
+    can hold an unknown key. The check walks what `unknown_key` walks, but looks up each
+    object's keys in one set and builds no paths; `unknown_key` finds the key it refuses."""
+    if not isinstance(schema, Mapping):
+        return None
+    variants = schema.get("anyOf", schema.get("oneOf"))
+    if isinstance(variants, Sequence) and variants:
+        checks = [key_check(variant) for variant in variants]
+        if any(check is None for check in checks):
+            return None
+        kept: list[KeyCheck] = [check for check in checks if check is not None]
+        return lambda value: any(check(value) for check in kept)
+    whole = _object_check(schema)
+    items = schema.get("items")
+    each = key_check(items) if isinstance(items, Mapping) else None
+    if whole is None and each is None:
+        return None
+
+    def check(value: Any) -> bool:
+        if isinstance(value, dict):
+            return whole is None or whole(value)
+        if each is not None and isinstance(value, list):
+            return all(each(item) for item in value)
+        return True
+
+    return check
+
+
+def _object_check(schema: Mapping[str, Any]) -> KeyCheck | None:
+    if "properties" not in schema and "additionalProperties" not in schema:
+        return None
+    properties = schema.get("properties")
+    declared: Mapping[str, Any] = properties if isinstance(properties, Mapping) else {}
+    extra = schema.get("additionalProperties", True)
+    closed = extra is False
+    names = frozenset(declared)
+    inner = [(key, key_check(child)) for key, child in declared.items()]
+    nested = [(key, check) for key, check in inner if check is not None]
+    rest = None if closed else key_check(extra)
+    if not closed and not nested and rest is None:
+        return None
+
+    def check(value: dict[Any, Any]) -> bool:
+        keys = dict.keys(value)  # its storage: a subclass's methods never run
+        if closed and not names.issuperset(keys):
+            return False
+        for key, child in nested:
+            item = dict.get(value, key, _ABSENT)
+            if item is not _ABSENT and not child(item):
+                return False
+        if rest is not None:
+            for key, item in dict.items(value):
+                if key not in names and not rest(item):
+                    return False
+        return True
+
+    return check
 
 
 def unknown_key_error(

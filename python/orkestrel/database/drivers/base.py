@@ -19,7 +19,7 @@ from orkestrel.database.dialect import Dialect
 from orkestrel.database.drivers.threads import run_in_database_thread
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.migrate import StoredColumn, drop_schemas, prepare_schemas
-from orkestrel.database.operation import Operation, Replayable, aborted_error
+from orkestrel.database.operation import LoneRead, Operation, Replayable, aborted_error
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.types import SessionInterface
 
@@ -298,17 +298,19 @@ class ThreadedDriver(ABC):
     ) -> T:
         if connection is None:
             connection = self._connection
+        alone = not write and isinstance(work, LoneRead)
         try:
             operation.check()
             try:
                 # Inside the rollback's reach: SQLite can fail a BEGIN that already began (the
                 # inline budget's progress handler runs as the statement ends), and a
                 # transaction left open would fail the next unit of work's BEGIN.
-                self._begin(connection, write)
+                self._begin(connection, write, alone=alone)
                 result = work(self._session(connection, operation))
                 operation.check()
                 self._settle(operation)
-                self._commit(connection)
+                if not alone:
+                    self._commit(connection)
             except BaseException:
                 self._settle(operation)
                 self._rollback(connection)
@@ -386,8 +388,9 @@ class ThreadedDriver(ABC):
         itself when nothing else is left in it."""
 
     @abstractmethod
-    def _begin(self, connection: Any, write: bool) -> None:
-        """Starts a transaction."""
+    def _begin(self, connection: Any, write: bool, *, alone: bool = False) -> None:
+        """Starts a transaction; `alone`, for a `LoneRead`, only readies the connection for
+        its one statement, which is a transaction of its own."""
 
     @abstractmethod
     def _commit(self, connection: Any) -> None:

@@ -119,8 +119,9 @@ class PostgresDriver(ThreadedDriver):
         finally:
             connection.close()
 
-    def _begin(self, connection: Any, write: bool) -> None:
-        connection.execute("BEGIN" if write and not self._readonly else "BEGIN READ ONLY")
+    def _begin(self, connection: Any, write: bool, *, alone: bool = False) -> None:
+        if not alone:
+            connection.execute("BEGIN" if write and not self._readonly else "BEGIN READ ONLY")
 
     def _commit(self, connection: Any) -> None:
         connection.execute("COMMIT")

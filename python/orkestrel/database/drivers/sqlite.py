@@ -218,7 +218,7 @@ class SQLiteDriver(ThreadedDriver):
         if empty and self._path != MEMORY:
             self._unlink()
 
-    def _begin(self, connection: sqlite3.Connection, write: bool) -> None:
+    def _begin(self, connection: sqlite3.Connection, write: bool, *, alone: bool = False) -> None:
         # An inline call must never sleep on the loop's thread waiting for another connection's
         # lock: it fails at once and runs again in a worker thread, which waits. The setting
         # is changed only when the path changes, since a PRAGMA costs as much as the BEGIN.
@@ -226,7 +226,8 @@ class SQLiteDriver(ThreadedDriver):
         if wait != self._waits:
             connection.execute(f"PRAGMA busy_timeout = {int(self._busy * 1000) if wait else 0}")
             self._waits = wait
-        connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        if not alone:
+            connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
 
     def _commit(self, connection: sqlite3.Connection) -> None:
         connection.execute("COMMIT")

@@ -199,8 +199,11 @@ class DatabaseToolHandler:
     async def _records(self, call: Call) -> dict[str, Any]:
         table = await self._table(call)
         clamped = clamp_query(normalize_query(call.get("query")), self._limit)
-        async with self._deadline() as signal:
-            rows = await table.records(clamped["query"], signal=signal)
+        if self._timeout is None:  # the common case, without a context manager's frames
+            rows = await table.records(clamped["query"])
+        else:
+            async with self._deadline() as signal:
+                rows = await table.records(clamped["query"], signal=signal)
         return dict(fit_records(rows, clamped["limit"], self._size))
 
     async def _count(self, call: Call) -> dict[str, Any]:

@@ -103,14 +103,6 @@ def fit_records(
     they are then measured with each such part walked once and given up on past the cap, where
     the fast plain measure would walk every copy JSON would write.
     """
-    sizer = JsonSizer() if shared else None
-
-    def measure(value: Any, most: int) -> int | None:
-        if sizer is not None:
-            return sizer.measure(value, most)
-        length = _size(value)
-        return length if length <= most else None
-
     kept = rows[:limit]
     truncated = len(rows) > limit
     answer: RecordsResult = {
@@ -119,7 +111,17 @@ def fit_records(
         "truncated": truncated,
         "limit": limit,
     }
-    if measure(answer, size) is not None:
+    if not shared and _size(answer) <= size:
+        return answer
+    sizer = JsonSizer() if shared else None
+
+    def measure(value: Any, most: int) -> int | None:
+        if sizer is not None:
+            return sizer.measure(value, most)
+        length = _size(value)
+        return length if length <= most else None
+
+    if shared and measure(answer, size) is not None:
         return answer
     header = measure({"rows": [], "count": len(kept), "truncated": True, "limit": limit}, size)
     budget = -1 if header is None else size - header
