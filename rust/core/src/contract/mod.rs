@@ -232,6 +232,10 @@ fn find_near(
 /// [`find_near`] by key text.
 #[inline(never)]
 fn find_text(props: &[Prop], index: &keys::KeyIndex, key: &[u8], hint: usize) -> Option<usize> {
+    // A record declares no property: every key is an extra.
+    if props.is_empty() {
+        return None;
+    }
     let same = |at: usize| keys::same_bytes(&props[at].name, key);
     if index.is_at(hint, key, same) {
         return Some(hint);
