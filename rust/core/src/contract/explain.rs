@@ -267,7 +267,7 @@ impl<'c> Report<'c> {
         };
         let mut hint = 0;
         let read = value.entries(|entry| {
-            match find_near(props, index, (entry.text, entry.id), hint) {
+            match find_near(props, index, &entry, hint) {
                 Some(index) => {
                     hint = index + 1;
                     let clean = contract.leaf_guard(props[index].shape, entry.value) == Some(true);
@@ -277,10 +277,8 @@ impl<'c> Report<'c> {
                     let clean =
                         leaf_tail.is_some_and(|shape| contract.guard(shape, entry.value, depth));
                     if matches!(tail, Tail::Shape(_)) && !clean {
-                        extras.push((
-                            array_index(entry.text),
-                            (entry.text.into(), entry.value.clone()),
-                        ));
+                        let text = entry.text();
+                        extras.push((array_index(&text), (Box::from(&*text), entry.value.clone())));
                     }
                 }
             }

@@ -217,16 +217,17 @@ impl Contract {
 /// A key that is the bound key object of the expected property (keys written in Python
 /// source, in declaration order) is found by one comparison, inline; others by their text.
 #[inline(always)]
-fn find_near(
+fn find_near<N: crate::value::Node>(
     props: &[Prop],
     index: &keys::KeyIndex,
-    (key, id): (&[u8], usize),
+    entry: &crate::value::Entry<'_, N>,
     hint: usize,
 ) -> Option<usize> {
+    let id = entry.id;
     if id != 0 && props.get(hint).is_some_and(|prop| prop.id == id) {
         return Some(hint);
     }
-    find_text(props, index, key, hint)
+    find_text(props, index, &entry.text(), hint)
 }
 
 /// [`find_near`] by key text.
