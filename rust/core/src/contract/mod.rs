@@ -33,6 +33,9 @@ enum Tail {
     Shape(Id),
 }
 
+// A plain tag byte: every walk dispatches on the node's kind first, and a niche-packed tag
+// would be decoded from a field's value at each step.
+#[repr(u8)]
 enum Compiled {
     String {
         min: Option<u64>,
