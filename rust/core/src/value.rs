@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 
 /// What a value is, as far as the contract cares.
 #[derive(Debug)]
+#[repr(u8)]
 pub enum View<'a> {
     Null,
     Bool(bool),
