@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from orkestrel.contract import (
     Contract,
     ParseError,
+    array_shape,
     boolean_shape,
     create_contract,
     integer_shape,
@@ -17,6 +19,7 @@ from orkestrel.contract import (
     number_shape,
     object_shape,
     one_of_shape,
+    optional_shape,
     string_shape,
     union_shape,
 )
@@ -167,3 +170,39 @@ def test_any_of_reports_the_closest_variant() -> None:
         {"reason": "variant", "path": [], "variants": 2},
         {"reason": "type", "path": [], "expected": "object", "received": "5"},
     ]
+
+
+RECORD = create_contract(
+    object_shape(
+        {
+            "n": number_shape(),
+            "s": string_shape(),
+            "tags": optional_shape(array_shape(string_shape())),
+            "inner": optional_shape(object_shape({"n": number_shape()})),
+        }
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ({"n": "2", "s": "x"}, {"n": 2, "s": "x"}),
+        ({"n": "2", "s": "x", "tags": ["a"]}, {"n": 2, "s": "x", "tags": ["a"]}),
+        ({"inner": {"n": "3"}, "n": 2.5, "s": "x"}, {"inner": {"n": 3}, "n": 2.5, "s": "x"}),
+    ],
+)
+def test_a_parsed_record_replaces_values_in_its_copy_and_stays_collectable(
+    value: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    before = repr(value)
+    out = RECORD.parse(value)
+    assert out == expected
+    assert list(out) == [key for key in ("n", "s", "tags", "inner") if key in value]
+    assert repr(value) == before
+    for key in ("tags", "inner"):
+        if key in out:
+            assert out[key] is not value[key]
+    # A record holding a container must be seen by the cycle collector.
+    if any(isinstance(item, (list, dict)) for item in out.values()):
+        assert gc.is_tracked(out)

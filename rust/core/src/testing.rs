@@ -24,6 +24,10 @@ impl Node for &Value {
         }
     }
 
+    fn key_text(key: &String) -> Cow<'_, [u8]> {
+        Cow::Borrowed(key.as_bytes())
+    }
+
     fn identity(&self) -> usize {
         std::ptr::from_ref::<Value>(self) as usize
     }
@@ -52,7 +56,6 @@ impl Node for &Value {
         for (key, value) in map {
             let entry = Entry {
                 key,
-                text: key.as_bytes(),
                 id: 0,
                 value: &value,
             };

@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 
 /// What a value is, as far as the contract cares.
 #[derive(Debug)]
+#[repr(u8)]
 pub enum View<'a> {
     Null,
     Bool(bool),
@@ -78,14 +79,22 @@ pub enum EntriesError {
     Unreadable,
 }
 
-/// One key of a record while it is visited: the key node, its text and its value.
+/// One key of a record while it is visited: the key node, its identity and its value; its
+/// text is read when asked for (a key found by identity needs none).
 pub struct Entry<'e, N: Node> {
     pub key: &'e N::Key,
-    pub text: &'e [u8],
     /// The key's identity where keys are shared objects (an address), 0 otherwise; see
     /// [`crate::contract::Contract::bind_keys`].
     pub id: usize,
     pub value: &'e N,
+}
+
+impl<'e, N: Node> Entry<'e, N> {
+    /// The key's text.
+    #[inline(always)]
+    pub fn text(&self) -> Cow<'e, [u8]> {
+        N::key_text(self.key)
+    }
 }
 
 /// A read-only JSON-like value: null, boolean, number, string, array, record or other.
@@ -95,6 +104,9 @@ pub trait Node: Sized + Clone {
 
     /// Classifies the value.
     fn view(&self) -> View<'_>;
+
+    /// The text of a record key.
+    fn key_text(key: &Self::Key) -> Cow<'_, [u8]>;
 
     /// The value's kind; cheaper than [`Node::view`] where contents are not needed.
     fn kind(&self) -> Kind {

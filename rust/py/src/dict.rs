@@ -200,6 +200,36 @@ impl Table {
     }
 }
 
+impl Table {
+    /// Puts `value` in place of the value of the entry [`Table::next`] returned last (`pos` is
+    /// what it left), taking over that reference, and gives back the reference to the old one.
+    /// Unlike `PyDict_SetItem` it neither hashes nor looks the key up, nor moves the version
+    /// tag: only a dict that no other code has seen may be changed so.
+    ///
+    /// # Safety
+    /// The table's dict was made by the caller and has not been seen by other code (no version
+    /// was read from it, no watcher added), is alive and unchanged since [`Table::of`] but for
+    /// such replacements, and is tracked by the collector if `value` may hold references; `pos`
+    /// is what `next` left after it returned an entry.
+    #[inline(always)]
+    pub unsafe fn replace(
+        self,
+        pos: ffi::Py_ssize_t,
+        value: *mut ffi::PyObject,
+    ) -> *mut ffi::PyObject {
+        // SAFETY: the entry `next` returned is at `pos - 1`, inside the table; its value is its
+        // last word in both layouts.
+        unsafe {
+            let entry = self.entries.add((pos - 1) as usize * self.stride);
+            let slot = entry
+                .add(self.stride - 8)
+                .cast_mut()
+                .cast::<*mut ffi::PyObject>();
+            std::ptr::replace(slot, value)
+        }
+    }
+}
+
 /// A table's entries as a pointer range, for a walk that reads each entry once: the same
 /// entries as [`Table::next`] without an index to keep (the inference walk holds no position).
 #[derive(Clone, Copy)]

@@ -2,6 +2,7 @@
 //! recognised by type pointer; subclasses take a cold path. Reads go straight to object
 //! storage, so no user code (`__eq__`, `__hash__`, `__len__`, `__str__`…) ever runs.
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 
@@ -326,6 +327,11 @@ impl<'py> PyNode<'py> {
 impl<'py> Node for PyNode<'py> {
     type Key = Bound<'py, PyAny>;
 
+    #[inline(always)]
+    fn key_text<'k>(key: &'k Bound<'py, PyAny>) -> Cow<'k, [u8]> {
+        str_bytes(key)
+    }
+
     #[inline]
     fn view(&self) -> View<'_> {
         // SAFETY: a live object, borrowed for as long as the view.
@@ -391,10 +397,8 @@ impl<'py> Node for PyNode<'py> {
         F: FnMut(Entry<'_, Self>) -> ControlFlow<()>,
     {
         self.walk(|key, value| {
-            let text = str_bytes(key);
             visit(Entry {
                 key,
-                text: &text,
                 id: key.as_ptr() as usize,
                 value,
             })
@@ -447,6 +451,13 @@ impl<'a> PyView<'a> {
 
 impl<'a> Node for PyView<'a> {
     type Key = PyView<'a>;
+
+    #[inline(always)]
+    fn key_text<'k>(key: &'k PyView<'a>) -> Cow<'k, [u8]> {
+        // SAFETY: a key of a live dict, alive while the walk reads it (see the type's
+        // documentation).
+        unsafe { ptr_bytes(key.ptr) }
+    }
 
     #[inline]
     fn view(&self) -> View<'_> {
@@ -501,10 +512,8 @@ impl<'a> Node for PyView<'a> {
             walk_dict(self.ptr, false, |key, value| {
                 let key = self.at(key);
                 let value = self.at(value);
-                let text = ptr_bytes(key.ptr);
                 visit(Entry {
                     key: &key,
-                    text: &text,
                     id: key.ptr as usize,
                     value: &value,
                 })

@@ -110,6 +110,10 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
         // the copy was allocated): released after the loop, so that no finalizer runs while
         // the copy's table is read.
         let mut released: Vec<Bound<'py, PyAny>> = Vec::new();
+        // SAFETY: a live dict. A tracked copy may take any value in place; an untracked one
+        // (its input held no container) only values the collector never tracks, and others
+        // through `PyDict_SetItem`, which starts tracking it.
+        let tracked = unsafe { ffi::PyObject_GC_IsTracked(copy.as_ptr()) } != 0;
         while let Some((key, value)) = entries.next() {
             // SAFETY: `copy` is a dict no other code holds, and no Python code runs in this
             // loop (see `released`), so its table is unchanged.
@@ -120,13 +124,28 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
                         if unsafe { ffi::Py_REFCNT(v) } == 1 {
                             released.push(unsafe { Bound::from_borrowed_ptr(self.py, v) });
                         }
-                        // SAFETY: a private dict and one of its own exact str keys: replacing
-                        // the value runs no user code (the old value stays referenced).
-                        let status = unsafe {
-                            ffi::PyDict_SetItem(copy.as_ptr(), key.as_ptr(), value.as_ptr())
-                        };
-                        if status != 0 {
-                            self.error.get_or_insert(PyErr::fetch(self.py));
+                        let atomic = matches!(
+                            exact_of(&value),
+                            Base::Str | Base::Int | Base::Float | Base::Bool | Base::None
+                        );
+                        if tracked || atomic {
+                            // SAFETY: `copy` was made here and no other code has seen it, and
+                            // `next` just returned this entry. The old value is still held (by
+                            // the input, or by `released`), so dropping the copy's reference
+                            // runs no code.
+                            unsafe {
+                                ffi::Py_DECREF(table.replace(position, value.into_ptr()));
+                            }
+                        } else {
+                            // SAFETY: a private dict and one of its own exact str keys:
+                            // replacing the value runs no user code (the old value stays
+                            // referenced).
+                            let status = unsafe {
+                                ffi::PyDict_SetItem(copy.as_ptr(), key.as_ptr(), value.as_ptr())
+                            };
+                            if status != 0 {
+                                self.error.get_or_insert(PyErr::fetch(self.py));
+                            }
                         }
                     }
                     done += 1;

@@ -173,8 +173,15 @@ impl<'c> Report<'c> {
                     if out.len() - start >= FAULT_LIMIT {
                         break;
                     }
+                    let item = value.item(index);
+                    if item
+                        .as_ref()
+                        .is_ok_and(|item| contract.leaf_guard(*items, item) == Some(true))
+                    {
+                        continue;
+                    }
                     self.path.push(Step::Index(index));
-                    match value.item(index) {
+                    match item {
                         Ok(item) => self.explain(*items, &item, depth, out),
                         Err(_) => out.push(self.fault(Reason::Type, contract.kinds[*items])),
                     }
@@ -250,27 +257,28 @@ impl<'c> Report<'c> {
         let slots_mut = slots.as_mut();
         let mut extras: Vec<Extra<N>> = Vec::new();
         let contract = self.contract;
-        // An extra a leaf shape accepts as is has no faults (the coercive reading accepts
-        // what the strict one does): it is not kept for the report.
+        // A value a leaf shape accepts as is has no faults (the coercive reading accepts what
+        // the strict one does): such an extra is not kept, such a property or item not
+        // explained. A container is explained without a guard first: on a path to a fault,
+        // each level's guard would walk it again.
         let leaf_tail = match tail {
             Tail::Shape(shape) => contract.is_leaf(*shape).then_some(*shape),
             _ => None,
         };
         let mut hint = 0;
         let read = value.entries(|entry| {
-            match find_near(props, index, (entry.text, entry.id), hint) {
+            match find_near(props, index, &entry, hint) {
                 Some(index) => {
                     hint = index + 1;
-                    slots_mut[index] = Some(entry.value.clone());
+                    let clean = contract.leaf_guard(props[index].shape, entry.value) == Some(true);
+                    slots_mut[index] = Some((!clean).then(|| entry.value.clone()));
                 }
                 None => {
                     let clean =
                         leaf_tail.is_some_and(|shape| contract.guard(shape, entry.value, depth));
                     if matches!(tail, Tail::Shape(_)) && !clean {
-                        extras.push((
-                            array_index(entry.text),
-                            (entry.text.into(), entry.value.clone()),
-                        ));
+                        let text = entry.text();
+                        extras.push((array_index(&text), (Box::from(&*text), entry.value.clone())));
                     }
                 }
             }
@@ -284,13 +292,20 @@ impl<'c> Report<'c> {
             if out.len() - start >= FAULT_LIMIT {
                 break;
             }
-            self.path.push(Step::Name(&prop.name));
             match slot {
-                Some(child) => self.explain(prop.shape, child, depth, out),
-                None if !prop.optional => out.push(self.fault(Reason::Missing, prop.kind)),
+                Some(None) => {}
+                Some(Some(child)) => {
+                    self.path.push(Step::Name(&prop.name));
+                    self.explain(prop.shape, child, depth, out);
+                    self.path.pop();
+                }
+                None if !prop.optional => {
+                    self.path.push(Step::Name(&prop.name));
+                    out.push(self.fault(Reason::Missing, prop.kind));
+                    self.path.pop();
+                }
                 None => {}
             }
-            self.path.pop();
         }
         if let Tail::Shape(shape) = tail {
             js_sort(&mut extras);

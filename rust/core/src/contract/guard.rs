@@ -106,7 +106,7 @@ impl Contract {
                 let mut seen = 0;
                 let mut hint = 0;
                 let read = value.entries(|entry| {
-                    let pass = match find_near(props, index, (entry.text, entry.id), hint) {
+                    let pass = match find_near(props, index, &entry, hint) {
                         Some(index) => {
                             hint = index + 1;
                             let prop = &props[index];

@@ -33,6 +33,9 @@ enum Tail {
     Shape(Id),
 }
 
+// A plain tag byte: every walk dispatches on the node's kind first, and a niche-packed tag
+// would be decoded from a field's value at each step.
+#[repr(u8)]
 enum Compiled {
     String {
         min: Option<u64>,
@@ -217,21 +220,26 @@ impl Contract {
 /// A key that is the bound key object of the expected property (keys written in Python
 /// source, in declaration order) is found by one comparison, inline; others by their text.
 #[inline(always)]
-fn find_near(
+fn find_near<N: crate::value::Node>(
     props: &[Prop],
     index: &keys::KeyIndex,
-    (key, id): (&[u8], usize),
+    entry: &crate::value::Entry<'_, N>,
     hint: usize,
 ) -> Option<usize> {
+    let id = entry.id;
     if id != 0 && props.get(hint).is_some_and(|prop| prop.id == id) {
         return Some(hint);
     }
-    find_text(props, index, key, hint)
+    find_text(props, index, &entry.text(), hint)
 }
 
 /// [`find_near`] by key text.
 #[inline(never)]
 fn find_text(props: &[Prop], index: &keys::KeyIndex, key: &[u8], hint: usize) -> Option<usize> {
+    // A record declares no property: every key is an extra.
+    if props.is_empty() {
+        return None;
+    }
     let same = |at: usize| keys::same_bytes(&props[at].name, key);
     if index.is_at(hint, key, same) {
         return Some(hint);

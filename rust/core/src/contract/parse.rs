@@ -310,7 +310,7 @@ impl Contract {
         let mut same_keys = true;
         let mut next_slot = 0usize;
         let read = value.entries(|entry| {
-            let (shape, slot) = match find_near(props, index, (entry.text, entry.id), next_slot) {
+            let (shape, slot) = match find_near(props, index, &entry, next_slot) {
                 Some(index) => (Some(props[index].shape), Some(index)),
                 None => match tail {
                     Tail::Closed => {
@@ -357,7 +357,7 @@ impl Contract {
                     slots_mut[index] = Some(pair);
                 }
                 None => {
-                    let at = array_index(entry.text);
+                    let at = array_index(&entry.text());
                     same_keys &= at.is_none();
                     extras.push((at, pair));
                 }

@@ -11,7 +11,7 @@ pub fn fields_of<N: Node>(node: &N) -> Option<Vec<(Box<[u8]>, N)>> {
     }
     let mut fields = Vec::new();
     node.entries(|entry| {
-        fields.push((entry.text.into(), entry.value.clone()));
+        fields.push((Box::from(&*entry.text()), entry.value.clone()));
         std::ops::ControlFlow::Continue(())
     })
     .ok()?;

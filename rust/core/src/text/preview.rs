@@ -32,6 +32,19 @@ fn escape_width(c: u32) -> usize {
 
 /// A JSON-quoted string preview, cut near [`PREVIEW_LIMIT`] UTF-16 units with `…`.
 pub fn preview_string(bytes: &[u8]) -> String {
+    // Printable ASCII with nothing to escape, short enough to keep whole: the text itself,
+    // quoted, without a step per code point.
+    if bytes.len() + 1 < PREVIEW_LIMIT
+        && bytes
+            .iter()
+            .all(|&b| (0x20..0x7F).contains(&b) && b != b'"' && b != b'\\')
+    {
+        let mut text = String::with_capacity(bytes.len() + 2);
+        text.push('"');
+        text.extend(bytes.iter().map(|&b| char::from(b)));
+        text.push('"');
+        return text;
+    }
     let mut text = String::with_capacity(bytes.len().min(PREVIEW_LIMIT) + 4);
     text.push('"');
     let mut units = 1;
@@ -83,6 +96,7 @@ mod tests {
             preview_string(long.as_bytes()),
             format!("\"{}…", "b".repeat(63))
         );
+        assert_eq!(preview_string(b"a\\b\x7f"), "\"a\\\\b\u{7f}\"");
         let lone = [0xED, 0xA0, 0x80];
         assert_eq!(preview_string(&lone), "\"\\ud800\"");
     }
