@@ -202,6 +202,33 @@ def test_alternating_record_shapes_infer_as_records_taken_one_at_a_time(
     )
 
 
+ELEMENTS = LEAVES | st.dictionaries(st.sampled_from(["a", "b"]), LEAVES, max_size=2)
+
+
+@given(
+    st.lists(ELEMENTS, min_size=1, max_size=4),
+    st.lists(st.none() | st.lists(st.integers(0, 3), max_size=3), max_size=30),
+    OPTIONS,
+)
+def test_repeated_array_shapes_infer_as_arrays_taken_one_at_a_time(
+    elements: list[Any], picks: list[list[int] | None], options: dict[str, bool]
+) -> None:
+    # A slot answers an array with the same single element schema as its last one from a
+    # cache; a builder given one sample never does. `None` mixes the slot's kinds, so its
+    # distinct array schemas are rendered one by one.
+    records = [
+        {"items": None if pick is None else [elements[i % len(elements)] for i in pick]}
+        for pick in picks
+    ]
+    for samples in (records, [record["items"] for record in records]):
+        one_at_a_time = SchemaBuilder(**options)
+        for sample in samples:
+            single = SchemaBuilder(**options)
+            single.add(sample)
+            one_at_a_time.merge(single)
+        assert samples_to_schema(samples, **options) == one_at_a_time.to_schema()
+
+
 @given(alternating_records(), OPTIONS, st.booleans())
 def test_records_added_one_call_at_a_time_infer_as_one_batch(
     records: list[dict[str, Any]], options: dict[str, bool], fresh: bool

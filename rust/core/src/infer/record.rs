@@ -2,7 +2,7 @@
 //! slot's variant list needs it) its own single-value schema is built from the column answers.
 
 use super::ctx::Ctx;
-use super::fields::Found;
+use super::fields::{Fields, Found};
 use super::slot::Slot;
 use super::source::Source;
 use super::terms::EMPTY;
@@ -19,17 +19,29 @@ impl Slot {
         if S::duplicate_keys() {
             self.add_record_checked(ctx, v, need)
         } else {
-            self.add_record_direct(ctx, v, need)
+            let want = need || (self.variants.exact() && !ctx.opts.merge);
+            // Two copies of the walk: one building the record's own words, one without a
+            // check of `want` per key.
+            if want {
+                self.add_record_direct::<S, true>(ctx, v)
+            } else {
+                self.add_record_direct::<S, false>(ctx, v)
+            }
         }
     }
 
-    /// One pass over the entries, for sources whose keys are unique (Python dicts).
-    fn add_record_direct<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
-        let want = need || (self.variants.exact() && !ctx.opts.merge);
+    /// One pass over the entries, for sources whose keys are unique (Python dicts); `WANT`
+    /// when the record's own term is needed.
+    fn add_record_direct<'a, S: Source<'a>, const WANT: bool>(
+        &mut self,
+        ctx: &mut Ctx,
+        v: S,
+    ) -> u32 {
+        let want = WANT;
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;
         let tracking = ctx.opts.enums | ctx.opts.format;
-        let fields = self.fields.get_or_insert_with(Box::default);
+        let fields = made(&mut self.fields);
         fields.rows += 1;
         fields.enter_epoch(ctx.epoch);
         // The record's words are checked against the last record's (`self.raw`) and rewritten
@@ -107,13 +119,7 @@ impl Slot {
         let want = need || (self.variants.exact() && !ctx.opts.merge);
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;
-        // Not `get_or_insert_with`, which is not inlined: this runs once per record.
-        if self.fields.is_none() {
-            self.fields = Some(Box::default());
-        }
-        let Some(fields) = self.fields.as_deref_mut() else {
-            unreachable!("the fields were just made")
-        };
+        let fields = made(&mut self.fields);
         fields.rows += 1;
         let stamp = fields.rows;
         let tracking = ctx.opts.enums | ctx.opts.format;
@@ -247,6 +253,19 @@ impl Slot {
         ctx.give(words);
         term
     }
+}
+
+/// A slot's columns, made on its first record. Not `get_or_insert_with`, which is not inlined:
+/// this runs once per record.
+#[inline(always)]
+fn made(fields: &mut Option<Box<Fields>>) -> &mut Fields {
+    if fields.is_none() {
+        *fields = Some(Box::default());
+    }
+    let Some(fields) = fields.as_deref_mut() else {
+        unreachable!("the fields were just made")
+    };
+    fields
 }
 
 /// Which entries a record's own schema keeps: de-duplicated keys (the last one wins), the first

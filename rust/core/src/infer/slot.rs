@@ -68,6 +68,10 @@ pub(crate) struct Slot {
     pub last: u32,
     /// The words that term was built from, in entry order: a cache too.
     pub raw: Vec<u32>,
+    /// The last array term built here from one distinct element term, and that element: a
+    /// cache (arrays of one slot usually repeat their element shape).
+    pub array_last: u32,
+    pub array_element: u32,
 }
 
 /// The bit of a leaf term in [`Slot::leaves`].
@@ -336,14 +340,29 @@ impl Slot {
             }
         }
         let term = if want {
-            ctx.terms.array(&mut elements)
+            self.array_term(ctx, &mut elements)
         } else {
             EMPTY
         };
         ctx.give(elements);
-        if want {
+        term
+    }
+
+    /// The term of a non-empty array with these distinct element terms, kept as a variant:
+    /// the last one when it had the same single element (already kept then), else interned.
+    #[inline(always)]
+    fn array_term(&mut self, ctx: &mut Ctx, elements: &mut Vec<u32>) -> u32 {
+        if let [element] = elements[..] {
+            if self.array_last >= FIRST_COMPOSITE && self.array_element == element {
+                return self.array_last;
+            }
+            let term = ctx.terms.array(elements);
             self.keep(term);
+            (self.array_last, self.array_element) = (term, element);
+            return term;
         }
+        let term = ctx.terms.array(elements);
+        self.keep(term);
         term
     }
 }
