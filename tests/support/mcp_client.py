@@ -121,9 +121,19 @@ class Session:
         return wire(self.client.get_server_capabilities())  # type: ignore[no-any-return]
 
 
-def _http_client(headers: dict[str, str] | None) -> Any:
+def _http_client(headers: dict[str, str] | None, seen: list[str] | None = None) -> Any:
     name = "httpx2" if MAJOR >= 2 else "httpx"
-    return importlib.import_module(name).AsyncClient(headers=headers or {}, timeout=30)
+    hooks: dict[str, list[Any]] = {}
+    if seen is not None:
+
+        async def note(response: Any) -> None:
+            session = response.headers.get("mcp-session-id")
+            if session is not None and session not in seen:
+                seen.append(session)
+
+        hooks["response"] = [note]
+    module = importlib.import_module(name)
+    return module.AsyncClient(headers=headers or {}, timeout=30, event_hooks=hooks)
 
 
 @asynccontextmanager
@@ -133,15 +143,19 @@ async def connect(
     mode: str | None = None,
     headers: dict[str, str] | None = None,
     elicitation: Elicitation | None = None,
+    seen: list[str] | None = None,
 ) -> AsyncIterator[Session]:
     """Connects the installed SDK's client to `target`: an in-process server, stdio launch
-    parameters, or an `http(s)://` URL (sent with `headers`). Notifications the server sends
+    parameters, or an `http(s)://` URL (sent with `headers`; each `Mcp-Session-Id` the server
+    answers with is added to `seen` when given). Notifications the server sends
     (log entries, list changes) are collected on the session. With `elicitation`, the client
     declares that it renders form elicitations and answers them with it (on the 2026 era the
     2.x client does so for a call's `InputRequiredResult` and retries the call). A lone error
     crossing the SDK's task groups is re-raised as itself."""
     try:
-        async with _connect(target, mode=mode, headers=headers, elicitation=elicitation) as session:
+        async with _connect(
+            target, mode=mode, headers=headers, elicitation=elicitation, seen=seen
+        ) as session:
             yield session
     except BaseExceptionGroup as group:
         error: BaseException = group
@@ -157,6 +171,7 @@ async def _connect(
     mode: str | None = None,
     headers: dict[str, str] | None = None,
     elicitation: Elicitation | None = None,
+    seen: list[str] | None = None,
 ) -> AsyncIterator[Session]:
     session = Session(None)
     answers: dict[str, Any] = {}
@@ -184,8 +199,8 @@ async def _connect(
             from mcp.client import Client
             from mcp.client.streamable_http import streamable_http_client
 
-            if isinstance(target, str) and headers:
-                http = await stack.enter_async_context(_http_client(headers))
+            if isinstance(target, str) and (headers or seen is not None):
+                http = await stack.enter_async_context(_http_client(headers, seen))
                 target = streamable_http_client(target, http_client=http)
             options: dict[str, Any] = {
                 "message_handler": on_message,
@@ -203,7 +218,7 @@ async def _connect(
             if isinstance(target, str):
                 from mcp.client.streamable_http import streamable_http_client
 
-                http = await stack.enter_async_context(_http_client(headers))
+                http = await stack.enter_async_context(_http_client(headers, seen))
                 streams = await stack.enter_async_context(
                     streamable_http_client(target, http_client=http)
                 )

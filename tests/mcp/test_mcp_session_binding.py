@@ -1,0 +1,169 @@
+"""An HTTP session of `orkestrel serve` belongs to the principal that opened it: another JWT
+subject (or other credentials) naming its `Mcp-Session-Id` gets exactly what an unknown
+session id gets, for every method, for a `Last-Event-ID` resume, and on another server of a
+durable event store, while the owner's call runs on and its session serves on."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from joserfc import jwt
+from joserfc.jwk import RSAKey
+
+from support.plugins import tool_plugin
+from support.resume import (
+    HEADERS,
+    STEPPED,
+    VERSION,
+    assert_rest_of_the_call,
+    call_until_first_step,
+    missed,
+    open_session,
+)
+from support.serve_http import served
+
+ISSUER = "https://issuer.example"
+RESOURCE = "https://mcp.example/mcp"
+"""The resource every server here is (its `--resource`), the audience of every token."""
+
+SOURCE = (
+    STEPPED
+    + '''
+
+@tool
+def noted() -> str:
+    """Notes that it ran."""
+    with (HERE / "noted.log").open("a") as log:
+        log.write("ran\\n")
+    return "noted"
+
+
+def session_tools(context):
+    return [stepped, noted]
+'''
+)
+"""The tools served: `stepped` (waits for `go.mark` after its first step) and `noted` (writes
+a line to `noted.log` each time it runs)."""
+
+Answer = tuple[int, list[tuple[str, str]], bytes]
+
+
+class Keys:
+    """A signing key whose public half the server reads from a JWKS file."""
+
+    def __init__(self, directory: Path) -> None:
+        self.key = RSAKey.generate_key(2048, parameters={"kid": "k"})
+        self.jwks = directory / "jwks.json"
+        self.jwks.write_text(json.dumps({"keys": [self.key.as_dict(private=False)]}))
+
+    def bearer(self, subject: str) -> dict[str, str]:
+        now = int(time.time())
+        claims = {
+            "iss": ISSUER,
+            "aud": RESOURCE,
+            "sub": subject,
+            "iat": now,
+            "exp": now + 600,
+            "scope": "mcp:read mcp:write",
+        }
+        token = jwt.encode({"alg": "RS256", "kid": "k"}, claims, self.key)
+        return {"Authorization": f"Bearer {token}"}
+
+    def options(self) -> list[str]:
+        return ["--jwks", str(self.jwks), "--issuer", ISSUER, "--resource", RESOURCE]
+
+
+@contextmanager
+def server(tmp_path: Path, *argv: str) -> Iterator[str]:
+    """A `serve --transport http` process of the session tools; yields its MCP URL."""
+    env = tool_plugin(tmp_path, SOURCE, "session_tools")
+    argv = ("--tools", "session_tools", "--resume-seconds", "60", *argv)
+    with served(tmp_path, *argv, env=env) as (_, base):
+        yield f"{base}/mcp"
+
+
+def answer(response: httpx.Response) -> Answer:
+    """What a client can tell of an answer: its status, headers (but the date) and body."""
+    headers = sorted((key, value) for key, value in response.headers.items() if key != "date")
+    return response.status_code, headers, response.content
+
+
+def attempts(session: str, last: str) -> dict[str, tuple[str, dict[str, str], Any]]:
+    """Each way of using the session `session` (whose stream's event `last` is known): the
+    method, the extra headers and the JSON body."""
+    named = {"Mcp-Session-Id": session, "Mcp-Protocol-Version": VERSION}
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "noted"}}
+    cancel = {
+        "jsonrpc": "2.0",
+        "method": "notifications/cancelled",
+        "params": {"requestId": 7, "reason": "stolen"},
+    }
+    elicited = {"jsonrpc": "2.0", "id": 0, "result": {"action": "accept", "content": {}}}
+    return {
+        "call": ("POST", named, call),
+        "cancel": ("POST", named, cancel),
+        "elicitation answer": ("POST", named, elicited),
+        "stream": ("GET", named, None),
+        "resume": ("GET", {**named, "Last-Event-ID": last}, None),
+        "close": ("DELETE", named, None),
+    }
+
+
+def tried(client: httpx.Client, url: str, session: str, last: str) -> dict[str, Answer]:
+    """The answer to each of `attempts`."""
+    answers = {}
+    for name, (method, headers, body) in attempts(session, last).items():
+        content = None if body is None else json.dumps(body)
+        response = client.request(
+            method, url, headers={**HEADERS, **headers}, content=content, timeout=15
+        )
+        answers[name] = answer(response)
+    return answers
+
+
+def unknown() -> str:
+    return uuid.uuid4().hex
+
+
+def test_another_subject_gets_the_unknown_session_answer_and_the_owners_call_runs_on(
+    tmp_path: Path,
+) -> None:
+    keys = Keys(tmp_path)
+    with ExitStack() as stack:
+        url = stack.enter_context(server(tmp_path, *keys.options()))
+        alice = stack.enter_context(httpx.Client(headers=keys.bearer("alice"), timeout=60))
+        bob = stack.enter_context(httpx.Client(headers=keys.bearer("bob"), timeout=60))
+        session = open_session(alice, url)
+        last = call_until_first_step(alice, url, session)
+        own = session["Mcp-Session-Id"]
+        # Bob's token is good: he opens a session of his own.
+        assert open_session(bob, url)["Mcp-Session-Id"] != own
+        stolen = tried(bob, url, own, last)
+        never = tried(bob, url, unknown(), last)
+        (tmp_path / "go.mark").write_text("go")
+        messages = missed(alice, url, session, last)
+        after = alice.post(url, json={**CALL_NOTED, "id": 8}, headers=session)
+        closed = alice.delete(url, headers=session)
+        gone = alice.post(url, json={**CALL_NOTED, "id": 9}, headers=session)
+    assert stolen == never
+    for name, (status, _, body) in stolen.items():
+        assert status == 404, (name, body)
+        assert json.loads(body)["error"]["message"] == "Session not found", name
+    assert_rest_of_the_call(messages)
+    assert not (tmp_path / "cancelled.mark").exists()
+    assert after.status_code == 200
+    assert '"text":"noted"' in after.text.replace(" ", "")
+    # Only Alice's own call ran `noted`.
+    assert (tmp_path / "noted.log").read_text() == "ran\n"
+    assert closed.status_code == 200
+    assert gone.status_code == 404
+
+
+CALL_NOTED = {"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "noted"}}
