@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
 from support.plugins import tool_plugin
+from support.postgres import fresh_database
 from support.resume import (
     HEADERS,
     STEPPED,
@@ -132,6 +134,22 @@ def unknown() -> str:
     return uuid.uuid4().hex
 
 
+def resumed(client: httpx.Client, url: str, session: str, last: str) -> Answer:
+    """The answer to a `Last-Event-ID` reconnection to `session` from event `last`."""
+    headers = {**HEADERS, "Mcp-Session-Id": session, "Mcp-Protocol-Version": VERSION}
+    return answer(client.get(url, headers={**headers, "Last-Event-ID": last}, timeout=15))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: Any, tmp_path: Path) -> Iterator[list[str]]:
+    """The options that put two servers on one durable event store."""
+    if request.param == "sqlite":
+        yield ["--durable-events", "--data", str(tmp_path / "data")]
+        return
+    with fresh_database("binding") as dsn:
+        yield ["--database", dsn]
+
+
 def test_another_subject_gets_the_unknown_session_answer_and_the_owners_call_runs_on(
     tmp_path: Path,
 ) -> None:
@@ -162,6 +180,71 @@ def test_another_subject_gets_the_unknown_session_answer_and_the_owners_call_run
     assert '"text":"noted"' in after.text.replace(" ", "")
     # Only Alice's own call ran `noted`.
     assert (tmp_path / "noted.log").read_text() == "ran\n"
+    assert closed.status_code == 200
+    assert gone.status_code == 404
+
+
+def test_on_a_durable_store_another_server_refuses_another_subjects_resume_like_a_forged_one(
+    tmp_path: Path, store: list[str]
+) -> None:
+    keys = Keys(tmp_path)
+    with ExitStack() as stack:
+        first = stack.enter_context(server(tmp_path, *keys.options(), *store))
+        second = stack.enter_context(server(tmp_path, *keys.options(), *store))
+        alice = stack.enter_context(httpx.Client(headers=keys.bearer("alice"), timeout=60))
+        bob = stack.enter_context(httpx.Client(headers=keys.bearer("bob"), timeout=60))
+        session = open_session(alice, first)
+        last = call_until_first_step(alice, first, session)
+        own = session["Mcp-Session-Id"]
+        forged = str(int(last) + 10**9)
+        stolen = resumed(bob, second, own, last)
+        refused = {
+            "bob, forged": resumed(bob, second, own, forged),
+            "alice, forged": resumed(alice, second, own, forged),
+            "bob, unknown session": resumed(bob, second, unknown(), last),
+        }
+        on_first = tried(bob, first, own, last)
+        never = tried(bob, first, unknown(), last)
+        (tmp_path / "go.mark").write_text("go")
+        messages = missed(alice, second, session, last)
+    for name, refusal in refused.items():
+        assert stolen == refusal, name
+    status, _, body = stolen
+    assert status == 404, body
+    assert json.loads(body)["error"]["message"] == "Session not found"
+    assert on_first == never
+    assert_rest_of_the_call(messages)
+    assert not (tmp_path / "cancelled.mark").exists()
+    assert not (tmp_path / "noted.log").exists()
+
+
+TOKEN = "one-shared-token"
+
+
+@pytest.mark.parametrize("auth", ["none", "token"])
+def test_with_one_principal_a_session_serves_every_connection_as_before(
+    tmp_path: Path, auth: str
+) -> None:
+    """Without auth (every request is the one local principal) or with `--token` (every
+    holder of the token is one principal, whatever the scheme's case), another connection
+    resumes, calls in and closes the session."""
+    argv = ["--token", TOKEN] if auth == "token" else []
+    opener = {"Authorization": f"Bearer {TOKEN}"} if auth == "token" else {}
+    other = {"Authorization": f"bearer {TOKEN}"} if auth == "token" else {}
+    with ExitStack() as stack:
+        url = stack.enter_context(server(tmp_path, *argv))
+        first = stack.enter_context(httpx.Client(headers=opener, timeout=60))
+        second = stack.enter_context(httpx.Client(headers=other, timeout=60))
+        session = open_session(first, url)
+        last = call_until_first_step(first, url, session)
+        (tmp_path / "go.mark").write_text("go")
+        messages = missed(second, url, session, last)
+        after = second.post(url, json={**CALL_NOTED, "id": 8}, headers=session)
+        closed = second.delete(url, headers=session)
+        gone = first.post(url, json={**CALL_NOTED, "id": 9}, headers=session)
+    assert_rest_of_the_call(messages)
+    assert after.status_code == 200
+    assert '"text":"noted"' in after.text.replace(" ", "")
     assert closed.status_code == 200
     assert gone.status_code == 404
 
