@@ -8,16 +8,27 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
+from support.mcp_client import (
+    MAJOR,
+    Session,
+    Tap,
+    connect,
+    raw_session,
+    types_module,
+    until,
+    wire,
+)
 from support.plugins import tool_plugin
 from support.postgres import fresh_database
 from support.resume import (
@@ -214,6 +225,117 @@ def test_on_a_durable_store_another_server_refuses_another_subjects_resume_like_
     assert json.loads(body)["error"]["message"] == "Session not found"
     assert on_first == never
     assert_rest_of_the_call(messages)
+    assert not (tmp_path / "cancelled.mark").exists()
+    assert not (tmp_path / "noted.log").exists()
+
+
+Progress = Any
+
+
+async def resumable_call(
+    session: Session, name: str, last: str | None, progress: Progress, kept: list[str]
+) -> dict[str, Any]:
+    """`name` called through the SDK's own resumption API: from event `last` of its stream
+    when given (a `Last-Event-ID` reconnection), noting each event id in `kept`."""
+    from mcp.shared.message import ClientMessageMetadata
+
+    types = types_module()
+    request: Any = types.CallToolRequest(params=types.CallToolRequestParams(name=name))
+    if MAJOR < 2:
+        request = types.ClientRequest(request)
+
+    async def keep(token: str) -> None:
+        kept.append(token)
+
+    metadata = ClientMessageMetadata(resumption_token=last, on_resumption_token_update=keep)
+    result = await raw_session(session).send_request(
+        request, types.CallToolResult, metadata=metadata, progress_callback=progress
+    )
+    return wire(result)  # type: ignore[no-any-return]
+
+
+@asynccontextmanager
+async def timeout(seconds: float) -> AsyncIterator[None]:
+    with anyio.fail_after(seconds):
+        yield
+
+
+async def outcome(attempt: Any) -> str:
+    """What the client tells its user of `attempt`: its result, or its error's type and text."""
+    try:
+        with anyio.fail_after(20):
+            return json.dumps(await attempt)
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+
+
+async def bob_tries(
+    url: str, headers: dict[str, str], session: str, last: str
+) -> tuple[dict[str, set[tuple[int, bytes]]], dict[str, str]]:
+    """The official client with `headers`, its every request after its own `initialize`
+    naming `session`: it calls `noted` and closes, then resumes from event `last`. Gives the
+    refused requests' answers and what the client told its user."""
+    tap = Tap(session=session)
+    told = {}
+    async with connect(url, mode="legacy", headers=headers, tap=tap) as bob:
+        told["call"] = await outcome(bob.call_tool("noted"))
+    told["resume"] = await outcome(resume_once(url, headers, tap, last))
+    return tap.refused, told
+
+
+async def resume_once(url: str, headers: dict[str, str], tap: Tap, last: str) -> str:
+    async with connect(url, mode="legacy", headers=headers, tap=tap) as bob:
+        return await outcome(resumable_call(bob, "stepped", last, None, []))
+
+
+@pytest.mark.anyio
+async def test_the_official_client_of_another_subject_gets_the_unknown_session_answers(
+    tmp_path: Path,
+) -> None:
+    keys = Keys(tmp_path)
+    steps: list[str | None] = []
+    kept: list[str] = []
+    result: dict[str, Any] = {}
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        steps.append(message)
+
+    with server(tmp_path, *keys.options()) as url:
+        tap = Tap()
+        alice = keys.bearer("alice")
+        # A bound, so that a server that lets Bob in fails the test rather than hanging it.
+        async with (
+            timeout(90),
+            connect(url, mode="legacy", headers=alice, tap=tap) as session,
+            anyio.create_task_group() as group,
+        ):
+
+            async def call() -> None:
+                result.update(await resumable_call(session, "stepped", None, progress, kept))
+
+            group.start_soon(call)
+            await until(lambda: bool(steps and kept))
+            (own,) = tap.sessions
+            bob = keys.bearer("bob")
+            stolen = await bob_tries(url, bob, own, kept[-1])
+            never = await bob_tries(url, bob, unknown(), kept[-1])
+            (tmp_path / "go.mark").write_text("go")
+    assert stolen == never
+    refused, told = stolen
+    assert set(refused) == {
+        "POST notifications/initialized",
+        "GET",
+        "POST tools/call",
+        "DELETE",
+        "GET resume",
+    }
+    assert "Session" in told["call"], told
+    for kind, answers in refused.items():
+        assert {status for status, _ in answers} == {404}, kind
+        for _, body in answers:
+            assert json.loads(body)["error"]["message"] == "Session not found", kind
+    assert result["content"] == [{"type": "text", "text": "all three steps done"}]
+    assert steps == ["step 1", "step 2", "step 3"]
     assert not (tmp_path / "cancelled.mark").exists()
     assert not (tmp_path / "noted.log").exists()
 
