@@ -274,6 +274,12 @@ async def test_the_guides_feature_table_matches_the_announced_capabilities(
     if MAJOR >= 2:
         assert list(capabilities["extensions"]) == named
     if MAJOR >= 2:
+        # The resources row says the fastmcp client cannot subscribe: it has no such call.
+        from fastmcp import Client
+
+        assert "fastmcp` 4.2 client has no call to subscribe" in table
+        assert not [name for name in dir(Client) if "subscribe" in name.lower()]
+    if MAJOR >= 2:
         # The SDK's `MCPServer` with one tool, resource, prompt and completion handler each.
         from mcp.server.mcpserver import MCPServer
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -121,9 +122,42 @@ class Session:
         return wire(self.client.get_server_capabilities())  # type: ignore[no-any-return]
 
 
-def _http_client(headers: dict[str, str] | None) -> Any:
+@dataclass
+class Tap:
+    """Watches the HTTP of a connected client: records each `Mcp-Session-Id` the server
+    answers with, and the status and body of each refused request under its HTTP method, its
+    JSON-RPC method (a POST) and `resume` (a `Last-Event-ID` one). With `session`, each
+    request naming a session names that one instead, as a client holding a stolen id does."""
+
+    session: str | None = None
+    sessions: list[str] = field(default_factory=list)
+    refused: dict[str, set[tuple[int, bytes]]] = field(default_factory=dict)
+
+    async def request(self, request: Any) -> None:
+        if self.session is not None and "mcp-session-id" in request.headers:
+            request.headers["mcp-session-id"] = self.session
+
+    async def response(self, response: Any) -> None:
+        session = response.headers.get("mcp-session-id")
+        if session is not None and session not in self.sessions:
+            self.sessions.append(session)
+        if response.status_code < 400:
+            return
+        await response.aread()
+        request = response.request
+        kind = request.method
+        if kind == "POST":
+            kind += " " + str(json.loads(request.content).get("method", "answer"))
+        if "last-event-id" in request.headers:
+            kind += " resume"
+        self.refused.setdefault(kind, set()).add((response.status_code, response.content))
+
+
+def _http_client(headers: dict[str, str] | None, tap: Tap | None = None) -> Any:
     name = "httpx2" if MAJOR >= 2 else "httpx"
-    return importlib.import_module(name).AsyncClient(headers=headers or {}, timeout=30)
+    hooks = {} if tap is None else {"request": [tap.request], "response": [tap.response]}
+    module = importlib.import_module(name)
+    return module.AsyncClient(headers=headers or {}, timeout=30, event_hooks=hooks)
 
 
 @asynccontextmanager
@@ -133,15 +167,19 @@ async def connect(
     mode: str | None = None,
     headers: dict[str, str] | None = None,
     elicitation: Elicitation | None = None,
+    tap: Tap | None = None,
 ) -> AsyncIterator[Session]:
     """Connects the installed SDK's client to `target`: an in-process server, stdio launch
-    parameters, or an `http(s)://` URL (sent with `headers`). Notifications the server sends
+    parameters, or an `http(s)://` URL (sent with `headers`, its HTTP watched by `tap` when
+    given). Notifications the server sends
     (log entries, list changes) are collected on the session. With `elicitation`, the client
     declares that it renders form elicitations and answers them with it (on the 2026 era the
     2.x client does so for a call's `InputRequiredResult` and retries the call). A lone error
     crossing the SDK's task groups is re-raised as itself."""
     try:
-        async with _connect(target, mode=mode, headers=headers, elicitation=elicitation) as session:
+        async with _connect(
+            target, mode=mode, headers=headers, elicitation=elicitation, tap=tap
+        ) as session:
             yield session
     except BaseExceptionGroup as group:
         error: BaseException = group
@@ -157,6 +195,7 @@ async def _connect(
     mode: str | None = None,
     headers: dict[str, str] | None = None,
     elicitation: Elicitation | None = None,
+    tap: Tap | None = None,
 ) -> AsyncIterator[Session]:
     session = Session(None)
     answers: dict[str, Any] = {}
@@ -184,8 +223,8 @@ async def _connect(
             from mcp.client import Client
             from mcp.client.streamable_http import streamable_http_client
 
-            if isinstance(target, str) and headers:
-                http = await stack.enter_async_context(_http_client(headers))
+            if isinstance(target, str) and (headers or tap is not None):
+                http = await stack.enter_async_context(_http_client(headers, tap))
                 target = streamable_http_client(target, http_client=http)
             options: dict[str, Any] = {
                 "message_handler": on_message,
@@ -203,7 +242,7 @@ async def _connect(
             if isinstance(target, str):
                 from mcp.client.streamable_http import streamable_http_client
 
-                http = await stack.enter_async_context(_http_client(headers))
+                http = await stack.enter_async_context(_http_client(headers, tap))
                 streams = await stack.enter_async_context(
                     streamable_http_client(target, http_client=http)
                 )

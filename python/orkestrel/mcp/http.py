@@ -9,6 +9,7 @@ import ipaddress
 import json
 import re
 import socket
+import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,8 +27,9 @@ from orkestrel.mcp.disconnect import handle_watched, request_id
 from orkestrel.mcp.durable_events import DurableEventStore
 from orkestrel.mcp.event_store import EventStore
 from orkestrel.mcp.jwt_verifier import JwtAuth, JwtVerifier, TokenRefused
+from orkestrel.mcp.principal import owner_digest, scope_principal
 from orkestrel.mcp.remote_replay import replay_elsewhere
-from orkestrel.mcp.resumable_sessions import ResumableSessions
+from orkestrel.mcp.resumable_sessions import ResumableSessions, session_key
 from orkestrel.mcp.session_events import SessionEvents
 from orkestrel.mcp.types import EventStoreInterface
 
@@ -326,7 +328,9 @@ class _Endpoint:
     error, as SDK releases differ there (a 1.x server answers such a body with a 500). A
     session's request is cancelled when its client drops the connection before the answer
     (after `resume` seconds without a reconnection, for a client that was sent event ids). A
-    reconnection whose `Last-Event-ID` names no kept event of its session answers 400."""
+    reconnection whose `Last-Event-ID` names no kept event of its session answers 400. A
+    session belongs to the principal whose request opened it (see `principal`): a request of
+    any other naming it, whatever its method, is answered as one naming an unknown session."""
 
     def __init__(
         self,
@@ -343,13 +347,48 @@ class _Endpoint:
         self.resume = resume
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and await self._replayed_elsewhere(scope, receive, send):
+        if scope["type"] != "http":
+            await self.manager.handle_request(scope, receive, send)
             return
-        unknown = await self._unknown_event(scope) if scope["type"] == "http" else None
+        owner = owner_digest(scope_principal(scope))
+        if self.sessions is None:
+            await self._serve(scope, receive, send, owner)
+            return
+        with self.sessions.opening(owner):
+            await self._serve(self._unforeign(scope, owner), receive, send, owner)
+
+    def _unforeign(self, scope: Scope, owner: str) -> Scope:
+        """`scope` with each `Mcp-Session-Id` of a session another owner opened replaced by an
+        id no session has: the request is answered exactly as one naming an unknown session
+        (a session is bound to who opened it, as the MCP security best practices ask), and
+        nothing of it reaches that session."""
+        assert self.sessions is not None
+        sessions = self.sessions
+
+        def foreign(key: bytes, value: bytes) -> bool:
+            return key.lower() == b"mcp-session-id" and sessions.foreign(
+                value.decode("latin-1"), owner
+            )
+
+        if not any(foreign(key, value) for key, value in scope["headers"]):
+            return scope
+        unknown = uuid.uuid4().hex
+        while unknown in sessions:
+            unknown = uuid.uuid4().hex
+        headers = [
+            (key, unknown.encode() if foreign(key, value) else value)
+            for key, value in scope["headers"]
+        ]
+        return {**scope, "headers": headers}
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send, owner: str) -> None:
+        if await self._replayed_elsewhere(scope, receive, send, owner):
+            return
+        unknown = await self._unknown_event(scope)
         if unknown is not None and scope["method"] == "GET":
             await _refuse(scope, send, 400, unknown)
             return
-        if scope["type"] != "http" or scope["method"] != "POST":
+        if scope["method"] != "POST":
             await self.manager.handle_request(scope, receive, send)
             return
         chunks: list[bytes] = []
@@ -402,9 +441,12 @@ class _Endpoint:
             return None
         return self.sessions.events(session.decode("latin-1"))
 
-    async def _replayed_elsewhere(self, scope: Scope, receive: Receive, send: Send) -> bool:
+    async def _replayed_elsewhere(
+        self, scope: Scope, receive: Receive, send: Send, owner: str
+    ) -> bool:
         """Answers a GET reconnection to a session this server does not hold from the durable
-        store (another server holds it, or this one before a restart); tells whether it did."""
+        store (another server holds it, or this one before a restart), when the session's
+        events are kept under the request's `owner`; tells whether it did."""
         headers = dict(scope["headers"])
         session = headers.get(b"mcp-session-id")
         last = headers.get(b"last-event-id")
@@ -421,7 +463,8 @@ class _Endpoint:
         if number is None or _SESSION_ID.fullmatch(session) is None:
             return False
         held = session.decode("latin-1")
-        return await replay_elsewhere(store, held, number, receive, send, self.resume)
+        key = session_key(owner, held)
+        return await replay_elsewhere(store, key, held, number, receive, send, self.resume)
 
     async def _unknown_event(self, scope: Scope) -> str | None:
         """Why a reconnection's `Last-Event-ID` cannot be replayed in its open session, or

@@ -23,21 +23,23 @@ _HEADERS = [
 
 async def replay_elsewhere(
     store: DurableEventStore,
+    key: str,
     session: str,
     number: int,
     receive: Receive,
     send: Send,
     quiet: float,
 ) -> bool:
-    """Answers a reconnection from `session`'s event `number` with the events of its stream
-    kept after it, following the stream as the server that holds the session keeps more,
-    until the stream's answer (a response to its request), the client's leaving, or `quiet`
-    seconds without a new event. Records the reconnection, so that server lets the call run
-    on. Tells whether the store knew the event (otherwise nothing is sent)."""
-    event = await store.lookup(session, number)
+    """Answers a reconnection to `session` from its event `number`, kept under `key` (the
+    session's key for the reconnecting client: its owner and id), with the events of its
+    stream kept after it, following the stream as the server that holds the session keeps
+    more, until the stream's answer (a response to its request), the client's leaving, or
+    `quiet` seconds without a new event. Records the reconnection, so that server lets the
+    call run on. Tells whether the store knew the event (otherwise nothing is sent)."""
+    event = await store.lookup(key, number)
     if event is None:
         return False
-    await store.mark_resumed(session, number)
+    await store.mark_resumed(key, number)
     headers = [*_HEADERS, (b"mcp-session-id", session.encode("latin-1"))]
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     async with anyio.create_task_group() as group:
@@ -48,7 +50,7 @@ async def replay_elsewhere(
             group.cancel_scope.cancel()
 
         group.start_soon(watch)
-        await _follow(store, session, event.stream, number, send, quiet)
+        await _follow(store, key, event.stream, number, send, quiet)
         group.cancel_scope.cancel()
     with anyio.CancelScope(shield=True):
         with contextlib.suppress(OSError):  # the client already left

@@ -3,7 +3,6 @@ workflow runs, so every server on that database answers for every task."""
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from typing import Any
 
@@ -26,11 +25,6 @@ deleted (milliseconds since the epoch), when its runner last said it is alive, a
 def new_task_id() -> str:
     """A fresh task id: 128 random bits, so ids cannot be guessed."""
     return secrets.token_hex(16)
-
-
-def owner_digest(principal: str) -> str:
-    """What a task row keeps of its creator: a digest, never the credential itself."""
-    return hashlib.sha256(principal.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _live(view: TransactionTable, owner: str) -> int:

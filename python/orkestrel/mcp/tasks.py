@@ -31,8 +31,8 @@ from orkestrel.mcp.constants import (
     TASKS_EXTENSION,
 )
 from orkestrel.mcp.elicitation import supports_elicitation
-from orkestrel.mcp.principal import principal
-from orkestrel.mcp.task_store import TaskStore, owner_digest
+from orkestrel.mcp.principal import owner_digest, principal
+from orkestrel.mcp.task_store import TaskStore
 from orkestrel.tool import LogLevel, ToolContext
 
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
