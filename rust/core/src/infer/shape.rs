@@ -83,9 +83,11 @@ struct Shape {
     /// The line, then `PAD` zero bytes.
     line: Vec<u8>,
     toks: Vec<Tok>,
-    /// Each scalar's token index and the gap before it.
-    scalars: Vec<(u32, Gap)>,
+    /// Each scalar's token index, the gap before it, and where the gap's keys end in `keys`.
+    scalars: Vec<(u32, Gap, u32)>,
     tail: Gap,
+    /// Each key's token index and offset in its gap, in order.
+    keys: Vec<(u32, u32)>,
 }
 
 /// The recent shapes, the last one matched first.
@@ -135,7 +137,7 @@ fn scalar(buf: &[u8], at: usize, high: &mut bool) -> Option<(Tok, usize)> {
             let tok = Tok {
                 tag: STRING,
                 flag: 0,
-                a: at as u32 + 1,
+                a: (at as u32).wrapping_add(1),
                 b: (end - at - 1) as u32,
             };
             Some((tok, end + 1))
@@ -167,31 +169,28 @@ impl Shape {
         let mut new = 0usize;
         let mut next = 0usize;
         let mut high = false;
-        // The keys in a gap move by where the gap now starts.
-        let keys = |toks: &mut [Tok], next: usize, to: usize, gap: &Gap, new: usize| {
-            let shift = (new as u32).wrapping_sub(gap.start);
-            for t in toks.get_mut(next..to).unwrap_or_default() {
-                if t.tag == KEY {
-                    t.a = t.a.wrapping_add(shift);
-                }
+        // The keys in a gap move with it.
+        let keys = |toks: &mut [Tok], from: usize, to: usize, new: usize| -> Option<()> {
+            for &(k, offset) in self.keys.get(from..to)? {
+                toks.get_mut(k as usize)?.a = (new as u32).wrapping_add(offset);
             }
+            Some(())
         };
-        for (at, gap) in &self.scalars {
-            let at = *at as usize;
+        for &(at, ref gap, end) in &self.scalars {
             if !gap.at(buf, new, &self.line) {
                 return None;
             }
-            keys(toks, next, at, gap, new);
+            keys(toks, next, end as usize, new)?;
+            next = end as usize;
             new += gap.len as usize;
             let (tok, end) = scalar(buf, new, &mut high)?;
-            *toks.get_mut(at)? = tok;
+            *toks.get_mut(at as usize)? = tok;
             new = end;
-            next = at + 1;
         }
         if !self.tail.at(buf, new, &self.line) {
             return None;
         }
-        keys(toks, next, toks.len(), &self.tail, new);
+        keys(toks, next, self.keys.len(), new)?;
         new += self.tail.len as usize;
         if !matches!(buf.get(new), None | Some(b'\n')) || new >= u32::MAX as usize {
             return None;
@@ -256,6 +255,7 @@ impl Tape {
         shape.line.clear();
         shape.toks.clear();
         shape.scalars.clear();
+        shape.keys.clear();
         shape.line.extend_from_slice(&buf[..end]);
         shape.line.extend_from_slice(&[0; PAD]);
         shape.toks.extend_from_slice(&self.toks);
@@ -264,12 +264,15 @@ impl Tape {
             // Where the scalar starts and ends, a string's quotes included.
             let (start, stop) = match t.tag {
                 STRING => (t.a as usize - 1, (t.a + t.b) as usize + 1),
-                KEY | OBJECT | super::tape::ARRAY => continue,
+                KEY => {
+                    shape.keys.push((i as u32, t.a - old as u32));
+                    continue;
+                }
+                OBJECT | super::tape::ARRAY => continue,
                 _ => (t.a as usize, (t.a + t.b) as usize),
             };
-            shape
-                .scalars
-                .push((i as u32, Gap::new(&shape.line, old, start)));
+            let gap = Gap::new(&shape.line, old, start);
+            shape.scalars.push((i as u32, gap, shape.keys.len() as u32));
             old = stop;
         }
         shape.tail = Gap::new(&shape.line, old, end);
