@@ -26,7 +26,8 @@ const PAD: usize = 16;
 struct Gap {
     start: u32,
     len: u32,
-    /// Its first 16 bytes as two little-endian words, zero-padded, and the masks that keep them.
+    /// Its first 16 bytes as two little-endian words (with the bytes after it, which the masks
+    /// drop), and the masks.
     words: [u64; 2],
     masks: [u64; 2],
 }
