@@ -98,9 +98,8 @@ pub(crate) struct Shapes {
     /// Rises by one with each line that matched a kept shape (up to `CREDIT`), falls by
     /// `MISS` with each that did not: shapes pay only when nearly every line repeats one.
     credit: i32,
-    /// Lines left before shapes are tried again, after `MISSES` misses in a row: a file whose
-    /// lines rarely repeat a shape pays for the tries and the copies, and no tokenizer is
-    /// faster.
+    /// Lines left before shapes are tried again, once the credit fell below zero: a file whose
+    /// lines rarely repeat a shape would pay for the tries and the copies.
     pause: u32,
     /// The next pause, doubled each time the tries fail again.
     backoff: u32,
