@@ -52,10 +52,7 @@ pub(crate) fn read_chunk(
             Some(_) => {}
         }
         let line = &chunk[pos..];
-        let parsed = match tape.parse_line_fast(line) {
-            Some(end) => Ok(end),
-            None => tape.parse_line(line),
-        };
+        let parsed = tape.parse_line_any(line);
         match parsed {
             Ok(end) => {
                 acc.add(Parsed::root(tape, line));

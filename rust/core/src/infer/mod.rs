@@ -21,6 +21,7 @@ mod parsed;
 mod record;
 mod render;
 mod restore;
+mod shape;
 mod slot;
 mod source;
 mod state;

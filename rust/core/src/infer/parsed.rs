@@ -66,6 +66,25 @@ const HEAD_MASKS: [[u64; 2]; 17] = {
     masks
 };
 
+/// [`Source::key_head`] of the key token `t`: most keys are short and followed by more input,
+/// two loads and a mask; the rest go to `slow`.
+#[inline(always)]
+fn key_head_of(buf: &[u8], t: Tok, slow: impl FnOnce() -> (usize, [u64; 2])) -> (usize, [u64; 2]) {
+    let (start, len) = (t.a as usize, t.b as usize);
+    match buf.get(start..start + 16) {
+        Some(bytes) if len <= 16 && t.flag & ESCAPED == 0 => {
+            let word = |at: usize| {
+                let mut raw = [0u8; 8];
+                raw.copy_from_slice(&bytes[at..at + 8]);
+                u64::from_le_bytes(raw)
+            };
+            let [low, high] = HEAD_MASKS[len];
+            (len, [word(0) & low, word(8) & high])
+        }
+        _ => slow(),
+    }
+}
+
 /// [`Source::key_head`] of a long or escaped key, or one at the very end of the input: out of
 /// line, so the common case keeps the key in registers.
 #[cold]
@@ -174,21 +193,7 @@ impl<'a> Source<'a> for Parsed<'a> {
 
     #[inline]
     fn key_head(key: Parsed<'a>) -> (usize, [u64; 2]) {
-        let t = key.tok();
-        let (start, len) = (t.a as usize, t.b as usize);
-        // Most keys are short and followed by more input: two loads and a mask.
-        match key.buf.get(start..start + 16) {
-            Some(bytes) if len <= 16 && t.flag & ESCAPED == 0 => {
-                let word = |at: usize| {
-                    let mut raw = [0u8; 8];
-                    raw.copy_from_slice(&bytes[at..at + 8]);
-                    u64::from_le_bytes(raw)
-                };
-                let [low, high] = HEAD_MASKS[len];
-                (len, [word(0) & low, word(8) & high])
-            }
-            _ => key_head_slow(key),
-        }
+        key_head_of(key.buf, key.tok(), move || key_head_slow(key))
     }
 
     /// The trait's walk over the tape itself: the object's tokens are one slice, so each key
@@ -211,20 +216,9 @@ impl<'a> Source<'a> for Parsed<'a> {
             let (Some(k), Some(value)) = (inner.get(i), inner.get(i + 1)) else {
                 return false;
             };
-            let (start, len) = (k.a as usize, k.b as usize);
-            // As `key_head`, with the key's token already in hand.
-            let (len, head) = match self.buf.get(start..start + 16) {
-                Some(bytes) if len <= 16 && k.flag & ESCAPED == 0 => {
-                    let word = |at: usize| {
-                        let mut raw = [0u8; 8];
-                        raw.copy_from_slice(&bytes[at..at + 8]);
-                        u64::from_le_bytes(raw)
-                    };
-                    let [low, high] = HEAD_MASKS[len];
-                    (len, [word(0) & low, word(8) & high])
-                }
-                _ => key_head_slow(self.at(first + i as u32)),
-            };
+            let (len, head) = key_head_of(self.buf, *k, move || {
+                key_head_slow(self.at(first + i as u32))
+            });
             if !check(pos, len, head) || (len > 16 && !long(pos, self.at(first + i as u32))) {
                 return false;
             }

@@ -573,11 +573,11 @@ impl Tape {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// A small deterministic generator (xorshift64*).
-    struct Rng(u64);
+    pub(in crate::infer) struct Rng(pub u64);
 
     impl Rng {
         fn next(&mut self) -> u64 {
@@ -587,7 +587,7 @@ mod tests {
             self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
         }
 
-        fn below(&mut self, n: usize) -> usize {
+        pub(in crate::infer) fn below(&mut self, n: usize) -> usize {
             (self.next() % n as u64) as usize
         }
     }
@@ -849,7 +849,7 @@ mod tests {
 
     /// A random valid JSON value, written with random blanks, escapes, non-ASCII text, long
     /// backslash runs and long numbers, so its bytes land anywhere in a 64-byte block.
-    fn value(rng: &mut Rng, depth: usize, out: &mut Vec<u8>) {
+    pub(in crate::infer) fn value(rng: &mut Rng, depth: usize, out: &mut Vec<u8>) {
         let blank = |rng: &mut Rng, out: &mut Vec<u8>| {
             for _ in 0..rng.below(3) {
                 out.push(b" \t\r"[rng.below(3)]);
@@ -899,7 +899,7 @@ mod tests {
         blank(rng, out);
     }
 
-    fn number(rng: &mut Rng, out: &mut Vec<u8>) {
+    pub(in crate::infer) fn number(rng: &mut Rng, out: &mut Vec<u8>) {
         if rng.below(3) == 0 {
             out.push(b'-');
         }
@@ -927,7 +927,7 @@ mod tests {
         }
     }
 
-    fn string(rng: &mut Rng, out: &mut Vec<u8>) {
+    pub(in crate::infer) fn string(rng: &mut Rng, out: &mut Vec<u8>) {
         out.push(b'"');
         let pieces: &[&[u8]] = &[
             b"a",
@@ -974,7 +974,7 @@ mod tests {
     }
 
     /// Breaks a valid line in one of the ways hostile input does.
-    fn mutate(rng: &mut Rng, line: &mut Vec<u8>) {
+    pub(in crate::infer) fn mutate(rng: &mut Rng, line: &mut Vec<u8>) {
         if line.is_empty() {
             return;
         }

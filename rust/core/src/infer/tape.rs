@@ -42,6 +42,8 @@ pub(crate) struct Frame {
 pub struct Tape {
     pub(crate) toks: Vec<Tok>,
     pub(crate) stack: Vec<Frame>,
+    /// The last line read, for [`Tape::parse_like_last`].
+    pub(crate) shapes: super::shape::Shapes,
 }
 
 const LO: u64 = 0x0101_0101_0101_0101;
@@ -52,7 +54,7 @@ const HI: u64 = 0x8080_8080_8080_8080;
 /// a hint that the text may not be ASCII, never a miss).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn scan(buf: &[u8], mut i: usize) -> (usize, bool) {
+pub(super) fn scan(buf: &[u8], mut i: usize) -> (usize, bool) {
     use std::arch::x86_64::{
         _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
         _mm_set1_epi8,
@@ -90,7 +92,7 @@ fn scan(buf: &[u8], mut i: usize) -> (usize, bool) {
 
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-fn scan(buf: &[u8], i: usize) -> (usize, bool) {
+pub(super) fn scan(buf: &[u8], i: usize) -> (usize, bool) {
     scan_words(buf, i)
 }
 
@@ -318,44 +320,20 @@ impl Tape {
         if buf.get(pos..pos + N) != Some(&word[..]) {
             return fail(pos, Reason::Unexpected);
         }
+        // Where the literal is, for `shape`: a line's offsets past 4 GiB are never read there,
+        // so one there is kept truncated rather than refused.
         self.toks.push(Tok {
             tag,
             flag: 0,
-            a: 0,
-            b: 0,
+            a: pos as u32,
+            b: N as u32,
         });
         Ok(pos + N)
     }
 
     #[inline(always)]
     pub(super) fn number(&mut self, buf: &[u8], start: usize) -> Result<usize, SyntaxError> {
-        let mut i = start + usize::from(buf[start] == b'-');
-        match buf.get(i) {
-            Some(b'0') => i += 1,
-            Some(b'1'..=b'9') => i = digits(buf, i + 1),
-            _ => return fail(start, Reason::Number),
-        }
-        let mut flag = 0;
-        if buf.get(i) == Some(&b'.') {
-            let after = digits(buf, i + 1);
-            if after == i + 1 {
-                return fail(start, Reason::Number);
-            }
-            i = after;
-            flag |= FRACTION;
-        }
-        if let Some(b'e' | b'E') = buf.get(i) {
-            i += 1;
-            if let Some(b'+' | b'-') = buf.get(i) {
-                i += 1;
-            }
-            let after = digits(buf, i);
-            if after == i {
-                return fail(start, Reason::Number);
-            }
-            i = after;
-            flag |= EXPONENT;
-        }
+        let (i, flag) = number_end(buf, start)?;
         self.toks.push(Tok {
             tag: NUMBER,
             flag,
@@ -416,6 +394,39 @@ fn escape(buf: &[u8], i: usize) -> Result<usize, SyntaxError> {
         Some(_) => fail(i, Reason::Escape),
         None => fail(i, Reason::Unterminated),
     }
+}
+
+/// The end of the number that starts at `buf[start]`, and its flags.
+#[inline(always)]
+pub(super) fn number_end(buf: &[u8], start: usize) -> Result<(usize, u8), SyntaxError> {
+    let mut i = start + usize::from(buf.get(start) == Some(&b'-'));
+    match buf.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits(buf, i + 1),
+        _ => return fail(start, Reason::Number),
+    }
+    let mut flag = 0;
+    if buf.get(i) == Some(&b'.') {
+        let after = digits(buf, i + 1);
+        if after == i + 1 {
+            return fail(start, Reason::Number);
+        }
+        i = after;
+        flag |= FRACTION;
+    }
+    if let Some(b'e' | b'E') = buf.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = buf.get(i) {
+            i += 1;
+        }
+        let after = digits(buf, i);
+        if after == i {
+            return fail(start, Reason::Number);
+        }
+        i = after;
+        flag |= EXPONENT;
+    }
+    Ok((i, flag))
 }
 
 #[cfg(test)]
