@@ -200,6 +200,46 @@ fn json_lines_give_the_same_schema_on_one_core_many_cores_and_a_stream() {
     }
 }
 
+/// A stream read by many threads is cut into smaller blocks (its bytes in flight are capped), so
+/// lines cross many block edges: the schema and the report stay those of one thread.
+#[test]
+fn a_stream_read_by_many_threads_in_small_blocks_gives_the_same_schema_and_report() {
+    let mut data = Vec::new();
+    let mut i = 0u64;
+    while data.len() < 5 << 20 {
+        let line = match i % 5 {
+            0 => format!("{{\"id\": {i}, \"tags\": [\"a\", \"b{}\"]}}\n", i % 13),
+            1 => format!(
+                "{{\"id\": {i}, \"at\": \"2024-01-0{}T00:00:00Z\"}}\n",
+                1 + i % 9
+            ),
+            2 => "   \r\n".to_owned(),
+            3 if i % 50_000 == 3 => "{\"id\": tru}\n".to_owned(),
+            _ => format!(
+                "{{\"id\": {}.5, \"pad\": \"{}\"}}\n",
+                i,
+                "x".repeat((i % 200) as usize)
+            ),
+        };
+        data.extend_from_slice(line.as_bytes());
+        i += 1;
+    }
+    let read = |threads| {
+        let lines = Lines {
+            threads,
+            mode: ErrorMode::Skip,
+            ..Lines::new(Options::default())
+        };
+        let (acc, report) = read_stream(lines, &data[..], &mut |_| true).unwrap();
+        (acc.schema().unwrap().to_text(), report)
+    };
+    let want = read(1);
+    assert!(want.1.skipped > 0 && want.1.lines == i);
+    for threads in [2, 16, 40] {
+        assert_eq!(read(threads), want, "{threads} threads");
+    }
+}
+
 #[test]
 fn bad_lines_are_reported_with_their_line_numbers() {
     let mut data = Vec::new();

@@ -19,8 +19,15 @@ use super::lines::{read_chunk, too_long, ErrorMode, Outcome, Report};
 use super::options::Options;
 use super::tape::Tape;
 
-/// Bytes per block read from a stream.
+/// The largest block read from a stream.
 pub const BLOCK: usize = 4 << 20;
+/// Bytes of blocks a stream read holds at once (each worker's block, the queued ones and the one
+/// being filled), so peak memory stays flat as threads are added: at 16 threads each block is
+/// 1.7 MiB rather than 4 MiB, which would hold 132 MiB.
+const IN_FLIGHT: usize = 32 << 20;
+const MIN_BLOCK: usize = 1 << 20;
+/// Blocks queued ahead of the workers; the reader fills a block far faster than one is parsed.
+const QUEUED: usize = 2;
 /// The longest line a stream may hold.
 pub const MAX_LINE: usize = 256 << 20;
 /// Inputs smaller than this are read by one thread (the calling one, for bytes).
@@ -254,7 +261,9 @@ pub fn read_stream<R: Read>(
         stop: AtomicUsize::new(usize::MAX),
         done: AtomicU64::new(0),
     };
-    let (blocks, queue) = mpsc::sync_channel::<(usize, Chunk<'static>)>(workers);
+    let queued = workers.min(QUEUED);
+    let block = (IN_FLIGHT / (workers + queued + 1)).clamp(MIN_BLOCK, BLOCK);
+    let (blocks, queue) = mpsc::sync_channel::<(usize, Chunk<'static>)>(queued);
     let queue = Mutex::new(queue);
     let (recycle, spare) = mpsc::channel::<Vec<u8>>();
     let (send, results) = mpsc::channel();
@@ -269,7 +278,14 @@ pub fn read_stream<R: Read>(
         }
         drop(send);
         drop(recycle);
-        let fed = feed(&mut reader, lines.max_line, &blocks, &spare, &shared, tick);
+        let fed = feed(
+            &mut reader,
+            (lines.max_line, block),
+            &blocks,
+            &spare,
+            &shared,
+            tick,
+        );
         drop(blocks);
         match fed {
             Ok(cancelled) => gather(lines, &shared, &results, workers, tick, cancelled),
@@ -285,7 +301,7 @@ pub fn read_stream<R: Read>(
 /// Reads blocks of whole lines into the queue; returns whether `tick` cancelled.
 fn feed<R: Read>(
     reader: &mut R,
-    max_line: usize,
+    (max_line, size): (usize, usize),
     blocks: &mpsc::SyncSender<(usize, Chunk<'static>)>,
     spare: &Receiver<Vec<u8>>,
     shared: &Shared,
@@ -308,7 +324,7 @@ fn feed<R: Read>(
             }
         }
         // Recycled blocks keep their initialised bytes, so nothing is zeroed twice.
-        let mut block = spare.try_recv().unwrap_or_else(|_| vec![0u8; BLOCK]);
+        let mut block = spare.try_recv().unwrap_or_else(|_| vec![0u8; size]);
         let kept = carry.len();
         if block.len() < kept {
             block.resize(kept, 0);
@@ -316,7 +332,7 @@ fn feed<R: Read>(
         block[..kept].copy_from_slice(&carry);
         carry.clear();
         let mut filled = kept;
-        let mut limit = BLOCK.max(kept + BLOCK / 2);
+        let mut limit = size.max(kept + size / 2);
         let eof = loop {
             let before = limit;
             filled = fill(reader, &mut block, filled, limit)?;
@@ -330,7 +346,7 @@ fn feed<R: Read>(
                 skipping = true;
                 break false;
             }
-            limit = (limit * 2).min(max_line.max(BLOCK));
+            limit = (limit * 2).min(max_line.max(size));
         };
         block.truncate(filled);
         if first {
