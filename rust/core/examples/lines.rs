@@ -1,14 +1,16 @@
-//! Times JSON Lines inference: `cargo run --release --example lines -- FILE [ROUNDS] [THREADS] [merge] [stream]`.
+//! Times JSON Lines inference:
+//! `cargo run --release --example lines -- FILE [ROUNDS] [THREADS] [merge] [stream|file]`.
 //!
-//! `stream` reads the file through `read_stream` (as a path given to `infer_json_lines` is read)
-//! instead of from memory. Besides the rate it prints the allocations made, their bytes and the
-//! peak of live heap bytes over the rounds, counted by a wrapping global allocator.
+//! `stream` reads the file through `read_stream`, `file` through `read_file` (as a path given to
+//! `infer_json_lines` is read), instead of from memory. Besides the rate it prints the
+//! allocations made, their bytes and the peak of live heap bytes over the rounds, counted by a
+//! wrapping global allocator.
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use orkestrel_core::infer::{read_bytes, read_stream, Lines, Options};
+use orkestrel_core::infer::{read_bytes, read_file, read_stream, Lines, Options};
 
 struct Counting;
 
@@ -55,7 +57,8 @@ fn main() {
     let flags: Vec<String> = args.collect();
     let merge = flags.iter().any(|f| f == "merge");
     let stream = flags.iter().any(|f| f == "stream");
-    let data = if stream {
+    let whole = flags.iter().any(|f| f == "file");
+    let data = if stream || whole {
         Vec::new()
     } else {
         std::fs::read(&path).expect("readable file")
@@ -72,7 +75,10 @@ fn main() {
     PEAK.store(base, Ordering::Relaxed);
     for _ in 0..rounds {
         let start = Instant::now();
-        let (acc, report) = if stream {
+        let (acc, report) = if whole {
+            let file = std::fs::File::open(&path).expect("readable file");
+            read_file(lines, file, &mut |_| true)
+        } else if stream {
             let file = std::fs::File::open(&path).expect("readable file");
             read_stream(lines, file, &mut |_| true)
         } else {
