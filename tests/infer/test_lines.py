@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
 import threading
 from pathlib import Path
@@ -79,6 +80,33 @@ def test_a_file_larger_than_the_read_block_streams(tmp_path: Path) -> None:
     assert seen[-1] == path.stat().st_size
     with path.open("rb") as stream:
         assert infer_json_lines(stream) == expected
+
+
+def test_a_file_read_in_pieces_by_its_threads_gives_the_schema_of_its_bytes(
+    tmp_path: Path,
+) -> None:
+    rows = [
+        json.dumps({"id": i, "tags": ["a"] * (i % 3), "at": f"2024-01-0{1 + i % 9}"})
+        for i in range(60_000)
+    ]
+    long = json.dumps({"id": 0.5, "blob": "y" * (5 << 20)})
+    text = "\ufeff" + "\n".join([*rows[:30_000], "", long, "  ", *rows[30_000:]])
+    data = text.encode()
+    path = tmp_path / "pieces.jsonl"
+    path.write_bytes(data)
+    expected = infer_json_lines(data, format=True, threads=1)
+    assert expected["properties"]["id"] == {"type": "number"}
+    for threads in (1, 2, 16):
+        builder = SchemaBuilder(format=True)
+        report = builder.add_json_lines(path, threads=threads)
+        assert builder.to_schema() == expected
+        assert (report.lines, report.samples) == (60_003, 60_001)
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_bytes, args=(data,))
+    writer.start()
+    assert infer_json_lines(fifo, format=True, threads=4) == expected
+    writer.join()
 
 
 def test_the_first_bad_line_raises_with_its_position(tmp_path: Path) -> None:

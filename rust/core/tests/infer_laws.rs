@@ -5,8 +5,8 @@
 use std::io::Read;
 
 use orkestrel_core::infer::{
-    decode, encode, read_bytes, read_stream, Accumulator, ErrorMode, Json, Lines, LinesError,
-    Options, Parsed, Reason, Source, Tape,
+    decode, encode, read_bytes, read_file, read_stream, Accumulator, ErrorMode, Json, Lines,
+    LinesError, Options, Parsed, Reason, Report, Source, Tape,
 };
 
 const CASES: &str = include_str!("../../../tests/conformance/contract/cases.jsonl");
@@ -198,6 +198,93 @@ fn json_lines_give_the_same_schema_on_one_core_many_cores_and_a_stream() {
             assert_eq!(report.lines, many.len() as u64);
         }
     }
+}
+
+/// About `size` bytes of JSON Lines with blank and bad lines; the count of lines.
+fn mixed_lines(size: usize) -> (Vec<u8>, u64) {
+    let mut data = Vec::new();
+    let mut i = 0u64;
+    while data.len() < size {
+        let line = match i % 5 {
+            0 => format!("{{\"id\": {i}, \"tags\": [\"a\", \"b{}\"]}}\n", i % 13),
+            1 => format!(
+                "{{\"id\": {i}, \"at\": \"2024-01-0{}T00:00:00Z\"}}\n",
+                1 + i % 9
+            ),
+            2 => "   \r\n".to_owned(),
+            3 if i % 50_000 == 3 => "{\"id\": tru}\n".to_owned(),
+            _ => format!(
+                "{{\"id\": {}.5, \"pad\": \"{}\"}}\n",
+                i,
+                "x".repeat((i % 200) as usize)
+            ),
+        };
+        data.extend_from_slice(line.as_bytes());
+        i += 1;
+    }
+    (data, i)
+}
+
+/// A stream read by many threads is cut into smaller blocks (its bytes in flight are capped), so
+/// lines cross many block edges: the schema and the report stay those of one thread.
+#[test]
+fn a_stream_read_by_many_threads_in_small_blocks_gives_the_same_schema_and_report() {
+    let (data, count) = mixed_lines(5 << 20);
+    let read = |threads| {
+        let lines = Lines {
+            threads,
+            mode: ErrorMode::Skip,
+            ..Lines::new(Options::default())
+        };
+        let (acc, report) = read_stream(lines, &data[..], &mut |_| true).unwrap();
+        (acc.schema().unwrap().to_text(), report)
+    };
+    let want = read(1);
+    assert!(want.1.skipped > 0 && want.1.lines == count);
+    for threads in [2, 16, 40] {
+        assert_eq!(read(threads), want, "{threads} threads");
+    }
+}
+
+/// A regular file is read by the workers at their own offsets; pieces start and end at line
+/// edges found in the file itself, a line longer than a piece leaves pieces with no line, and
+/// a byte order mark is dropped only at the start. Every thread count gives the bytes' answer.
+#[test]
+fn a_file_read_by_the_workers_at_their_offsets_gives_the_schema_and_report_of_its_bytes() {
+    let (mut data, _) = mixed_lines(3 << 20);
+    data.extend_from_slice(format!("{{\"long\": \"{}\"}}\n", "y".repeat(5 << 20)).as_bytes());
+    data.extend_from_slice(&mixed_lines(2 << 20).0);
+    data.extend_from_slice(b"{\"id\": 1, \"end\": true}");
+    let path =
+        std::env::temp_dir().join(format!("orkestrel-file-law-{}.jsonl", std::process::id()));
+    for bom in [false, true] {
+        let mut bytes = if bom {
+            b"\xEF\xBB\xBF".to_vec()
+        } else {
+            Vec::new()
+        };
+        bytes.extend_from_slice(&data);
+        std::fs::write(&path, &bytes).unwrap();
+        for mode in [ErrorMode::Skip, ErrorMode::Raise] {
+            let lines = |threads| Lines {
+                threads,
+                mode,
+                ..Lines::new(Options::default())
+            };
+            let answer = |got: Result<(Accumulator, Report), LinesError>| match got {
+                Ok((acc, report)) => Ok((acc.schema().unwrap().to_text(), report)),
+                Err(LinesError::Bad(error)) => Err(format!("{error:?}")),
+                Err(other) => panic!("{other:?}"),
+            };
+            let want = answer(read_bytes(lines(1), &bytes, &mut |_| true));
+            for threads in [1, 2, 16, 40] {
+                let file = std::fs::File::open(&path).unwrap();
+                let got = answer(read_file(lines(threads), file, &mut |_| true));
+                assert_eq!(got, want, "{threads} threads, {mode:?}, bom {bom}");
+            }
+        }
+    }
+    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]

@@ -46,6 +46,6 @@ pub use parsed::Parsed;
 pub use restore::decode;
 pub use source::{leaf_of, Kind, NumberClass, Source};
 pub use state::{encode, StateError};
-pub use stream::{read_bytes, read_stream, Lines, LinesError, BLOCK, MAX_LINE};
+pub use stream::{read_bytes, read_file, read_stream, Lines, LinesError, BLOCK, MAX_LINE};
 pub use tape::Tape;
 pub use text::{cmp_utf16, number_text};

@@ -4,7 +4,8 @@ use std::io::{self, Read};
 use std::path::PathBuf;
 
 use orkestrel_core::infer::{
-    read_bytes, read_stream, Accumulator, ErrorMode, LineError, Lines, Parsed, Report, Tape,
+    read_bytes, read_file, read_stream, Accumulator, ErrorMode, LineError, Lines, Parsed, Report,
+    Tape,
 };
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -179,7 +180,7 @@ pub fn read_lines(
         let result = match (data, &path, reader.as_mut()) {
             (Some(bytes), _, _) => read_bytes(lines, bytes, &mut tick),
             (_, Some(path), _) => match std::fs::File::open(path) {
-                Ok(file) => read_stream(lines, file, &mut tick),
+                Ok(file) => read_file(lines, file, &mut tick),
                 Err(e) => Err(orkestrel_core::infer::LinesError::Io(e)),
             },
             (_, _, Some(reader)) => read_stream(lines, reader, &mut tick),
