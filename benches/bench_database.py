@@ -102,14 +102,12 @@ def layer_sqlite(
     run(loop, database.close)
 
 
-@pytest.fixture(scope="module")
-def postgres(loop: asyncio.AbstractEventLoop) -> Iterator[tuple[Any, DatabaseInterface]]:
-    dsn = os.environ.get("ORKESTREL_POSTGRES_DSN")
-    if not dsn:
-        pytest.skip("set ORKESTREL_POSTGRES_DSN to benchmark PostgreSQL")
+def raw_postgres(dsn: str, prefix: str) -> tuple[Any, str, str]:
+    """An autocommit psycopg connection whose search path is a new schema holding `ROWS` in
+    `products` (analyzed), and the names of that schema and of an unused one for the layer."""
     import psycopg
 
-    raw_schema, layer_schema = (f"bench_{uuid.uuid4().hex[:10]}" for _ in range(2))
+    raw_schema, layer_schema = (f"{prefix}_{uuid.uuid4().hex[:10]}" for _ in range(2))
     connection = psycopg.connect(dsn, autocommit=True)
     connection.execute(f"CREATE SCHEMA {raw_schema}")
     connection.execute(f"SET search_path TO {raw_schema}")
@@ -120,6 +118,15 @@ def postgres(loop: asyncio.AbstractEventLoop) -> Iterator[tuple[Any, DatabaseInt
     with connection.transaction(), connection.cursor() as cursor:
         cursor.executemany("INSERT INTO products VALUES (%s, %s, %s, %s)", tuples(ROWS))
     connection.execute("ANALYZE products")
+    return connection, raw_schema, layer_schema
+
+
+@pytest.fixture(scope="module")
+def postgres(loop: asyncio.AbstractEventLoop) -> Iterator[tuple[Any, DatabaseInterface]]:
+    dsn = os.environ.get("ORKESTREL_POSTGRES_DSN")
+    if not dsn:
+        pytest.skip("set ORKESTREL_POSTGRES_DSN to benchmark PostgreSQL")
+    connection, raw_schema, layer_schema = raw_postgres(dsn, "bench")
     database = create_database(
         tables=TABLES, driver=create_postgres_driver(dsn, schema=layer_schema)
     )

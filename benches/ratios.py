@@ -500,24 +500,10 @@ def _postgres_twin(folder: Path) -> tuple[Any, Any, Any] | None:
     dsn = os.environ.get("ORKESTREL_POSTGRES_DSN")
     if not dsn:
         return None
-    import uuid
-
-    import psycopg
-
     import bench_database as data
     from orkestrel.database import create_database, create_postgres_driver
 
-    raw_schema, layer_schema = (f"ratios_{uuid.uuid4().hex[:10]}" for _ in range(2))
-    raw = psycopg.connect(dsn, autocommit=True)
-    raw.execute(f"CREATE SCHEMA {raw_schema}")
-    raw.execute(f"SET search_path TO {raw_schema}")
-    raw.execute(
-        'CREATE TABLE products (id text COLLATE "C" NOT NULL PRIMARY KEY, name text COLLATE "C" '
-        "NOT NULL, price double precision NOT NULL, stock bigint)"
-    )
-    with raw.transaction(), raw.cursor() as cursor:
-        cursor.executemany("INSERT INTO products VALUES (%s, %s, %s, %s)", data.tuples(data.ROWS))
-    raw.execute("ANALYZE products")
+    raw, raw_schema, layer_schema = data.raw_postgres(dsn, "ratios")
     driver = create_postgres_driver(dsn, schema=layer_schema)
     layer = create_database(tables=data.TABLES, driver=driver)
 
