@@ -36,8 +36,13 @@ if os.environ.get("ORKESTREL_REQUIRE_INSTALLED") == "1":
         raise RuntimeError(f"tests must run against the installed wheel, not {location}")
 
 
+_LIFELONG = (b"from multiprocessing.resource_tracker", b"from multiprocessing.forkserver")
+"""multiprocessing's helpers, which live as long as this process by design."""
+
+
 def _live_children() -> list[str]:
-    """The command lines of this process's children still running (not zombies)."""
+    """The command lines of this process's children still running (not zombies), less
+    multiprocessing's own helpers."""
     found = []
     for listing in Path("/proc/self/task").glob("*/children"):
         for pid in listing.read_text().split():
@@ -46,7 +51,7 @@ def _live_children() -> list[str]:
                 command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
             except OSError:
                 continue
-            if state != "Z":
+            if state != "Z" and not command.startswith(_LIFELONG, command.find(b"from ")):
                 found.append(f"{pid}: {command.decode(errors='replace').strip()}")
     return found
 
