@@ -250,6 +250,36 @@ def lines(rounds: int) -> None:
         del column
 
 
+def threads(rounds: int) -> None:
+    """JSON Lines scaling: `infer_json_lines` at 1, 2, 4 ... threads up to the machine's cores,
+    interleaved; the speedup is the median over rounds of each round's time at one thread over
+    its time at k threads."""
+    from orkestrel.contract import infer_json_lines
+
+    _ensure_data()
+    counts = [1]
+    while counts[-1] * 2 <= (os.cpu_count() or 1):
+        counts.append(counts[-1] * 2)
+    for path in (EVENTS, LOGS):
+        data = path.read_bytes()
+        mb = len(data) / 1e6
+        contenders = [
+            Contender(f"threads={k}", lambda k=k, data=data: infer_json_lines(data, threads=k))
+            for k in counts
+        ]
+        times = measure(contenders, rounds)
+        print(f"\n### threads: {path.name}, {mb:,.0f} MB\n")
+        print("| threads | MB/s (median) | speedup over one thread (median, range) |")
+        print("| --- | --- | --- |")
+        one = times["threads=1"]
+        for k in counts:
+            samples = times[f"threads={k}"]
+            gains = [b / t for t, b in zip(samples, one, strict=True)]
+            spread = f"{statistics.median(gains):.2f} ({min(gains):.2f} to {max(gains):.2f})"
+            print(f"| {k} | {mb / statistics.median(samples):,.0f} | {spread} |")
+        sys.stdout.flush()
+
+
 def merge(rounds: int) -> None:
     """The merging mode (`merge=True`, genson's way of inferring) against genson on the same
     records and against polars-genson on the same JSON Lines on one core; the reference's
@@ -642,6 +672,7 @@ GROUPS: dict[str, Callable[[int], None]] = {
     "objects": objects,
     "dumps": dumps_only,
     "lines": lines,
+    "threads": threads,
     "merge": merge,
     "contract": contract,
     "cli": cli,
