@@ -294,3 +294,38 @@ def test_schema_to_shape_never_narrows(schema: dict[str, Any], values: list[Any]
         if reference.is_valid(value):
             assert contract.is_valid(value), value
             contract.parse(value)
+
+
+class _Text(str):
+    pass
+
+
+class _Record(dict):  # type: ignore[type-arg]
+    pass
+
+
+# Values past plain JSON data too: subclasses, tuples, objects, keys that are not strings.
+ODD_VALUES = st.recursive(
+    SCALARS | st.builds(object) | st.text(max_size=3).map(_Text),
+    lambda c: st.one_of(
+        st.lists(c, max_size=4),
+        st.dictionaries(KEYS, c, max_size=4),
+        st.dictionaries(KEYS, c, max_size=3).map(_Record),
+        st.lists(c, max_size=3).map(tuple),
+        st.dictionaries(st.integers(0, 2) | KEYS, c, max_size=3),
+    ),
+    max_leaves=10,
+)
+
+
+@given(SHAPES, ODD_VALUES)
+def test_parse_error_reports_what_explain_does(shape: Any, value: Any) -> None:
+    """`parse` builds its report through borrowed pointers, `explain` through held references:
+    the same faults, in the same order, for any value."""
+    contract = create_contract(shape)
+    reported: list[Any] = []
+    try:
+        contract.parse(value)
+    except ParseError as error:
+        reported = error.faults
+    assert reported == contract.explain(value)

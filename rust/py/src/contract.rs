@@ -128,6 +128,13 @@ impl PyContract {
                     None => Ok(out),
                 },
                 Ok(None) => {
+                    // The report reads the input as `is_valid` does, through borrowed
+                    // pointers (sound with the GIL, see `PyView`): the walk runs no Python
+                    // code and keeps only Rust data. The free-threaded build holds references.
+                    // `explain` keeps the held walk; a law checks both give the same report.
+                    #[cfg(not(Py_GIL_DISABLED))]
+                    let faults = self.inner.explain(&PyView::new(value), Vec::new());
+                    #[cfg(Py_GIL_DISABLED)]
                     let faults = self.inner.explain(&node, Vec::new());
                     let report = Bound::new(py, PyFaultReport { faults })?;
                     Err(parse_error(py, report.into_any()))
