@@ -7,9 +7,13 @@ phase's instructions (both threads, when a call uses a worker thread):
         python benches/count_database.py 200
     for f in /tmp/cg.out.*; do grep -m1 '^desc: Trigger' $f; grep -m1 '^summary:' $f; done
 
-Divide each summary by the count given (200). The SQLite driver gets a 10-second inline budget:
-under valgrind everything runs about 50 times slower, and with the default 2 ms budget every
-inline call would be stopped and run again in a worker thread, which a normal run never does.
+Divide each summary by the count given (200). With `ORKESTREL_POSTGRES_DSN` set it also
+counts `records` on PostgreSQL, raw psycopg against the tool (the client process only: the
+server's work is not counted). A second argument keeps only that many of the 100,000 rows.
+
+The SQLite driver gets a 10-second inline budget: under valgrind everything runs about 50
+times slower, and with the default 2 ms budget every inline call would be stopped and run again
+in a worker thread, which a normal run never does.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +33,7 @@ from orkestrel.database import create_database, create_sqlite_driver
 from orkestrel.toolbox import create_database_tool
 
 RECORDS = "SELECT id, name, price, stock FROM products WHERE price < ? ORDER BY id LIMIT ?"
+PG_RECORDS = "SELECT id, name, price, stock FROM products WHERE price < %s ORDER BY id LIMIT %s"
 
 
 def dump(label: str) -> None:
@@ -43,6 +49,22 @@ def batch(number: int) -> list[dict[str, Any]]:
     ]
 
 
+async def records_phases(
+    label: str, execute: Callable[[], Any], tool: Any, records: dict[str, Any], calls: int
+) -> None:
+    """Warms both up, then dumps the raw `records` calls' instructions and the tool's."""
+    for _ in range(20):
+        await tool.execute(records)
+        data.as_records(execute().fetchall())
+    dump(f"{label}setup")
+    for _ in range(calls):
+        data.as_records(execute().fetchall())
+    dump(f"{label}records raw x{calls}")
+    for _ in range(calls):
+        await tool.execute(records)
+    dump(f"{label}records tool x{calls}")
+
+
 async def count(calls: int, folder: Path) -> None:
     raw = data.raw_file(folder / "raw.sqlite3")
     driver = create_sqlite_driver(folder / "layer.sqlite3", inline=10.0)
@@ -52,16 +74,7 @@ async def count(calls: int, folder: Path) -> None:
     query = {"conditions": data.CONDITION, "limit": 100}
     records = {"operation": "records", "id": "bench", "table": "products", "query": query}
     batches = [batch(n) for n in range(2 * calls // 10)]
-    for _ in range(20):
-        await tool.execute(records)
-        data.as_records(raw.execute(RECORDS, (500, 100)).fetchall())
-    dump("setup")
-    for _ in range(calls):
-        data.as_records(raw.execute(RECORDS, (500, 100)).fetchall())
-    dump(f"records raw x{calls}")
-    for _ in range(calls):
-        await tool.execute(records)
-    dump(f"records tool x{calls}")
+    await records_phases("", lambda: raw.execute(RECORDS, (500, 100)), tool, records, calls)
     for rows in batches[: calls // 10]:
         raw.execute("BEGIN")
         raw.executemany(data.SQLITE_INSERT, data.tuples(rows))
@@ -72,10 +85,39 @@ async def count(calls: int, folder: Path) -> None:
     dump(f"add tool x{calls // 10}")
     await layer.close()
     raw.close()
+    dsn = os.environ.get("ORKESTREL_POSTGRES_DSN")
+    if dsn:
+        await count_postgres(calls, dsn)
+
+
+async def count_postgres(calls: int, dsn: str) -> None:
+    from orkestrel.database import create_postgres_driver
+
+    raw, raw_schema, layer_schema = data.raw_postgres(dsn, "count")
+    layer = create_database(
+        tables=data.TABLES, driver=create_postgres_driver(dsn, schema=layer_schema)
+    )
+    tool = create_database_tool(databases={"pg": layer})
+    try:
+        await layer.table("products").add(data.ROWS)
+        query = {"conditions": data.CONDITION, "limit": 100}
+        records = {"operation": "records", "id": "pg", "table": "products", "query": query}
+        await records_phases(
+            "postgres ", lambda: raw.execute(PG_RECORDS, (500, 100)), tool, records, calls
+        )
+        await layer.close()
+    finally:
+        for schema in (raw_schema, layer_schema):
+            raw.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        raw.close()
 
 
 def main() -> None:
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    if len(sys.argv) > 2:
+        # A smaller table loads faster under valgrind; the PostgreSQL client's work per call
+        # does not depend on its size.
+        del data.ROWS[int(sys.argv[2]) :]
     folder = Path(tempfile.mkdtemp(prefix="count-db-"))
     try:
         asyncio.run(count(calls, folder))

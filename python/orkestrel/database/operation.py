@@ -5,7 +5,7 @@ stop, and the watchdog that interrupts its running statement until it does.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, Literal, TypeVar
 
 import anyio
@@ -38,9 +38,21 @@ class Replayable(Generic[T]):
 class LoneRead(Replayable[T]):
     """Marks replayable work that runs exactly one statement, a read: on a connection in
     autocommit mode that statement is a transaction of its own, so a driver may run it without
-    BEGIN and COMMIT (two more statements; on PostgreSQL, two more round trips)."""
+    BEGIN and COMMIT (two more statements; on PostgreSQL, two more round trips).
 
-    __slots__ = ()
+    The work is `shape(session.rows(sql, params))`; a driver that can await the statement
+    itself (PostgreSQL on the event loop) runs `sql` and hands its rows to `shape`.
+    """
+
+    __slots__ = ("params", "shape", "sql")
+
+    def __init__(
+        self, sql: str, params: Sequence[Any], shape: Callable[[list[tuple[Any, ...]]], T]
+    ) -> None:
+        super().__init__(lambda session: shape(session.rows(sql, params)))
+        self.sql = sql
+        self.params = params
+        self.shape = shape
 
 
 class Operation:

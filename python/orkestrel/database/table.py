@@ -195,22 +195,17 @@ class Table:
 
     def _plan_records(self, query: Any) -> Plan:
         statement = compile_records(self._schema, self._dialect, query, self._head)
-        decode = self._codec.decode_rows
-
-        def work(session: SessionInterface) -> list[Row]:
-            return decode(session.rows(statement.sql, statement.params))
-
-        return False, LoneRead(work)
+        return False, LoneRead(statement.sql, statement.params, self._codec.decode_rows)
 
     def _plan_count(self, query: Any) -> Plan:
         statement = compile_count(self._schema, self._dialect, query)
-        return False, LoneRead(lambda s: int(s.rows(statement.sql, statement.params)[0][0]))
+        return False, LoneRead(statement.sql, statement.params, lambda rows: int(rows[0][0]))
 
     def _plan_aggregate(self, function: Any, column: Any, query: Any) -> Plan:
         statement = compile_aggregate(self._schema, self._dialect, function, column, query)
 
-        def work(session: SessionInterface) -> int | float | None:
-            value = session.rows(statement.sql, statement.params)[0][0]
+        def shape(rows: list[tuple[Any, ...]]) -> int | float | None:
+            value = rows[0][0]
             if value is None:
                 return None
             if isinstance(value, float) and value.is_integer() and abs(value) <= 2**53:
@@ -218,7 +213,7 @@ class Table:
             result: int | float = value
             return result
 
-        return False, LoneRead(work)
+        return False, LoneRead(statement.sql, statement.params, shape)
 
     def _plan_clear(self) -> Plan:
         return True, lambda s: int(s.run(self._statements.clear))

@@ -9,7 +9,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TypeVar, cast
+from typing import Any, NoReturn, Protocol, TypeVar, cast
 
 import anyio
 import anyio.lowlevel
@@ -316,18 +316,21 @@ class ThreadedDriver(ABC):
                 self._rollback(connection)
                 raise
             return result
-        except DatabaseError as error:
+        except Exception as error:
+            self._fail(error, operation)
+
+    def _fail(self, error: Exception, operation: Operation) -> NoReturn:
+        """Raises what a unit of work that raised `error` raises: `ABORTED` once aborted,
+        otherwise a `DatabaseError` as it is and anything else translated."""
+        if isinstance(error, DatabaseError):
             if operation.aborted and error.code != "ABORTED":
                 raise aborted_error() from error
-            raise
-        except UnicodeEncodeError as error:
+            raise error
+        if isinstance(error, UnicodeEncodeError):
             raise DatabaseError(
                 "VALIDATION", "text must be valid Unicode (no lone surrogates)"
             ) from error
-        except Exception as error:
-            if operation.aborted:
-                raise aborted_error() from error
-            raise self._translate(error) from error
+        raise (aborted_error() if operation.aborted else self._translate(error)) from error
 
     def _settle(self, operation: Operation) -> None:
         """Stops interrupting `operation`: COMMIT and ROLLBACK must not be cut short by our own

@@ -62,6 +62,11 @@ class PooledPostgresDriver(PostgresDriver):
         """The connection pool the driver borrows from."""
         return self._pool
 
+    @property
+    def _on_loop(self) -> bool:
+        """Never: taking a connection from the pool may block."""
+        return False
+
     def _connect(self, readonly: bool) -> Any:
         return _BORROWED
 

@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
+import anyio
+import anyio.lowlevel
+
+from orkestrel.abort import AbortSignal
 from orkestrel.contract.helpers import preview
 from orkestrel.database.dialect import postgres_dialect
 from orkestrel.database.drivers.base import ThreadedDriver
 from orkestrel.database.drivers.postgres_errors import missing_module, translate_postgres
+from orkestrel.database.drivers.postgres_loop import execute_on_loop, loop_drivable
 from orkestrel.database.errors import DatabaseError
 from orkestrel.database.helpers import identifier_fault
 from orkestrel.database.migrate import StoredColumn
-from orkestrel.database.operation import Operation
+from orkestrel.database.operation import LoneRead, Operation, aborted_error
 from orkestrel.database.schema import TableSchema
 from orkestrel.database.types import SessionInterface
+
+T = TypeVar("T")
 
 _INTROSPECT = (
     "SELECT column_name, data_type, is_nullable FROM information_schema.columns "
@@ -67,6 +74,79 @@ class PostgresDriver(ThreadedDriver):
         super().__init__(postgres_dialect(schema))
         self._dsn = dsn
         self._connect_timeout = connect_timeout
+
+    async def run(
+        self,
+        work: Callable[[SessionInterface], T],
+        *,
+        write: bool,
+        signal: AbortSignal | None = None,
+    ) -> T:
+        """Runs `work` as one transaction and returns its result, as `ThreadedDriver.run`
+        does; a lone read (one statement) runs on the event loop itself when the connection is
+        free, since a worker thread costs more than the statement's own round trip."""
+        if not write and isinstance(work, LoneRead) and self._on_loop:
+            if signal is not None and signal.aborted:
+                raise aborted_error()
+            await anyio.lowlevel.checkpoint_if_cancelled()
+            ran, result = await self._read_on_loop(work, signal)
+            if ran:
+                return cast(T, result)
+        return await super().run(work, write=write, signal=signal)
+
+    @property
+    def _on_loop(self) -> bool:
+        """Whether lone reads may run on the event loop."""
+        return loop_drivable()
+
+    async def _read_on_loop(
+        self, read: LoneRead[T], signal: AbortSignal | None
+    ) -> tuple[bool, T | None]:
+        """Runs a lone read on the event loop; `(False, ...)` when the connection is busy or
+        must be (re)opened first, which a worker thread does."""
+        if not self._lock.acquire(blocking=False):
+            return False, None
+        operation = Operation(signal, self._interrupt_if_active)
+        try:
+            connection = self._connection
+            if self._closed or connection is None or not self._healthy(connection):
+                return False, None
+            operation.begin()
+            with self._guard:
+                self._active = operation
+            operation.attach()
+            try:
+                return True, await self._read(read, operation, connection)
+            finally:
+                with self._guard:
+                    self._active = None
+        finally:
+            operation.detach()
+            self._lock.release()
+
+    async def _read(self, read: LoneRead[T], operation: Operation, connection: Any) -> T:
+        try:
+            operation.check()
+            cursor = connection.cursor()
+            try:
+                await execute_on_loop(cursor, read.sql, tuple(read.params), operation.abort)
+                rows: list[tuple[Any, ...]] = cursor.fetchall()
+                operation.check()
+            finally:
+                self._settle(operation)
+                if not self._idle(connection):
+                    # Left mid-statement (its end could not be awaited): replaced before the
+                    # next unit of work.
+                    connection.close()
+            return read.shape(rows)
+        except Exception as error:
+            self._fail(error, operation)
+
+    def _idle(self, connection: Any) -> bool:
+        # Deferred: psycopg is an optional dependency (the `postgres` extra).
+        from psycopg.pq import TransactionStatus
+
+        return bool(connection.info.transaction_status == TransactionStatus.IDLE)
 
     @property
     def schema(self) -> str:

@@ -1,0 +1,111 @@
+"""Runs one statement of a sync psycopg connection on the event loop, without a worker thread.
+
+psycopg builds `Cursor.execute` as a generator that does only non-blocking libpq calls and
+yields whenever the socket must be waited for; its own sync and async connections differ only
+in how they wait. Here anyio waits, so the same code serves asyncio and trio.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
+
+import anyio
+import sniffio
+
+
+@functools.cache
+def loop_drivable() -> bool:
+    """Whether psycopg is installed and exposes the execute generator the loop needs (every 3.2
+    and 3.3 does; a later one that drops it sends every statement to a worker thread)."""
+    try:
+        # Deferred: psycopg is an optional dependency (the `postgres` extra).
+        import psycopg
+    except ImportError:
+        return False
+    return callable(getattr(psycopg.Cursor, "_execute_gen", None))
+
+
+async def execute_on_loop(
+    cursor: Any, sql: str, params: Sequence[Any], abort: Callable[[], None]
+) -> None:
+    """Runs `cursor.execute(sql, params)` awaiting the socket instead of blocking on it.
+
+    A cancelled caller first calls `abort` (which has the server cancel the statement), then
+    waits, shielded, for the statement to end, so the connection is idle again before the
+    cancellation goes on.
+    """
+    # Deferred: psycopg is an optional dependency (the `postgres` extra).
+    import psycopg
+
+    fileno = cursor.connection.pgconn.socket
+    steps: Generator[Any, Any, None] = cursor._execute_gen(sql, params)
+    try:
+        state = next(steps)
+        while True:
+            try:
+                ready = await _ready(fileno, state)
+            except anyio.get_cancelled_exc_class():
+                with anyio.CancelScope(shield=True):
+                    abort()
+                    with contextlib.suppress(Exception):
+                        await _finish(steps, fileno, state)
+                raise
+            state = steps.send(ready)
+    except StopIteration:
+        return
+    except OSError as error:
+        raise psycopg.OperationalError("connection socket closed") from error
+
+
+async def _finish(steps: Generator[Any, Any, None], fileno: int, state: Any) -> None:
+    with contextlib.suppress(StopIteration):
+        while True:
+            state = steps.send(await _ready(fileno, state))
+
+
+async def _ready(fileno: int, state: Any) -> Any:
+    """Waits until the socket can do what `state` (a psycopg `Wait`) asks; its `Ready`."""
+    from psycopg.waiting import Ready, Wait
+
+    if state == Wait.R:
+        if sniffio.current_async_library() == "asyncio":
+            await _asyncio_readable(fileno)
+        else:
+            await anyio.wait_readable(fileno)
+        return Ready.R
+    if state == Wait.W:
+        await anyio.wait_writable(fileno)
+        return Ready.W
+    # Read-or-write: only while a large statement is still being sent.
+    ready = Ready.NONE
+    async with anyio.create_task_group() as group:
+
+        async def wait(waiter: Callable[[int], Any], flag: Any) -> None:
+            nonlocal ready
+            await waiter(fileno)
+            ready |= flag
+            group.cancel_scope.cancel()
+
+        group.start_soon(wait, anyio.wait_readable, Ready.R)
+        group.start_soon(wait, anyio.wait_writable, Ready.W)
+    return ready
+
+
+async def _asyncio_readable(fileno: int) -> None:
+    """`anyio.wait_readable` on asyncio, at a third of the cost: one future, no event."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not future.done():
+            future.set_result(None)
+
+    loop.add_reader(fileno, wake)
+    try:
+        await future
+    finally:
+        loop.remove_reader(fileno)

@@ -1,0 +1,151 @@
+"""PostgreSQL lone reads run on the event loop: the same answers as in a worker thread, on
+asyncio and trio, and a cancelled or aborted read still stops its statement on the server."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import anyio
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from orkestrel.database import DatabaseError, create_database, create_postgres_driver
+from orkestrel.database.drivers import base
+from orkestrel.database.drivers.postgres import PostgresDriver
+from orkestrel.database.operation import LoneRead
+from orkestrel.timeout import create_timeout
+from support.bounded import bounded, watchdogs_left
+
+from .test_abort import ENDLESS
+from .test_properties import TABLES, postgres_schema, queries, rows
+
+__all__ = ["postgres_schema"]
+
+BACKENDS = ["asyncio", "trio"]
+
+
+@contextlib.contextmanager
+def no_worker_threads() -> Iterator[None]:
+    """Fails any unit of work sent to a worker thread."""
+
+    async def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a lone read went to a worker thread")
+
+    with mock.patch.object(base, "run_in_database_thread", refuse):
+        yield
+
+
+@contextlib.contextmanager
+def worker_threads_only(driver: PostgresDriver) -> Iterator[None]:
+    """Sends every lone read to a worker thread, as before reads ran on the loop."""
+
+    async def decline(*args: Any) -> tuple[bool, None]:
+        return False, None
+
+    with mock.patch.object(driver, "_read_on_loop", decline):
+        yield
+
+
+async def answers(table: Any, query: dict[str, Any]) -> list[Any]:
+    return [
+        await table.records(query),
+        await table.count(query),
+        await table.aggregate("sum", "n", query),
+        await table.aggregate("average", "id", query),
+    ]
+
+
+async def both_ways(driver: PostgresDriver, data: list[dict[str, Any]], query: Any) -> None:
+    database = create_database(tables=TABLES, driver=driver)
+    table = database.table("t")
+    try:
+        await table.clear()
+        await table.add(data)
+        with worker_threads_only(driver):
+            threaded = await answers(table, query)
+        with no_worker_threads():
+            looped = await answers(table, query)
+        assert looped == threaded
+    finally:
+        await database.close()
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=rows(), query=queries(), backend=st.sampled_from(BACKENDS))
+def test_a_lone_read_on_the_loop_answers_as_a_worker_thread_does(
+    postgres_schema: Any, data: list[dict[str, Any]], query: dict[str, Any], backend: str
+) -> None:
+    dsn, schema = postgres_schema
+    driver = create_postgres_driver(dsn, schema=schema)
+    assert isinstance(driver, PostgresDriver)
+    anyio.run(both_ways, driver, data, query, backend=backend)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_cancelled_lone_read_stops_its_statement_on_the_server(
+    postgres_schema: Any, backend: str
+) -> None:
+    dsn, schema = postgres_schema
+
+    async def cancel() -> list[Any]:
+        driver = create_postgres_driver(dsn, schema=schema)
+        database = create_database(tables=TABLES, driver=driver)
+        await database.open()
+        try:
+            with no_worker_threads():
+                with anyio.move_on_after(0.2) as scope:
+                    await driver.run(LoneRead(ENDLESS, [], list), write=False)
+                assert scope.cancelled_caught
+                # Only a statement the server stopped lets the connection answer again.
+                return await driver.run(LoneRead("SELECT 7", [], list), write=False)
+        finally:
+            await database.close()
+
+    assert bounded(cancel, 60, backend) == [(7,)]
+    assert watchdogs_left() == []
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_aborted_lone_read_is_aborted_and_stopped_on_the_server(
+    postgres_schema: Any, backend: str
+) -> None:
+    dsn, schema = postgres_schema
+
+    async def abort() -> tuple[str, list[Any]]:
+        driver = create_postgres_driver(dsn, schema=schema)
+        database = create_database(tables=TABLES, driver=driver)
+        await database.open()
+        try:
+            timeout = create_timeout(ms=200)
+            timeout.start()
+            with no_worker_threads(), pytest.raises(DatabaseError) as caught:
+                await driver.run(LoneRead(ENDLESS, [], list), write=False, signal=timeout.signal)
+            after = await driver.run(LoneRead("SELECT 7", [], list), write=False)
+            return caught.value.code, after
+        finally:
+            await database.close()
+
+    assert bounded(abort, 60, backend) == ("ABORTED", [(7,)])
+    assert watchdogs_left() == []
+
+
+@pytest.mark.anyio
+async def test_a_failed_lone_read_raises_the_typed_error_and_leaves_the_connection_ready(
+    postgres_schema: Any,
+) -> None:
+    dsn, schema = postgres_schema
+    driver = create_postgres_driver(dsn, schema=schema)
+    database = create_database(tables=TABLES, driver=driver)
+    await database.open()
+    try:
+        with no_worker_threads():
+            with pytest.raises(DatabaseError) as caught:
+                await driver.run(LoneRead("SELECT 1 / 0", [], list), write=False)
+            assert "\n" not in caught.value.message
+            assert await driver.run(LoneRead("SELECT 7", [], list), write=False) == [(7,)]
+    finally:
+        await database.close()
