@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from orkestrel.database import DatabaseError, create_database, create_postgres_driver
-from orkestrel.database.drivers import base
+from orkestrel.database.drivers import base, postgres_loop
 from orkestrel.database.drivers.postgres import PostgresDriver
 from orkestrel.database.operation import LoneRead
 from orkestrel.timeout import create_timeout
@@ -149,3 +149,18 @@ async def test_a_failed_lone_read_raises_the_typed_error_and_leaves_the_connecti
             assert await driver.run(LoneRead("SELECT 7", [], list), write=False) == [(7,)]
     finally:
         await database.close()
+
+
+def test_only_the_psycopg_lines_read_and_tested_are_driven_on_the_loop() -> None:
+    psycopg = pytest.importorskip("psycopg")
+    assert postgres_loop.line_of(psycopg.__version__) in postgres_loop.DRIVABLE_LINES
+    assert postgres_loop.line_of("3.4.0.dev1") == (3, 4)
+    assert postgres_loop.line_of("unknown") is None
+    postgres_loop.loop_drivable.cache_clear()
+    try:
+        assert postgres_loop.loop_drivable()
+        postgres_loop.loop_drivable.cache_clear()
+        with mock.patch.object(psycopg, "__version__", "3.4.0"):
+            assert not postgres_loop.loop_drivable()
+    finally:
+        postgres_loop.loop_drivable.cache_clear()

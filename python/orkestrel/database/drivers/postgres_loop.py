@@ -16,17 +16,32 @@ from typing import Any
 import anyio
 import sniffio
 
+# `Cursor._execute_gen` is private: it is driven only on the psycopg lines it was read and
+# tested on (the same generator from 3.2.0 to 3.3.9); any other runs every statement in a
+# worker thread, as before.
+DRIVABLE_LINES = frozenset({(3, 2), (3, 3)})
+
 
 @functools.cache
 def loop_drivable() -> bool:
-    """Whether psycopg is installed and exposes the execute generator the loop needs (every 3.2
-    and 3.3 does; a later one that drops it sends every statement to a worker thread)."""
+    """Whether psycopg is installed, on a line in `DRIVABLE_LINES`, and exposes the execute
+    generator the loop needs."""
     try:
         # Deferred: psycopg is an optional dependency (the `postgres` extra).
         import psycopg
     except ImportError:
         return False
-    return callable(getattr(psycopg.Cursor, "_execute_gen", None))
+    return line_of(psycopg.__version__) in DRIVABLE_LINES and callable(
+        getattr(psycopg.Cursor, "_execute_gen", None)
+    )
+
+
+def line_of(version: str) -> tuple[int, int] | None:
+    """`(major, minor)` of a version string such as `3.3.9` or `3.4.0.dev1`; None if unreadable."""
+    parts = version.split(".")
+    if len(parts) < 2 or not (parts[0].isdigit() and parts[1].isdigit()):
+        return None
+    return int(parts[0]), int(parts[1])
 
 
 async def execute_on_loop(
