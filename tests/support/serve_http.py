@@ -71,12 +71,13 @@ def served(
     *argv: str,
     files: int | None = None,
     env: dict[str, str] | None = None,
+    python: str = sys.executable,
 ) -> Iterator[tuple[int, str]]:
-    """Runs `orkestrel serve --transport http --port 0 --tools infer ARGV...` as a process
-    (under an open-file limit of `files` when given, with `env` added to the environment);
-    yields its pid and base URL (no `/mcp`), and stops it with SIGTERM."""
+    """Runs `orkestrel serve --transport http --port 0 --tools infer ARGV...` as a process of
+    `python` (under an open-file limit of `files` when given, with `env` added to the
+    environment); yields its pid and base URL (no `/mcp`), and stops it with SIGTERM."""
     log = tmp_path / f"serve-{uuid.uuid4().hex[:6]}.log"
-    command = [sys.executable, "-m", "orkestrel", "serve", "--transport", "http"]
+    command = [python, "-m", "orkestrel", "serve", "--transport", "http"]
     command += ["--port", "0", "--tools", "infer", "--root", str(tmp_path), *argv]
     if files is not None:
         prlimit = shutil.which("prlimit")

@@ -287,6 +287,75 @@ fn a_file_read_by_the_workers_at_their_offsets_gives_the_schema_and_report_of_it
     std::fs::remove_file(&path).unwrap();
 }
 
+/// Where a file is not read at offsets (Windows, where `read_file` has no `read_regular`, and a
+/// pipe everywhere) it is read through `read_stream` on the `File` itself: called so here, on
+/// the same regular file and on a pipe carrying its bytes, it gives the offsets' answer.
+#[test]
+fn a_file_read_as_a_stream_or_through_a_pipe_gives_the_answer_of_its_offsets() {
+    let (mut data, _) = mixed_lines(2 << 20);
+    data.extend_from_slice(format!("{{\"long\": \"{}\"}}\n", "y".repeat(3 << 20)).as_bytes());
+    data.extend_from_slice(b"{\"id\": 1, \"end\": true}");
+    let path =
+        std::env::temp_dir().join(format!("orkestrel-stream-law-{}.jsonl", std::process::id()));
+    let answer = |got: Result<(Accumulator, Report), LinesError>| match got {
+        Ok((acc, report)) => Ok((acc.schema().unwrap().to_text(), report)),
+        Err(LinesError::Bad(error)) => Err(format!("{error:?}")),
+        Err(other) => panic!("{other:?}"),
+    };
+    for bom in [false, true] {
+        let mut bytes = if bom {
+            b"\xEF\xBB\xBF".to_vec()
+        } else {
+            Vec::new()
+        };
+        bytes.extend_from_slice(&data);
+        std::fs::write(&path, &bytes).unwrap();
+        for mode in [ErrorMode::Skip, ErrorMode::Raise] {
+            for threads in [1, 2, 16] {
+                let lines = Lines {
+                    threads,
+                    mode,
+                    ..Lines::new(Options::default())
+                };
+                let open = || std::fs::File::open(&path).unwrap();
+                let want = answer(read_file(lines, open(), &mut |_| true));
+                let streamed = answer(read_stream(lines, open(), &mut |_| true));
+                assert_eq!(
+                    streamed, want,
+                    "stream, {threads} threads, {mode:?}, bom {bom}"
+                );
+                #[cfg(unix)]
+                for through in ["read_file", "read_stream"] {
+                    let piped = answer(piped(&path, |file| match through {
+                        "read_file" => read_file(lines, file, &mut |_| true),
+                        _ => read_stream(lines, file, &mut |_| true),
+                    }));
+                    assert_eq!(piped, want, "pipe {through}, {threads} threads, {mode:?}");
+                }
+            }
+        }
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// Runs `read` on the reading end of a pipe, as a `File`, while `cat` writes the file into it.
+#[cfg(unix)]
+fn piped<T>(path: &std::path::Path, read: impl FnOnce(std::fs::File) -> T) -> T {
+    use std::os::fd::OwnedFd;
+    use std::process::{Command, Stdio};
+    let mut cat = Command::new("cat")
+        .arg(path)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let file = std::fs::File::from(OwnedFd::from(cat.stdout.take().unwrap()));
+    assert!(!file.metadata().unwrap().is_file());
+    let got = read(file);
+    // A reader that stopped early (a bad line under `Raise`) leaves `cat` a broken pipe.
+    cat.wait().unwrap();
+    got
+}
+
 #[test]
 fn bad_lines_are_reported_with_their_line_numbers() {
     let mut data = Vec::new();

@@ -63,6 +63,10 @@ class ThreadedDriver(ABC):
     task being cancelled, has its running statement interrupted and its transaction rolled back.
     """
 
+    _readonly_per_transaction = False
+    """Whether read-only mode is kept by each transaction (`BEGIN READ ONLY`), so that in it
+    even a `LoneRead` runs inside one."""
+
     def __init__(self, dialect: Dialect) -> None:
         self._dialect = dialect
         self._lock = threading.Lock()
@@ -298,7 +302,11 @@ class ThreadedDriver(ABC):
     ) -> T:
         if connection is None:
             connection = self._connection
-        alone = not write and isinstance(work, LoneRead)
+        alone = (
+            not write
+            and isinstance(work, LoneRead)
+            and not (self._readonly and self._readonly_per_transaction)
+        )
         try:
             operation.check()
             try:

@@ -67,6 +67,9 @@ class PostgresDriver(ThreadedDriver):
     the server a cancel request for the running statement.
     """
 
+    # A pooled connection also serves writers: only its transaction makes a read read-only.
+    _readonly_per_transaction = True
+
     def __init__(self, dsn: str, *, schema: str = "public", connect_timeout: int = 10) -> None:
         fault = identifier_fault(schema)
         if fault is not None:
