@@ -3,6 +3,8 @@
 - `explain(v) == []` exactly when `parse(v)` succeeds;
 - `parse` output passes `is_valid`, and parsing it again changes nothing;
 - `is_valid(v)` implies `parse(v) == v`;
+- a dict reads alike whatever its storage: its own table (read in place where the interpreter's
+  layout is known), an instance's `__dict__` (`PyDict_Next`), a table with deleted entries;
 - `schema_to_shape` never narrows: a value a reference JSON Schema validator accepts is
   accepted by the widened contract.
 """
@@ -188,6 +190,48 @@ def test_parse_output_shares_no_json_container_with_its_input(shape: Any, value:
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
+
+
+class _Record:
+    """An instance whose `__dict__` is a split table (3.11, 3.12) or its inline values (3.13 on)."""
+
+
+def _stored(value: Any, how: str, instances: list[_Record]) -> Any:
+    """`value` with every dict in it rebuilt as `how` says: "instance" (an instance's `__dict__`,
+    the instance kept in `instances`) or "holes" (a general-kind table with deleted entries)."""
+    if isinstance(value, list):
+        return [_stored(item, how, instances) for item in value]
+    if not isinstance(value, dict):
+        return value
+    entries = [(key, _stored(item, how, instances)) for key, item in value.items()]
+    if how == "instance":
+        instance = _Record()
+        instances.append(instance)
+        for key, item in entries:
+            setattr(instance, key, item)
+        return vars(instance)
+    holed: dict[Any, Any] = {}
+    for n, (key, item) in enumerate(entries):
+        holed[("gone", n)] = None
+        holed[key] = item
+    for n in range(len(entries)):
+        del holed[("gone", n)]
+    return holed
+
+
+@given(SHAPES, VALUES)
+def test_dicts_are_read_alike_whatever_their_storage(shape: Any, value: Any) -> None:
+    # `is_valid` and a parsed record's copy read a plain dict from its table where the layout is
+    # known (CPython 3.11 to 3.15 with a GIL); an instance's `__dict__` goes through
+    # `PyDict_Next`, and a dict that once held non-str keys is a general-kind table with holes.
+    contract = create_contract(shape)
+    expected = (contract.is_valid(value), parse(contract, value), contract.explain(value))
+    instances: list[_Record] = []
+    for how in ("instance", "holes"):
+        stored = _stored(value, how, instances)
+        assert contract.is_valid(stored) == expected[0]
+        assert parse(contract, stored) == expected[1]
+        assert contract.explain(stored) == expected[2]
 
 
 BMP_TEXT = st.text(st.characters(max_codepoint=0xFFFF, exclude_categories=["Cs"]), max_size=5)

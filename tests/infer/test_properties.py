@@ -244,7 +244,7 @@ def test_records_added_one_call_at_a_time_infer_as_one_batch(
 
 
 class _Record:
-    """An instance whose `__dict__` is a split table (3.11, 3.12) or its inline values (3.13)."""
+    """An instance whose `__dict__` is a split table (3.11, 3.12) or its inline values (3.13 on)."""
 
 
 def _as_instance_dict(record: dict[str, Any]) -> dict[str, Any]:
@@ -269,7 +269,7 @@ def test_records_infer_alike_whatever_their_table(
     rows: list[dict[str, Any]], options: dict[str, bool]
 ) -> None:
     # A plain dict is read from its table where the interpreter's layout is known (CPython 3.11
-    # to 3.13 with a GIL); an instance's `__dict__` and a dict that once held non-str keys take
+    # to 3.15 with a GIL); an instance's `__dict__` and a dict that once held non-str keys take
     # the other paths (`PyDict_Next`, the general-kind table with its deleted entries).
     expected = samples_to_schema(rows, **options)
     assert samples_to_schema([_as_instance_dict(r) for r in rows], **options) == expected

@@ -1,14 +1,21 @@
 //! A dict read from its storage, for every walk of Python values: its size and version, and
-//! its entries straight from the table on CPython 3.11, 3.12 and 3.13 with a GIL, where
-//! `PyDict_Next` is a fifth of an object walk. Other interpreters (3.14 on, free-threaded
-//! builds, the limited API) and split tables (instance `__dict__`s, 3.13's inline values) go
-//! through `PyDict_Next`.
+//! its entries straight from the table on CPython 3.11 to 3.15 with a GIL, where `PyDict_Next`
+//! is a fifth of an object walk. Other interpreters (free-threaded builds, the limited API, and
+//! any CPython after 3.15 until its layout is checked) and split tables (instance `__dict__`s,
+//! 3.13's inline values on) go through `PyDict_Next`.
 //!
-//! The table and the version tag are only read on those GIL builds: no other thread changes
-//! the dict while a walk that runs no Python code reads it. Their layouts are the same on the
-//! three (`Include/internal/pycore_dict.h`; 3.13 adds `dk_mutex` to the keys head only where
-//! the GIL is disabled, which is not read here). A free-threaded build reads sizes atomically,
-//! and entries inside the dict's critical section (`crate::hold`, node.rs).
+//! The table is only read on those GIL builds: no other thread changes the dict while a walk
+//! that runs no Python code reads it. Its layout is the same on the five
+//! (`Include/internal/pycore_dict.h`, `Include/cpython/dictobject.h`; 3.14.10 and 3.15.2
+//! checked against 3.13): the keys head (3.13 on adds `dk_mutex` only where the GIL is
+//! disabled), the two entry structs, `_DK_ENTRIES`, the keys kinds (general 0, unicode 1,
+//! split 2) and `PyDictObject`, whose third word 3.14 renames `_ma_watcher_tag`.
+//!
+//! The version tag moves on every change only up to 3.13 (3.14's `_ma_watcher_tag` holds
+//! watcher bits and is not read): a walk that checks the dict after visits that may run Python
+//! code reads the table only where the tag shows every change ([`TAGGED`]). A free-threaded
+//! build reads sizes atomically, and entries inside the dict's critical section (`crate::hold`,
+//! node.rs).
 
 use pyo3::ffi;
 
@@ -36,9 +43,19 @@ pub fn dict_len(dict: *mut ffi::PyObject) -> ffi::Py_ssize_t {
     }
 }
 
+/// Whether [`dict_version`] moves on every change to a dict: CPython up to 3.13 with a GIL.
+/// Elsewhere it is always 0, and a walk that must see changes sees only size changes.
+pub const TAGGED: bool = cfg!(not(any(
+    Py_LIMITED_API,
+    PyPy,
+    GraalPy,
+    Py_3_14,
+    Py_GIL_DISABLED
+)));
+
 /// A dict's version tag, which every change to it moves (3.12 and 3.13 keep moving it, the
-/// field only deprecated; 3.14 drops it); 0 where the layout is not known. `dict` is a live
-/// dict, read as the module note says (only on CPython 3.11 to 3.13 with a GIL).
+/// field only deprecated; 3.14 drops it); 0 where the layout is not known or there is no tag
+/// ([`TAGGED`]). `dict` is a live dict, read as the module note says.
 #[inline]
 pub fn dict_version(dict: *mut ffi::PyObject) -> u64 {
     #[cfg(not(any(Py_LIMITED_API, PyPy, GraalPy, Py_3_14, Py_GIL_DISABLED)))]
@@ -77,11 +94,11 @@ pub struct Table {
     end: isize,
 }
 
-/// The head of `struct _dictkeysobject` on CPython 3.11 to 3.13 with a GIL
-/// (`Include/internal/pycore_dict.h`, the same fields in the same order on the three).
+/// The head of `struct _dictkeysobject` on CPython 3.11 to 3.15 with a GIL
+/// (`Include/internal/pycore_dict.h`, the same fields in the same order on the five).
 #[cfg(all(
     Py_3_11,
-    not(any(Py_3_14, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
+    not(any(Py_3_16, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
 ))]
 #[repr(C)]
 struct KeysHead {
@@ -94,10 +111,10 @@ struct KeysHead {
     dk_nentries: ffi::Py_ssize_t,
 }
 
-/// `DICT_KEYS_SPLIT`, the keys kind of split tables (the same value on 3.11 to 3.13).
+/// `DICT_KEYS_SPLIT`, the keys kind of split tables (the same value on 3.11 to 3.15).
 #[cfg(all(
     Py_3_11,
-    not(any(Py_3_14, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
+    not(any(Py_3_16, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
 ))]
 const DICT_KEYS_SPLIT: u8 = 2;
 
@@ -109,7 +126,7 @@ impl Table {
     /// and no Python code runs during a walk).
     #[cfg(all(
         Py_3_11,
-        not(any(Py_3_14, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
+        not(any(Py_3_16, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
     ))]
     #[inline]
     pub unsafe fn of(dict: *mut ffi::PyObject) -> Option<Table> {
@@ -117,11 +134,14 @@ impl Table {
         // points to a keys object laid out as `KeysHead` followed by `dk_indices` (2^log2
         // index bytes) and then the entries: `PyDictUnicodeEntry {key, value}` for unicode and
         // split kinds, `PyDictKeyEntry {hash, key, value}` for the general kind. That is what
-        // `DK_ENTRIES`/`DK_UNICODE_ENTRIES` (`_DK_ENTRIES` from 3.12) compute in 3.11 to 3.13,
-        // built with a GIL (this cfg): no other thread runs while the walk reads. A split
-        // table (`ma_values` set: instance `__dict__`s, and 3.13's dicts over an object's
-        // inline values) keeps its values elsewhere, in insertion order, and so may a
-        // split-kind keys object: both are left to `PyDict_Next`.
+        // `DK_ENTRIES`/`DK_UNICODE_ENTRIES` (`_DK_ENTRIES` from 3.12) compute in 3.11 to 3.15
+        // built with a GIL, the interpreters this cfg admits (3.14 and 3.15 change none of
+        // it: `dk_mutex` is only where the GIL is disabled, and `_ma_watcher_tag` takes the
+        // tag's word in `PyDictObject`, so `ma_keys` and `ma_values` stay where they were). No
+        // other thread runs while the walk reads. A split table (`ma_values` set: instance
+        // `__dict__`s, and from 3.13 dicts over an object's inline values) keeps its values
+        // elsewhere, in insertion order, and so may a split-kind keys object: both are left
+        // to `PyDict_Next`.
         unsafe {
             let object = dict.cast::<ffi::PyDictObject>();
             if !(*object).ma_values.is_null() {
@@ -149,7 +169,7 @@ impl Table {
     /// None needed; kept `unsafe` to match the version that reads the table.
     #[cfg(not(all(
         Py_3_11,
-        not(any(Py_3_14, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
+        not(any(Py_3_16, Py_GIL_DISABLED, Py_LIMITED_API, PyPy, GraalPy))
     )))]
     #[inline]
     pub unsafe fn of(_dict: *mut ffi::PyObject) -> Option<Table> {
@@ -204,7 +224,8 @@ impl Table {
     /// Puts `value` in place of the value of the entry [`Table::next`] returned last (`pos` is
     /// what it left), taking over that reference, and gives back the reference to the old one.
     /// Unlike `PyDict_SetItem` it neither hashes nor looks the key up, nor moves the version
-    /// tag: only a dict that no other code has seen may be changed so.
+    /// tag (up to 3.13) or tells the dict's watchers (from 3.12): only a dict that no other code
+    /// has seen, so that none watches it, may be changed so.
     ///
     /// # Safety
     /// The table's dict was made by the caller and has not been seen by other code (no version

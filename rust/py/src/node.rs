@@ -11,7 +11,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::critical_section::with_critical_section;
 
-use crate::dict::{dict_len, dict_version};
+use crate::dict::{dict_len, dict_version, TAGGED};
 use crate::unicode::{ptr_bytes, str_bytes};
 use crate::value::{self, Base};
 
@@ -42,8 +42,9 @@ unsafe fn int_view(ptr: *mut ffi::PyObject) -> View<'static> {
 /// Python code (a finalizer or a `gc.callbacks` hook started by an allocation): any change to it
 /// makes it unreadable, so what the visits saw is one state of the dict, never keys from before a
 /// change mixed with keys from after it. The check is the version tag where the interpreter keeps
-/// one (3.11 to 3.13 with a GIL), else the size. Unguarded walks are for visits that run no Python
-/// code, so the dict cannot change under them.
+/// one (3.11 to 3.13 with a GIL), else the size, and there the entries come from `PyDict_Next`, not
+/// the table. Unguarded walks are for visits that run no Python code, so the dict cannot change
+/// under them.
 ///
 /// # Safety
 /// `dict` is a live dict; `visit` gets live entries and must take its own references to
@@ -63,11 +64,18 @@ where
     }
     let size = dict_len(dict);
     let version = dict_version(dict);
-    // SAFETY: `dict` is a live dict, read in place: guarded walks stop at the first change the
-    // version tag shows (checked after every visit, before the next entry is read; the table is
-    // only read on 3.11 to 3.13 with a GIL, which keep the tag), unguarded ones run no code that
-    // could change it.
-    for (key, value, text) in unsafe { value::in_place(dict) } {
+    // SAFETY: `dict` is a live dict. Guarded walks read its table only where the version tag
+    // shows every change (`TAGGED`: 3.11 to 3.13 with a GIL) and stop at the first one, checked
+    // after every visit, before the next entry is read; elsewhere they step with `PyDict_Next`,
+    // which is sound across changes. Unguarded ones run no code that could change it.
+    let entries = unsafe {
+        if guarded && !TAGGED {
+            value::stepwise(dict)
+        } else {
+            value::in_place(dict)
+        }
+    };
+    for (key, value, text) in entries {
         // SAFETY: a type check on a live key (a unicode table's keys are exact `str`s).
         if !text && unsafe { ffi::PyUnicode_Check(key) } == 0 {
             return Err(EntriesError::NotRecord);

@@ -154,8 +154,9 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
                     // The copy disagrees with the walk: the entries done so far and the rest,
                     // in a new dict. Not reachable on CPython 3.11 to 3.13 (the walk refuses any
                     // change it sees, and `PyDict_Copy` clones the table before it allocates,
-                    // see tests/contract/test_changed_input.py); kept in case an interpreter
-                    // orders those steps otherwise.
+                    // see tests/contract/test_changed_input.py), nor on 3.14 and 3.15, where no
+                    // collection starts inside native code to run Python code between the walk
+                    // and the clone; kept in case an interpreter orders those steps otherwise.
                     let rest = std::iter::once((key, value)).chain(entries);
                     return self.rebuild(&copy, done, len, rest);
                 }
@@ -314,7 +315,8 @@ impl<'py> PySink<'py> {
             }
         };
         // The copy is checked again: allocating it may have run a finalizer that changed the
-        // input (after the clone on CPython 3.11 to 3.13, so the copy still holds what was walked).
+        // input (on CPython 3.11, after the clone, so the copy still holds what was walked; from
+        // 3.12 no collection starts inside native code).
         let table = clean(copy.as_ptr())?;
         Some((copy, table))
     }

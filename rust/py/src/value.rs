@@ -231,7 +231,7 @@ pub unsafe fn items<'a>(
 pub type Raw = (*mut ffi::PyObject, *mut ffi::PyObject, bool);
 
 /// The entries of a live dict (or subclass), in order, for a walk that holds borrowed pointers:
-/// from the table on CPython 3.11 to 3.13 with a GIL, else `PyDict_Next` (with the next entry read
+/// from the table on CPython 3.11 to 3.15 with a GIL, else `PyDict_Next` (with the next entry read
 /// ahead so its value's header can be prefetched) with a GIL, and from the walk's snapshot
 /// (`crate::hold`) on a free-threaded build. Each entry's value header is prefetched.
 pub struct Entries {
@@ -285,10 +285,10 @@ pub unsafe fn entries(py: Python<'_>, dict: *mut ffi::PyObject) -> Entries {
     }
 }
 
-/// The entries of a live dict (or subclass) read in place, from its table on CPython 3.11 to 3.13
+/// The entries of a live dict (or subclass) read in place, from its table on CPython 3.11 to 3.15
 /// (GIL builds) or else `PyDict_Next`, on every build: for a walk that keeps the dict still itself
-/// (the contract's, inside the dict's critical section on a free-threaded build, and checking its
-/// version after each visit that may run Python code).
+/// (the contract's unguarded reads, which run no Python code; its guarded ones take [`stepwise`]
+/// where the version tag does not show every change).
 ///
 /// # Safety
 /// `dict` is a live dict (or subclass), and no entry is read after a change to it (the caller
@@ -296,8 +296,27 @@ pub unsafe fn entries(py: Python<'_>, dict: *mut ffi::PyObject) -> Entries {
 #[inline(always)]
 pub unsafe fn in_place(dict: *mut ffi::PyObject) -> Entries {
     // SAFETY: a live dict, unchanged while its entries are read (a table is only read on
-    // CPython 3.11 to 3.13 built with a GIL; see dict.rs).
+    // CPython 3.11 to 3.15 built with a GIL; see dict.rs).
     let table = unsafe { Table::of(dict) };
+    of_table(dict, table)
+}
+
+/// The entries of a live dict (or subclass) through `PyDict_Next` alone, never its table: for a
+/// walk that checks the dict after visits that may run Python code, where the version tag does
+/// not show every change (`crate::dict::TAGGED`). Such a change may free the table (a resize
+/// that leaves the size as it was), which `PyDict_Next` never holds on to: it finds the table
+/// anew for each entry.
+///
+/// # Safety
+/// `dict` is a live dict (or subclass), inside its critical section on a free-threaded build.
+#[inline(always)]
+pub unsafe fn stepwise(dict: *mut ffi::PyObject) -> Entries {
+    of_table(dict, None)
+}
+
+/// The entries of `dict` from `table`, or from `PyDict_Next` without one.
+#[inline(always)]
+fn of_table(dict: *mut ffi::PyObject, table: Option<Table>) -> Entries {
     Entries {
         dict,
         cursor: table.map_or_else(Cursor::empty, Cursor::of),
@@ -350,7 +369,8 @@ impl Entries {
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
         // SAFETY: a live dict that does not change while it is read (see `entries` and
-        // `in_place`).
+        // `in_place`), or (`stepwise`) one that may change between two calls: each call finds
+        // the table anew and bounds `pos` by its entries.
         let more = unsafe { ffi::PyDict_Next(self.dict, &mut self.pos, &mut key, &mut value) };
         if more == 0 {
             return None;
@@ -366,7 +386,7 @@ impl Iterator for Entries {
     #[inline(always)]
     fn next(&mut self) -> Option<Raw> {
         // SAFETY: the cursor was read from this dict, which cannot change while it is read (a
-        // cursor is only read on CPython 3.11 to 3.13 built with a GIL; elsewhere it is empty).
+        // cursor is only read on CPython 3.11 to 3.15 built with a GIL; elsewhere it is empty).
         match unsafe { self.cursor.next() } {
             Some((key, value)) => Some((key, value, self.unicode)),
             None if !self.fallback => None,
