@@ -229,6 +229,37 @@ def test_repeated_array_shapes_infer_as_arrays_taken_one_at_a_time(
         assert samples_to_schema(samples, **options) == one_at_a_time.to_schema()
 
 
+VALUE_SHAPES = st.sampled_from([None, True, 1, 1.5, "s", [], [1], {"k": 1}])
+
+
+@given(
+    st.lists(st.lists(VALUE_SHAPES, min_size=1, max_size=3), min_size=1, max_size=40),
+    st.lists(st.none() | st.integers(0, 39), max_size=60),
+    OPTIONS,
+)
+def test_records_of_many_value_shapes_infer_as_records_taken_one_at_a_time(
+    shapes: list[list[Any]], picks: list[int | None], options: dict[str, bool]
+) -> None:
+    # A slot answers a record whose keys and value schemas repeat one of its recent records'
+    # from a short list (more shapes than it keeps here); a builder given one sample never
+    # does. `None` mixes the slot's kinds, so its distinct record schemas are rendered one by
+    # one.
+    records = [
+        {
+            "inner": None
+            if pick is None
+            else {f"k{n}": value for n, value in enumerate(shapes[pick % len(shapes)])}
+        }
+        for pick in picks
+    ]
+    one_at_a_time = SchemaBuilder(**options)
+    for record in records:
+        single = SchemaBuilder(**options)
+        single.add(record)
+        one_at_a_time.merge(single)
+    assert samples_to_schema(records, **options) == one_at_a_time.to_schema()
+
+
 @given(alternating_records(), OPTIONS, st.booleans())
 def test_records_added_one_call_at_a_time_infer_as_one_batch(
     records: list[dict[str, Any]], options: dict[str, bool], fresh: bool

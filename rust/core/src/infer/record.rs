@@ -101,7 +101,8 @@ impl Slot {
         if nonstring {
             fields.opened = true;
         }
-        fields.entries = u32::try_from(v.len()).unwrap_or(u32::MAX);
+        // `pos` is the last entry's position: the entry count is `len`, not asked again.
+        fields.entries = u32::try_from(pos.wrapping_add(1)).unwrap_or(u32::MAX);
         if !want {
             EMPTY
         } else if dropped || count > cap {
