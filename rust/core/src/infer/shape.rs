@@ -17,7 +17,7 @@ use super::tape::{number_end, scan, Tape, Tok, FALSE, KEY, NULL, NUMBER, OBJECT,
 const MAX_LINE: usize = 1 << 14;
 const MAX_TOKS: usize = 1 << 10;
 /// How many recent shapes are kept.
-const SHAPES: usize = 32;
+const SHAPES: usize = 4;
 /// Zero bytes after a kept line, so a gap's first 16 bytes can be read as two words.
 const PAD: usize = 16;
 
@@ -87,36 +87,14 @@ struct Shape {
     /// Each scalar's token index, the gap before it, and where the gap's keys end in `keys`.
     scalars: Vec<(u32, Gap, u32)>,
     tail: Gap,
-    /// Each key's token index, the gap it lies in (by the index of the scalar after it), and
-    /// its offset there.
-    keys: Vec<(u32, u32, u32)>,
+    /// Each key's token index and offset in its gap, in order.
+    keys: Vec<(u32, u32)>,
 }
 
-/// What a read found so far in the line being read: each scalar's token and where each gap
-/// starts, up to where the read stopped.
-#[derive(Default)]
-struct Found {
-    toks: Vec<Tok>,
-    starts: Vec<usize>,
-    /// Set when a string may hold bytes that are not ASCII.
-    high: bool,
-    /// Lines read by a kept shape, and those of them read from where an earlier try parted.
-    #[cfg(test)]
-    hits: (u32, u32),
-}
-
-/// The recent shapes.
+/// The recent shapes, the last one matched first.
 #[derive(Default)]
 pub(crate) struct Shapes {
     kept: Vec<Shape>,
-    /// Indexes into `kept`, the last one matched first.
-    order: Vec<u8>,
-    /// For each two kept shapes, how many of their first gaps are the same bytes: a line
-    /// that one shape read up to a gap reads the same by the other up to there, so a try
-    /// goes on from where the shapes part, and a shape that agrees past where the line
-    /// failed is not tried.
-    common: Vec<[u16; SHAPES]>,
-    found: Found,
     /// Rises by one with each line that matched a kept shape (up to `CREDIT`), falls by
     /// `MISS` with each that did not: shapes pay only when nearly every line repeats one.
     credit: i32,
@@ -125,10 +103,8 @@ pub(crate) struct Shapes {
     pause: u32,
     /// The next pause, doubled each time the tries fail again.
     backoff: u32,
-    /// The kept shape whose tokens the tape holds (see `Shape::lay`).
-    laid: Option<u8>,
-    /// Whether the last line was read by the shape read before it.
-    repeat: bool,
+    /// Whether the tape holds the first kept shape's tokens (see `Shape::read`).
+    laid: bool,
 }
 
 /// The most credit kept, and what a miss costs.
@@ -186,188 +162,50 @@ fn scalar(buf: &[u8], at: usize, high: &mut bool) -> Option<(Tok, usize)> {
 }
 
 impl Shape {
-    /// Reads `buf` by this shape from its gap `from` on, `found` holding the line's scalars
-    /// before that gap and where the gap starts: the line's end, or the index of the gap
-    /// (or of the scalar after it) that differs, the tail's being the scalar count. Never
-    /// changes `found` below `from`.
+    /// Fills `toks` with the tape of `buf` when it repeats this shape; the line's end.
+    /// `laid` when `toks` already holds this shape's tape, from the last line read or tried
+    /// with it: a read rewrites every scalar and key, and nothing else differs.
     #[inline(always)]
-    fn read_from(&self, buf: &[u8], from: usize, found: &mut Found) -> Result<usize, usize> {
-        let mut new = found.starts[from];
-        for (i, (_, gap, _)) in self.scalars.iter().enumerate().skip(from) {
-            if !gap.at(buf, new, &self.line) {
-                return Err(i);
-            }
-            new += gap.len as usize;
-            let Some((tok, end)) = scalar(buf, new, &mut found.high) else {
-                return Err(i);
-            };
-            found.toks[i] = tok;
-            new = end;
-            found.starts[i + 1] = new;
-        }
-        let count = self.scalars.len();
-        if !self.tail.at(buf, new, &self.line) {
-            return Err(count);
-        }
-        new += self.tail.len as usize;
-        if !matches!(buf.get(new), None | Some(b'\n')) || new >= u32::MAX as usize {
-            return Err(count);
-        }
-        Ok(new)
-    }
-
-    /// Reads `buf` by this shape as `read_from` does from the first gap, rewriting the
-    /// scalars and keys of `toks` (this shape's tape) in place; `found` gets the gaps' starts
-    /// only, its scalars being those of `toks`.
-    #[inline(always)]
-    fn read_laid(&self, buf: &[u8], toks: &mut [Tok], found: &mut Found) -> Result<usize, usize> {
-        let mut new = 0usize;
-        let mut next = 0usize;
-        // The keys in a gap move with it.
-        let keys = |toks: &mut [Tok], from: usize, to: usize, new: usize| {
-            for &(k, _, offset) in &self.keys[from..to] {
-                toks[k as usize].a = (new as u32).wrapping_add(offset);
-            }
-        };
-        for (i, &(at, ref gap, end)) in self.scalars.iter().enumerate() {
-            if !gap.at(buf, new, &self.line) {
-                return Err(i);
-            }
-            keys(toks, next, end as usize, new);
-            next = end as usize;
-            new += gap.len as usize;
-            let Some((tok, end)) = scalar(buf, new, &mut found.high) else {
-                return Err(i);
-            };
-            toks[at as usize] = tok;
-            new = end;
-            found.starts[i + 1] = new;
-        }
-        let count = self.scalars.len();
-        if !self.tail.at(buf, new, &self.line) {
-            return Err(count);
-        }
-        keys(toks, next, self.keys.len(), new);
-        new += self.tail.len as usize;
-        if !matches!(buf.get(new), None | Some(b'\n')) || new >= u32::MAX as usize {
-            return Err(count);
-        }
-        Ok(new)
-    }
-
-    /// Fills `toks` with the tape of the line this shape read into `found`. `laid` when
-    /// `toks` already holds this shape's tape, from an earlier line: a line rewrites every
-    /// scalar and key, and nothing else differs.
-    #[inline(always)]
-    fn lay(&self, toks: &mut Vec<Tok>, laid: bool, found: &Found) {
+    fn read(&self, buf: &[u8], toks: &mut Vec<Tok>, laid: bool) -> Option<usize> {
         if !laid || toks.len() != self.toks.len() {
             toks.clear();
             toks.extend_from_slice(&self.toks);
         }
-        for (&(at, _, _), &tok) in self.scalars.iter().zip(&found.toks) {
-            toks[at as usize] = tok;
-        }
-        for &(key, gap, offset) in &self.keys {
-            toks[key as usize].a = (found.starts[gap as usize] as u32).wrapping_add(offset);
-        }
-    }
-
-    /// How many of the first gaps of two shapes are the same bytes.
-    fn common(&self, other: &Shape) -> u16 {
-        fn gap<'a>(shape: &'a Shape, gap: &Gap) -> &'a [u8] {
-            let start = gap.start as usize;
-            &shape.line[start..start + gap.len as usize]
-        }
-        let same = self
-            .scalars
-            .iter()
-            .zip(&other.scalars)
-            .take_while(|((_, a, _), (_, b, _))| gap(self, a) == gap(other, b))
-            .count();
-        same as u16
-    }
-}
-
-impl Shapes {
-    /// The kept shape that reads `buf` and the line's end; `toks` then holds its tape.
-    #[inline(always)]
-    fn find(&mut self, buf: &[u8], toks: &mut Vec<Tok>) -> Option<(usize, usize)> {
-        self.found.high = false;
-        // The shape that read furthest, the gap where it stopped, and how many of its
-        // scalars `found` still holds (a shorter try since may have written past them).
-        let mut best = None;
-        let (mut reached, mut valid) = (0, 0);
-        let mut tried = 0;
-        if self.repeat {
-            // The last line repeated the shape before it, as most lines of a file with few
-            // shapes do: this one is read straight into the tape.
-            let first = *self.order.first()? as usize;
-            let shape = &self.kept[first];
-            if self.laid != Some(first as u8) || toks.len() != shape.toks.len() {
-                toks.clear();
-                toks.extend_from_slice(&shape.toks);
-                self.laid = Some(first as u8);
+        let toks = &mut toks[..];
+        let mut new = 0usize;
+        let mut next = 0usize;
+        let mut high = false;
+        // The keys in a gap move with it.
+        let keys = |toks: &mut [Tok], from: usize, to: usize, new: usize| -> Option<()> {
+            for &(k, offset) in self.keys.get(from..to)? {
+                toks.get_mut(k as usize)?.a = (new as u32).wrapping_add(offset);
             }
-            let at = match shape.read_laid(buf, toks, &mut self.found) {
-                Ok(end) => return check(&mut self.found, buf, end).then_some((first, end)),
-                Err(at) => at,
-            };
-            for (i, &(tok, _, _)) in shape.scalars[..at].iter().enumerate() {
-                self.found.toks[i] = toks[tok as usize];
+            Some(())
+        };
+        for &(at, ref gap, end) in &self.scalars {
+            if !gap.at(buf, new, &self.line) {
+                return None;
             }
-            (best, reached, valid, tried) = (Some(first), at, at, 1);
+            keys(toks, next, end as usize, new)?;
+            next = end as usize;
+            new += gap.len as usize;
+            let (tok, end) = scalar(buf, new, &mut high)?;
+            *toks.get_mut(at as usize)? = tok;
+            new = end;
         }
-        for &slot in &self.order[tried..] {
-            let slot = slot as usize;
-            let from = match best {
-                None => 0,
-                Some(best) => {
-                    let common = self.common[best][slot] as usize;
-                    if common > reached {
-                        continue;
-                    }
-                    common.min(valid)
-                }
-            };
-            match self.kept[slot].read_from(buf, from, &mut self.found) {
-                Ok(end) => {
-                    if !check(&mut self.found, buf, end) {
-                        return None;
-                    }
-                    #[cfg(test)]
-                    {
-                        self.found.hits.1 += u32::from(from > 0);
-                    }
-                    self.kept[slot].lay(toks, self.laid == Some(slot as u8), &self.found);
-                    self.laid = Some(slot as u8);
-                    return Some((slot, end));
-                }
-                Err(at) if best.is_none() || at > reached => {
-                    best = Some(slot);
-                    (reached, valid) = (at, at);
-                }
-                Err(at) => {
-                    if at > from {
-                        valid = valid.min(from);
-                    }
-                }
-            }
+        if !self.tail.at(buf, new, &self.line) {
+            return None;
         }
-        None
+        keys(toks, next, self.keys.len(), new)?;
+        new += self.tail.len as usize;
+        if !matches!(buf.get(new), None | Some(b'\n')) || new >= u32::MAX as usize {
+            return None;
+        }
+        if high && std::str::from_utf8(&buf[..new]).is_err() {
+            return None;
+        }
+        Some(new)
     }
-}
-
-/// Whether the line read, `buf[..end]`, is UTF-8 (checked only if a string may not be ASCII).
-#[inline(always)]
-fn check(found: &mut Found, buf: &[u8], end: usize) -> bool {
-    if found.high && std::str::from_utf8(&buf[..end]).is_err() {
-        return false;
-    }
-    #[cfg(test)]
-    {
-        found.hits.0 += 1;
-    }
-    true
 }
 
 impl Tape {
@@ -378,17 +216,19 @@ impl Tape {
     pub(crate) fn parse_line_any(&mut self, buf: &[u8]) -> Result<usize, SyntaxError> {
         let shapes = &mut self.shapes;
         if shapes.pause == 0 {
-            if let Some((slot, end)) = shapes.find(buf, &mut self.toks) {
-                shapes.repeat = shapes.order[0] as usize == slot;
-                if !shapes.repeat {
-                    let at = shapes.order.iter().position(|&s| s as usize == slot);
-                    shapes.order[..=at.unwrap_or(0)].rotate_right(1);
+            for i in 0..shapes.kept.len() {
+                let laid = i == 0 && shapes.laid;
+                let read = shapes.kept[i].read(buf, &mut self.toks, laid);
+                shapes.laid = i == 0;
+                if let Some(end) = read {
+                    shapes.kept.swap(0, i);
+                    shapes.laid = true;
+                    shapes.credit = (shapes.credit + 1).min(CREDIT);
+                    if shapes.credit == CREDIT {
+                        shapes.backoff = PAUSE;
+                    }
+                    return Ok(end);
                 }
-                shapes.credit = (shapes.credit + 1).min(CREDIT);
-                if shapes.credit == CREDIT {
-                    shapes.backoff = PAUSE;
-                }
-                return Ok(end);
             }
         }
         let parsed = match self.parse_line_fast(buf) {
@@ -396,53 +236,33 @@ impl Tape {
             None => self.parse_line(buf),
         };
         let shapes = &mut self.shapes;
-        shapes.laid = None;
-        shapes.repeat = false;
+        shapes.laid = false;
         if shapes.pause > 0 {
             shapes.pause -= 1;
         } else if let Ok(end) = parsed {
-            // Until every place is taken a miss costs nothing, so that the lines of a file
-            // with many shapes are kept before the credit rule judges the tries.
-            if shapes.kept.len() == SHAPES {
-                shapes.credit -= MISS;
-            }
+            shapes.credit -= MISS;
             if shapes.credit < 0 {
                 shapes.credit = 0;
                 shapes.pause = shapes.backoff.max(PAUSE);
                 shapes.backoff = (shapes.pause * 2).min(MAX_PAUSE);
             }
-            self.remember(buf, end);
+            self.shapes.laid = self.remember(buf, end);
         }
         parsed
     }
 
     /// Keeps the line just parsed (`buf[..end]`, whose tape this is) as the first shape the
-    /// next line is compared with, in place of the least recently matched, unless it is too
-    /// large to keep.
-    fn remember(&mut self, buf: &[u8], end: usize) {
+    /// next line is compared with, in place of the oldest; false when it is too large to keep.
+    fn remember(&mut self, buf: &[u8], end: usize) -> bool {
         if end > MAX_LINE || self.toks.len() > MAX_TOKS {
-            return;
+            return false;
         }
-        let shapes = &mut self.shapes;
-        let slot = if shapes.kept.len() < SHAPES {
-            shapes.kept.push(Shape::default());
-            shapes.common.push([0; SHAPES]);
-            shapes.found.toks.resize(
-                MAX_TOKS,
-                Tok {
-                    tag: 0,
-                    flag: 0,
-                    a: 0,
-                    b: 0,
-                },
-            );
-            shapes.found.starts.resize(MAX_TOKS + 1, 0);
-            shapes.kept.len() - 1
-        } else {
-            shapes.order.pop().map_or(0, usize::from)
-        };
-        shapes.order.insert(0, slot as u8);
-        let shape = &mut shapes.kept[slot];
+        let kept = &mut self.shapes.kept;
+        if kept.len() < SHAPES {
+            kept.push(Shape::default());
+        }
+        kept.rotate_right(1);
+        let shape = &mut kept[0];
         shape.line.clear();
         shape.toks.clear();
         shape.scalars.clear();
@@ -456,8 +276,7 @@ impl Tape {
             let (start, stop) = match t.tag {
                 STRING => (t.a as usize - 1, (t.a + t.b) as usize + 1),
                 KEY => {
-                    let gap = shape.scalars.len() as u32;
-                    shape.keys.push((i as u32, gap, t.a - old as u32));
+                    shape.keys.push((i as u32, t.a - old as u32));
                     continue;
                 }
                 OBJECT | super::tape::ARRAY => continue,
@@ -468,13 +287,7 @@ impl Tape {
             old = stop;
         }
         shape.tail = Gap::new(&shape.line, old, end);
-        let shape = &shapes.kept[slot];
-        for (other, kept) in shapes.kept.iter().enumerate() {
-            let common = shape.common(kept);
-            shapes.common[slot][other] = common;
-            shapes.common[other][slot] = common;
-        }
-        shapes.laid = Some(slot as u8);
+        true
     }
 }
 
@@ -524,139 +337,68 @@ mod tests {
         out
     }
 
-    /// A kept shape's read on its own: the line's end and tape.
-    fn read_alone(shape: &Shape, line: &[u8]) -> Option<(usize, Vec<Tok>)> {
-        let mut found = Found {
-            toks: vec![
-                Tok {
-                    tag: 0,
-                    flag: 0,
-                    a: 0,
-                    b: 0
-                };
-                MAX_TOKS
-            ],
-            starts: vec![0; MAX_TOKS + 1],
-            ..Found::default()
-        };
-        let end = shape.read_from(line, 0, &mut found).ok()?;
-        if found.high && std::str::from_utf8(&line[..end]).is_err() {
-            return None;
-        }
-        let mut toks = Vec::new();
-        shape.lay(&mut toks, false, &found);
-        Some((end, toks))
-    }
-
-    /// Checks `line` (maybe mutated, maybe followed by another) against the scalar parser,
-    /// read by `tape` and by each of its kept shapes on its own; how many of those read it.
-    fn check(rng: &mut Rng, tape: &mut Tape, mut line: Vec<u8>) -> usize {
-        if rng.below(8) == 0 {
-            mutate(rng, &mut line);
-        }
-        if rng.below(4) == 0 {
-            line.extend_from_slice(b"\n{\"next\": 1}\n");
-        }
-        // As `read_chunk` hands lines over: leading blanks skipped, never empty.
-        let start = line
-            .iter()
-            .position(|b| !b" \t\r".contains(b))
-            .unwrap_or(line.len());
-        let line = &line[start..];
-        if line.first().is_none_or(|&b| b == b'\n') {
-            return 0;
-        }
-        let mut slow = Tape::default();
-        let expected = slow.parse_line(line);
-        let text = String::from_utf8_lossy(line);
-        let mut read = 0;
-        for shape in &tape.shapes.kept {
-            if let Some((end, toks)) = read_alone(shape, line) {
-                assert_eq!(Ok(end), expected, "{text}");
-                assert_eq!(format!("{toks:?}"), format!("{:?}", slow.toks), "{text}");
-                read += 1;
-            }
-        }
-        assert_eq!(tape.parse_line_any(line), expected, "{text}");
-        if expected.is_ok() {
-            assert_eq!(
-                format!("{:?}", tape.toks),
-                format!("{:?}", slow.toks),
-                "{text}"
-            );
-        }
-        read
-    }
-
     #[test]
     fn lines_read_by_a_recent_shape_agree_with_the_scalar_parser() {
         let mut rng = Rng(0x5eed_1234_5678_9abc);
         let mut tape = Tape::default();
-        let (mut read, mut lines) = (0, 0);
+        let (mut read, mut first, mut lines) = (0, 0, 0);
         for _ in 0..1_000 {
             let mut base = Vec::new();
             let depth = 1 + rng.below(4);
             value(&mut rng, depth, &mut base);
             for _ in 0..32 {
-                let line = rescalar(&mut rng, &base);
-                read += check(&mut rng, &mut tape, line);
-                lines += 1;
-            }
-        }
-        let hits = tape.shapes.found.hits.0;
-        assert!(
-            read > lines / 8 && hits > 1_000,
-            "{read}, {hits} of {lines}"
-        );
-    }
-
-    /// Lines of many shapes, interleaved, that share their first parts: an object whose
-    /// members each take one of a few values, so two shapes part at any member.
-    #[test]
-    fn lines_of_shapes_that_part_anywhere_agree_with_the_scalar_parser() {
-        let mut rng = Rng(0x0dd_5ca1_ab1e_f00d);
-        let (mut hits, mut resumed, mut lines) = (0, 0, 0);
-        for _ in 0..200 {
-            let mut tape = Tape::default();
-            let members: Vec<Vec<Vec<u8>>> = (0..1 + rng.below(5))
-                .map(|i| {
-                    (0..1 + rng.below(3))
-                        .map(|_| {
-                            let mut member = format!("\"k{i}\": ").into_bytes();
-                            let depth = 1 + rng.below(2);
-                            value(&mut rng, depth, &mut member);
-                            member
-                        })
-                        .collect()
-                })
-                .collect();
-            for _ in 0..200 {
-                let mut base = b"{".to_vec();
-                for (i, choices) in members.iter().enumerate() {
-                    if i > 0 {
-                        base.extend_from_slice(b", ");
-                    }
-                    // Mostly the first, so that the shapes stay few enough to keep.
-                    let choice = if rng.below(6) == 0 {
-                        rng.below(choices.len())
-                    } else {
-                        0
-                    };
-                    base.extend_from_slice(&choices[choice]);
+                let mut line = rescalar(&mut rng, &base);
+                if rng.below(8) == 0 {
+                    mutate(&mut rng, &mut line);
                 }
-                base.push(b'}');
-                let line = rescalar(&mut rng, &base);
-                // Every line tried by the kept shapes, however rarely they read one.
-                tape.shapes.pause = 0;
-                check(&mut rng, &mut tape, line);
+                if rng.below(4) == 0 {
+                    line.extend_from_slice(b"\n{\"next\": 1}\n");
+                }
+                // As `read_chunk` hands lines over: leading blanks skipped, never empty.
+                let start = line
+                    .iter()
+                    .position(|b| !b" \t\r".contains(b))
+                    .unwrap_or(line.len());
+                let line = &line[start..];
+                if line.first().is_none_or(|&b| b == b'\n') {
+                    continue;
+                }
+                let mut slow = Tape::default();
+                let expected = slow.parse_line(line);
+                let text = String::from_utf8_lossy(line);
+                // Every kept shape that reads the line reads the scalar parser's tape.
+                let mut toks = Vec::new();
+                for shape in &tape.shapes.kept {
+                    if let Some(end) = shape.read(line, &mut toks, false) {
+                        assert_eq!(Ok(end), expected, "{text}");
+                        assert_eq!(format!("{toks:?}"), format!("{:?}", slow.toks), "{text}");
+                        read += 1;
+                    }
+                }
+                // Lines the tape reads by its first shape, with its tape laid by the last line.
+                if tape.shapes.pause == 0
+                    && tape
+                        .shapes
+                        .kept
+                        .first()
+                        .is_some_and(|s| s.read(line, &mut toks, false).is_some())
+                {
+                    first += 1;
+                }
+                assert_eq!(tape.parse_line_any(line), expected, "{text}");
+                if expected.is_ok() {
+                    assert_eq!(
+                        format!("{:?}", tape.toks),
+                        format!("{:?}", slow.toks),
+                        "{text}"
+                    );
+                }
                 lines += 1;
             }
-            hits += tape.shapes.found.hits.0;
-            resumed += tape.shapes.found.hits.1;
         }
         assert!(
-            hits > lines / 4 && resumed > 1_000,
-            "{hits}, {resumed} of {lines}"
+            read > lines / 8 && first > 1_000,
+            "{read}, {first} of {lines}"
         );
     }
 
