@@ -99,8 +99,9 @@ class PostgresDriver(ThreadedDriver):
 
     @property
     def _on_loop(self) -> bool:
-        """Whether lone reads may run on the event loop."""
-        return loop_drivable()
+        """Whether lone reads may run on the event loop: not in read-only mode, where each
+        read runs inside its own `BEGIN READ ONLY` (see `_readonly_per_transaction`)."""
+        return loop_drivable() and not (self._readonly and self._readonly_per_transaction)
 
     async def _read_on_loop(
         self, read: LoneRead[T], signal: AbortSignal | None
