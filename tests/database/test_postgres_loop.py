@@ -13,8 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from orkestrel.database import DatabaseError, create_database, create_postgres_driver
-from orkestrel.database.drivers import base, postgres_loop
+from orkestrel.database import (
+    DatabaseError,
+    PooledPostgresDriver,
+    create_database,
+    create_postgres_driver,
+    create_postgres_pool,
+)
+from orkestrel.database.drivers import base, postgres, postgres_loop
 from orkestrel.database.drivers.postgres import PostgresDriver
 from orkestrel.database.operation import LoneRead
 from orkestrel.timeout import create_timeout
@@ -164,3 +170,30 @@ def test_only_the_psycopg_lines_read_and_tested_are_driven_on_the_loop() -> None
             assert not postgres_loop.loop_drivable()
     finally:
         postgres_loop.loop_drivable.cache_clear()
+
+
+@pytest.mark.anyio
+async def test_a_pooled_driver_reads_in_a_worker_thread_since_borrowing_may_block(
+    postgres_schema: Any,
+) -> None:
+    dsn, schema = postgres_schema
+    pool = create_postgres_pool(dsn, size=1, name="orkestrel-loop-test")
+    try:
+        driver = create_postgres_driver(schema=schema, pool=pool)
+        assert isinstance(driver, PooledPostgresDriver)
+        database = create_database(tables=TABLES, driver=driver)
+        await database.open()
+        try:
+
+            async def refuse(*args: Any) -> Any:
+                raise AssertionError("a pooled lone read ran on the loop")
+
+            with mock.patch.object(postgres, "execute_on_loop", refuse):
+                read = await driver.run(LoneRead("SELECT 7", [], list), write=False)
+            assert read == [(7,)]
+            with no_worker_threads(), pytest.raises(AssertionError, match="worker thread"):
+                await driver.run(LoneRead("SELECT 7", [], list), write=False)
+        finally:
+            await database.close()
+    finally:
+        pool.close()

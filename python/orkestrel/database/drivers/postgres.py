@@ -85,9 +85,12 @@ class PostgresDriver(ThreadedDriver):
         write: bool,
         signal: AbortSignal | None = None,
     ) -> T:
-        """Runs `work` as one transaction and returns its result, as `ThreadedDriver.run`
-        does; a lone read (one statement) runs on the event loop itself when the connection is
-        free, since a worker thread costs more than the statement's own round trip."""
+        """Runs `work` as one transaction and returns its result.
+
+        A lone read (one statement) runs on the event loop itself when the connection is free,
+        outside read-only mode and on psycopg 3.2 or 3.3, since a worker thread costs more than
+        the statement's own round trip; all other work runs in a worker thread, as
+        `ThreadedDriver.run` does. `PooledPostgresDriver` always uses a worker thread."""
         if not write and isinstance(work, LoneRead) and self._on_loop:
             if signal is not None and signal.aborted:
                 raise aborted_error()
