@@ -9,7 +9,7 @@ that the handler does not refuse for their shape, sent as drawn and with every a
 call's operation does not take set to `null` (the flat listing's ceiling: what no handler may
 do silently), the same for pydantic-ai's `TestModel` (3 seeds), and the inputSchema's
 characters (tokens) listed flat against a union of the operations' lean strict arms under
-one property.
+one property, as written out and with every property schema two arms repeat moved to `$defs`.
 """
 
 from __future__ import annotations
@@ -53,6 +53,34 @@ async def accepted(manager: ToolManager, tool: ToolInterface, calls: list[Any]) 
     return ok
 
 
+def shared(union: dict[str, Any]) -> dict[str, Any]:
+    """`union` with each property schema that two or more arms repeat listed once in `$defs`."""
+    arms = union["properties"]["call"]["anyOf"]
+    texts = [
+        json.dumps(item, sort_keys=True) for arm in arms for item in arm["properties"].values()
+    ]
+    names: dict[str, str] = {}
+    for text in texts:
+        if texts.count(text) > 1 and len(text) > len('{"$ref":"#/$defs/d0"}'):
+            names.setdefault(text, f"d{len(names)}")
+    refer = {
+        "anyOf": [
+            {
+                **arm,
+                "properties": {
+                    key: {"$ref": f"#/$defs/{names[t]}"}
+                    if (t := json.dumps(item, sort_keys=True)) in names
+                    else item
+                    for key, item in arm["properties"].items()
+                },
+            }
+            for arm in arms
+        ]
+    }
+    defs = {name: json.loads(text) for text, name in names.items()}
+    return {**union, "properties": {"call": refer}, "$defs": defs}
+
+
 def size(schema: Any) -> str:
     characters = len(json.dumps(schema, separators=(",", ":"), ensure_ascii=False))
     return f"{characters:,} ({math.ceil(characters / 4)})"
@@ -67,8 +95,11 @@ async def main(examples: int) -> None:
         line += ["--ask", "--relations", str(tmp / "relations.toml"), "--agent", "openai:m"]
         line += ["--base-url", "http://127.0.0.1:9/v1"]
         async with toolbox_of(build_parser().parse_args(line), io.StringIO()) as manager:
-            print("| tool | as drawn | ceiling | TestModel as drawn / ceiling | flat | union |")
-            print("| --- | --- | --- | --- | --- | --- |")
+            print(
+                "| tool | as drawn | ceiling | TestModel as drawn / ceiling | flat | union "
+                "| union, shared |"
+            )
+            print("| --- | --- | --- | --- | --- | --- | --- |")
             for tool in manager.tools():
                 listed = tool_wire(tool, strict=True)["inputSchema"]
                 values = draw(from_listed_schema(listed), examples)
@@ -77,23 +108,22 @@ async def main(examples: int) -> None:
                 best = await accepted(manager, tool, [ceiling(tool, v) for v in values])
                 made_ok = await accepted(manager, tool, made)
                 made_best = await accepted(manager, tool, [ceiling(tool, v) for v in made])
-                union = "-"
+                union = compact = "-"
                 if tool.operations:
                     arms = [
                         strict_parameters(arm, tool.name, lean=True)
                         for arm in tool.operations.values()
                     ]
-                    union = size(
-                        {
-                            "type": "object",
-                            "properties": {"call": {"anyOf": arms}},
-                            "required": ["call"],
-                            "additionalProperties": False,
-                        }
-                    )
+                    whole = {
+                        "type": "object",
+                        "properties": {"call": {"anyOf": arms}},
+                        "required": ["call"],
+                        "additionalProperties": False,
+                    }
+                    union, compact = size(whole), size(shared(whole))
                 print(
                     f"| {tool.name} | {drawn / len(values):.0%} | {best / len(values):.0%} "
-                    f"| {made_ok} / {made_best} of 3 | {size(listed)} | {union} |"
+                    f"| {made_ok} / {made_best} of 3 | {size(listed)} | {union} | {compact} |"
                 )
 
 
