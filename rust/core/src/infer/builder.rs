@@ -83,6 +83,14 @@ impl Accumulator {
         }
     }
 
+    /// Adds one sample (a JSON Lines line), told whether it has the keys of the sample added
+    /// just before it, everywhere and in the same order.
+    pub(crate) fn add_line<'a, S: Source<'a>>(&mut self, sample: S, same_keys: bool) {
+        self.ctx.same_keys = same_keys;
+        self.add(sample);
+        self.ctx.same_keys = false;
+    }
+
     fn add_in_epoch<'a, S: Source<'a>>(&mut self, sample: S) {
         self.ctx.begin_sample();
         self.root.add(&mut self.ctx, sample, false);

@@ -25,6 +25,11 @@ pub(crate) struct Ctx {
     pub opts: Options,
     /// The epoch key identities are valid in (unique across accumulators, never 0 once set).
     pub epoch: u64,
+    /// Set while a JSON Lines line is added whose keys are those of the line before it, in
+    /// every object reached through objects alone (see [`Slot::add_record`]).
+    ///
+    /// [`Slot::add_record`]: super::slot::Slot::add_record
+    pub same_keys: bool,
     path: Vec<usize>,
     seen: HashSet<usize>,
     revisits: u64,

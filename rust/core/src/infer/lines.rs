@@ -37,6 +37,8 @@ pub(crate) fn read_chunk(
 ) -> Outcome {
     let mut out = Outcome::default();
     let mut pos = 0;
+    // Whether the last line was added: only then is the line before a line the one added last.
+    let mut added = false;
     while pos < chunk.len() {
         let start = pos;
         out.lines += 1;
@@ -55,7 +57,8 @@ pub(crate) fn read_chunk(
         let parsed = tape.parse_line_any(line);
         match parsed {
             Ok(end) => {
-                acc.add(Parsed::root(tape, line));
+                acc.add_line(Parsed::root(tape, line), added && tape.repeats_keys());
+                added = true;
                 out.samples += 1;
                 pos += end + 1;
             }
@@ -66,6 +69,7 @@ pub(crate) fn read_chunk(
                     column: (at - start) as u64 + 1,
                     reason: error.reason,
                 };
+                added = false;
                 out.skipped += 1;
                 if out.errors.len() < ERROR_SAMPLE {
                     out.errors.push(bad);

@@ -124,19 +124,24 @@ impl Slot {
         fields.rows += 1;
         let stamp = fields.rows;
         let tracking = ctx.opts.enums | ctx.opts.format;
+        // The line before had these keys here (see `Ctx::same_keys`): this slot's last record,
+        // so when that record was clean its order is these keys, and need not be checked.
+        let same_keys = ctx.same_keys;
+        let repeat = fields.repeat_count() == Some(v.len());
         // The merging mode's common case: the last clean record's keys again, read in one pass.
-        if !want
-            && !tracking
-            && fields.repeat_count() == Some(v.len())
-            && fields.feed_checked(ctx, v)
-        {
+        if !want && !same_keys && !tracking && repeat && fields.feed_checked(ctx, v) {
             return EMPTY;
         }
-        let same = fields.repeats(&ctx.keys, v)
+        let hinted = same_keys && repeat;
+        let same = hinted
+            || fields.repeats(&ctx.keys, v)
             || fields.recall(&ctx.keys, v, &mut self.last, &mut self.raw);
+        // The values' slots took the line before's values here only when its record was clean.
+        ctx.same_keys = hinted;
         if same && !want {
             // No term to build (the merging mode): only the values to feed.
             fields.feed(ctx, v);
+            ctx.same_keys = same_keys;
             return EMPTY;
         }
         if same {
@@ -156,6 +161,7 @@ impl Slot {
                     words.extend([column.key, term]);
                 }
             }
+            ctx.same_keys = same_keys;
             let term = if want {
                 self.record_term(ctx, !ctx.opts.closed, &mut words)
             } else {
@@ -245,6 +251,7 @@ impl Slot {
             }
         }
         ctx.give(cols);
+        ctx.same_keys = same_keys;
         let term = if want {
             let open = distinct > cap || nonstring || !ctx.opts.closed;
             self.record_term(ctx, open, &mut words)

@@ -105,6 +105,11 @@ pub(crate) struct Shapes {
     backoff: u32,
     /// Whether the tape holds the first kept shape's tokens (see `Shape::read`).
     laid: bool,
+    /// Whether the first kept shape has the structure and keys of the last line parsed.
+    described: bool,
+    /// Whether the line just parsed was read by the first kept shape while it described the
+    /// line before: the two lines then have the same keys everywhere, in the same order.
+    repeat: bool,
 }
 
 /// The most credit kept, and what a miss costs.
@@ -221,6 +226,8 @@ impl Tape {
                 let read = shapes.kept[i].read(buf, &mut self.toks, laid);
                 shapes.laid = i == 0;
                 if let Some(end) = read {
+                    shapes.repeat = i == 0 && shapes.described;
+                    shapes.described = true;
                     shapes.kept.swap(0, i);
                     shapes.laid = true;
                     shapes.credit = (shapes.credit + 1).min(CREDIT);
@@ -237,6 +244,8 @@ impl Tape {
         };
         let shapes = &mut self.shapes;
         shapes.laid = false;
+        shapes.repeat = false;
+        shapes.described = false;
         if shapes.pause > 0 {
             shapes.pause -= 1;
         } else if let Ok(end) = parsed {
@@ -247,8 +256,16 @@ impl Tape {
                 shapes.backoff = (shapes.pause * 2).min(MAX_PAUSE);
             }
             self.shapes.laid = self.remember(buf, end);
+            self.shapes.described = self.shapes.laid;
         }
         parsed
+    }
+
+    /// Whether the line just parsed has the keys of the line parsed before it, everywhere and
+    /// in the same order (both read by one kept shape, or the first kept when read).
+    #[inline]
+    pub(crate) fn repeats_keys(&self) -> bool {
+        self.shapes.repeat
     }
 
     /// Keeps the line just parsed (`buf[..end]`, whose tape this is) as the first shape the
@@ -293,13 +310,18 @@ impl Tape {
 
 #[cfg(test)]
 mod tests {
+    use super::super::builder::Accumulator;
+    use super::super::lines::{read_chunk, ErrorMode};
+    use super::super::options::Options;
+    use super::super::parsed::Parsed;
     use super::super::structural::tests::{mutate, number, string, value, Rng};
     use super::super::tape::ARRAY;
     use super::*;
 
     /// `line` with each scalar replaced by a random one (a string, a number or a literal, in
-    /// any mix, or kept): the same structure, so a shape kept from `line` may read it.
-    fn rescalar(rng: &mut Rng, line: &[u8]) -> Vec<u8> {
+    /// any mix, or kept): the same structure, so a shape kept from `line` may read it. `plain`:
+    /// never kept, never with escapes, so a shape kept from a line like it reads it.
+    fn rescalar(rng: &mut Rng, line: &[u8], plain: bool) -> Vec<u8> {
         let mut tape = Tape::default();
         tape.parse_line(line).expect("a valid line");
         let mut out = Vec::new();
@@ -313,8 +335,8 @@ mod tests {
             out.extend_from_slice(&line[at..start]);
             match rng.below(8) {
                 // The generator's strings (escapes, any text) rarely: one in a line declines.
-                _ if rng.below(64) == 0 => string(rng, &mut out),
-                0 => out.extend_from_slice(&line[start..end]),
+                _ if !plain && rng.below(64) == 0 => string(rng, &mut out),
+                0 if !plain => out.extend_from_slice(&line[start..end]),
                 1 => out.extend_from_slice([&b"true"[..], b"false", b"null"][rng.below(3)]),
                 2 | 3 => number(rng, &mut out),
                 _ => {
@@ -347,7 +369,7 @@ mod tests {
             let depth = 1 + rng.below(4);
             value(&mut rng, depth, &mut base);
             for _ in 0..32 {
-                let mut line = rescalar(&mut rng, &base);
+                let mut line = rescalar(&mut rng, &base, false);
                 if rng.below(8) == 0 {
                     mutate(&mut rng, &mut line);
                 }
@@ -400,6 +422,129 @@ mod tests {
             read > lines / 8 && first > 1_000,
             "{read}, {first} of {lines}"
         );
+    }
+
+    /// A record of a few structures that share keys: `{"a": .., "b": .., "c": {"d": .., "e": ..}}`
+    /// with a key added at the top (`x`) or inside `c` (`f`), records of other keys in an array,
+    /// or other keys as many; values from the structural tests' generator (arrays of records
+    /// among them).
+    fn records(rng: &mut Rng) -> Vec<Vec<u8>> {
+        let mut values = Vec::new();
+        for _ in 0..6 {
+            let mut v = Vec::new();
+            let depth = 1 + rng.below(3);
+            value(rng, depth, &mut v);
+            values.push(String::from_utf8(v).expect("generated text"));
+        }
+        let [a, b, d, e, x, f] = &values[..] else {
+            unreachable!()
+        };
+        let twice = if rng.below(4) == 0 { r#", "a": 0"# } else { "" };
+        [
+            format!(r#"{{"a": {a}, "b": {b}, "c": {{"d": {d}, "e": {e}}}{twice}}}"#),
+            format!(r#"{{"a": {a}, "x": {x}, "b": {b}, "c": {{"d": {d}, "e": {e}}}}}"#),
+            format!(r#"{{"a": {a}, "b": {b}, "c": {{"d": {d}, "e": {e}, "f": {f}}}}}"#),
+            format!(r#"{{"a": {a}, "b": {b}, "c": [{{"d": {d}}}, {{"d": {e}, "e": 1}}]}}"#),
+            format!(r#"{{"a": {a}, "b": {b}, "c": [{{"d": {d}}}, {{"e": {e}}}]}}"#),
+            format!(r#"{{"a": {a}, "y": {b}, "c": {{"e": {d}, "d": {e}}}}}"#),
+        ]
+        .into_iter()
+        .map(String::into_bytes)
+        .collect()
+    }
+
+    /// The schema and sample count of `chunk`'s lines, each parsed alone by the scalar parser.
+    fn without_shapes(opts: Options, chunk: &[u8]) -> (String, u64) {
+        let mut acc = Accumulator::new(opts);
+        for line in chunk.split(|&b| b == b'\n') {
+            let start = line.iter().position(|b| !b" \t\r".contains(b));
+            let Some(line) = start.map(|start| &line[start..]) else {
+                continue;
+            };
+            let mut tape = Tape::default();
+            if tape.parse_line(line).is_ok() {
+                acc.add(Parsed::root(&tape, line));
+            }
+        }
+        (
+            acc.schema().expect("a small schema").to_text(),
+            acc.samples(),
+        )
+    }
+
+    #[test]
+    fn lines_of_one_shape_infer_what_the_scalar_parser_infers() {
+        let mut rng = Rng(0x0c07_3200_5eed_0001);
+        let (mut repeats, mut lines) = (0, 0);
+        for round in 0..200 {
+            let opts = match round % 6 {
+                0 => Options::default(),
+                1 => Options {
+                    merge: true,
+                    ..Options::default()
+                },
+                2 => Options {
+                    enums: true,
+                    format: true,
+                    ..Options::default()
+                },
+                3 => Options {
+                    max_properties: 2 + rng.below(2),
+                    ..Options::default()
+                },
+                4 => Options {
+                    max_depth: 1 + rng.below(3) as u32,
+                    ..Options::default()
+                },
+                _ => Options {
+                    closed: true,
+                    merge: rng.below(2) == 0,
+                    ..Options::default()
+                },
+            };
+            let bases = records(&mut rng);
+            let mut chunk = Vec::new();
+            // Two of the structures, mostly the last one again, its values changing kind.
+            let pair = [rng.below(bases.len()), rng.below(bases.len())];
+            let mut base = pair[0];
+            let mut strangers = 0;
+            for i in 0..256 {
+                // The tries pause for the first lines, then need a run of hits to go on.
+                if i > 96 && rng.below(16) == 0 {
+                    base = pair[rng.below(2)];
+                }
+                // Now and then lines of new structures, that pause the tries again: the lines
+                // read meanwhile are not kept, so the first kept shape is no longer the last's.
+                if i > 96 && rng.below(48) == 0 {
+                    strangers = 6;
+                }
+                let mut line = if strangers > 0 {
+                    strangers -= 1;
+                    records(&mut rng).swap_remove(0)
+                } else {
+                    rescalar(&mut rng, &bases[base], true)
+                };
+                if rng.below(48) == 0 {
+                    mutate(&mut rng, &mut line);
+                }
+                chunk.extend_from_slice(&line);
+                chunk.push(b'\n');
+            }
+            // How many lines repeat the keys of the line before, as `read_chunk` sees them.
+            let (mut tape, mut counted) = (Tape::default(), Tape::default());
+            for line in chunk.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                if counted.parse_line_any(line).is_ok() && counted.repeats_keys() {
+                    repeats += 1;
+                }
+                lines += 1;
+            }
+            let mut acc = Accumulator::new(opts);
+            let out = read_chunk(&mut acc, &mut tape, &chunk, ErrorMode::Skip);
+            let got = (acc.schema().expect("a small schema").to_text(), out.samples);
+            let text = String::from_utf8_lossy(&chunk);
+            assert_eq!(got, without_shapes(opts, &chunk), "{opts:?}\n{text}");
+        }
+        assert!(repeats > lines / 5, "{repeats} of {lines}");
     }
 
     #[test]

@@ -330,6 +330,8 @@ impl Slot {
             .items
             .get_or_insert_with(|| Box::new(Slot::new(depth, false)));
         let mut elements = ctx.take();
+        // The items' slot takes several records a line: its last one is not the line before's.
+        let same_keys = std::mem::replace(&mut ctx.same_keys, false);
         for item in v.items() {
             let term = items.add(ctx, item, want);
             if want
@@ -339,6 +341,7 @@ impl Slot {
                 elements.push(term);
             }
         }
+        ctx.same_keys = same_keys;
         let term = if want {
             self.array_term(ctx, &mut elements)
         } else {
