@@ -548,6 +548,30 @@ mod tests {
     }
 
     #[test]
+    fn a_line_read_after_a_pause_is_not_taken_for_a_repeat_of_the_paused_line() {
+        // The first line is kept and starts a pause; the paused lines have other keys, as many;
+        // the last line is read by the first kept shape, which no longer describes the line
+        // before it, so its record's keys must be checked.
+        let mut chunk = b"{\"a\": 1, \"b\": \"x\"}\n".to_vec();
+        for _ in 0..PAUSE {
+            chunk.extend_from_slice(b"{\"c\": true, \"d\": null}\n");
+        }
+        chunk.extend_from_slice(b"{\"a\": 2, \"b\": \"y\"}\n");
+        for opts in [
+            Options::default(),
+            Options {
+                merge: true,
+                ..Options::default()
+            },
+        ] {
+            let (mut acc, mut tape) = (Accumulator::new(opts), Tape::default());
+            let out = read_chunk(&mut acc, &mut tape, &chunk, ErrorMode::Skip);
+            let got = (acc.schema().expect("a small schema").to_text(), out.samples);
+            assert_eq!(got, without_shapes(opts, &chunk), "{opts:?}");
+        }
+    }
+
+    #[test]
     fn a_line_too_large_to_keep_leaves_no_stale_tape_behind() {
         let mut tape = Tape::default();
         let kept = br#"{"a": [1, 2]}"#;
