@@ -51,9 +51,24 @@ def test_every_float_measures_as_its_repr(number: float) -> None:
     assert _core.json_size(number) == len(repr(number))
 
 
+@given(
+    st.integers(min_value=-(10**17), max_value=10**17),
+    st.integers(min_value=-30, max_value=30),
+)
+def test_short_decimals_measure_as_their_repr(digits: int, exponent: int) -> None:
+    # Prices and measures: a decimal of up to 17 digits at any scale, read as a user's data is
+    # (the measure has a shortcut for those of up to 15 digits).
+    number = float(f"{digits}e{exponent}")
+    assert _core.json_size(number) == len(repr(number))
+    assert _core.json_size([number, -number]) == len(json.dumps([number, -number]))
+
+
 @pytest.mark.parametrize(
     "number",
-    [0.0, -0.0, 1e16, 1e15, 9999999999999998.0, 1e-4, 1e-5, 5e-324, 1.7976931348623157e308],
+    [
+        *(0.0, -0.0, 1e16, 1e15, 9999999999999998.0, 1e-4, 1e-5, 5e-324, 1.7976931348623157e308),
+        *(999999999999999.0, 99999999999999.98, 0.1 + 0.2, 19.99, 1e-8, 1.5e-9, 1e-22, 0.001),
+    ],
 )
 def test_float_boundaries(number: float) -> None:
     assert _core.json_size(number) == len(repr(number))
