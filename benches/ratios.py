@@ -545,10 +545,22 @@ def _postgres_twin(folder: Path) -> tuple[Any, Any, Any] | None:
     return raw, layer, drop
 
 
+async def _async_twin(raw: Any) -> Any:
+    """An autocommit `psycopg.AsyncConnection` on the raw connection's server and schema."""
+    import psycopg
+
+    path = raw.execute("SHOW search_path").fetchone()[0]
+    dsn = os.environ["ORKESTREL_POSTGRES_DSN"]
+    connection = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+    await connection.execute(f"SET search_path TO {path}")
+    return connection
+
+
 def database(rounds: int) -> None:
     """The database tool against the raw driver on a 100,000-row table each: `records` with
     one condition and limit 100 (in key order) on SQLite against `sqlite3` and, when
-    `ORKESTREL_POSTGRES_DSN` names a server, on PostgreSQL against psycopg; and `add` of 1,000
+    `ORKESTREL_POSTGRES_DSN` names a server, on PostgreSQL against psycopg (and, for scale, its
+    async connection on the same loop); and `add` of 1,000
     new rows in one transaction on SQLite. All inside one running event loop, every contender
     of a round interleaved, on connections opened once (raw ones in autocommit mode)."""
     import asyncio
@@ -602,6 +614,14 @@ def database(rounds: int) -> None:
 
             return loop
 
+        def async_loop(connection: Any, times: int) -> Callable[[], Any]:
+            async def loop() -> None:
+                for _ in range(times):
+                    cursor = await connection.execute(PG_UNSORTED, (500, 100))
+                    data.as_records(await cursor.fetchall())
+
+            return loop
+
         def tool_loop(call: dict[str, Any], times: int) -> Callable[[], Any]:
             async def loop() -> None:
                 for _ in range(times):
@@ -619,10 +639,18 @@ def database(rounds: int) -> None:
             # A round trip per call: fewer calls keep a sample's time near SQLite's.
             pg_calls = calls // 4
             for clock in ("", " cpu"):
-                found[f"postgres{clock}"] = {"raw psycopg": [], "database tool": []}
+                found[f"postgres{clock}"] = {
+                    "raw psycopg": [],
+                    "database tool": [],
+                    "raw psycopg, async": [],
+                }
+            # psycopg's own async connection: what the event loop's wait costs any async
+            # client (the goal's floor stays the sync connection).
+            awaited = await _async_twin(twin[0])
             works += [
                 ("postgres", "raw psycopg", pg_calls, raw_loop(twin[0], PG_UNSORTED, pg_calls)),
                 ("postgres", "database tool", pg_calls, tool_loop(pg_records, pg_calls)),
+                ("postgres", "raw psycopg, async", pg_calls, async_loop(awaited, pg_calls)),
             ]
         for r in range(rounds):
             turn = r % len(works)
@@ -649,6 +677,7 @@ def database(rounds: int) -> None:
         await layer.close()
         if twin is not None:
             await twin[1].close()
+            await awaited.close()
         return found
 
     try:
