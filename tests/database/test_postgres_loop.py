@@ -197,3 +197,84 @@ async def test_a_pooled_driver_reads_in_a_worker_thread_since_borrowing_may_bloc
             await database.close()
     finally:
         pool.close()
+
+
+@contextlib.contextmanager
+def inline_waits() -> Iterator[list[bool]]:
+    """Records each inline wait's outcome: whether the answer came within the budget."""
+    seen: list[bool] = []
+    wait = postgres_loop._readable_within
+
+    def recorded(fileno: int, seconds: float) -> bool:
+        answered = wait(fileno, seconds)
+        seen.append(answered)
+        return answered
+
+    with mock.patch.object(postgres_loop, "_readable_within", recorded):
+        yield seen
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_quick_server_is_waited_for_inline_and_a_slow_one_by_the_loop(
+    postgres_schema: Any, backend: str
+) -> None:
+    dsn, schema = postgres_schema
+
+    async def reads() -> tuple[list[bool], list[bool], list[bool], int, list[Any]]:
+        driver = create_postgres_driver(dsn, schema=schema)
+        database = create_database(tables=TABLES, driver=driver)
+        await database.open()
+        ticks = 0
+
+        async def tick() -> None:
+            nonlocal ticks
+            while True:
+                await anyio.sleep(0.01)
+                ticks += 1
+
+        try:
+            with no_worker_threads():
+                with inline_waits() as quick:
+                    for _ in range(5):
+                        await driver.run(LoneRead("SELECT 7", [], list), write=False)
+                async with anyio.create_task_group() as group:
+                    group.start_soon(tick)
+                    with inline_waits() as slow:
+                        # The loop waits once the budget is spent: other tasks run meanwhile.
+                        slept = await driver.run(
+                            LoneRead("SELECT 8 FROM pg_sleep(0.3)", [], list), write=False
+                        )
+                    group.cancel_scope.cancel()
+                with inline_waits() as after:
+                    # That server was slow of late: its next answers are the loop's to await.
+                    answers = [
+                        await driver.run(LoneRead("SELECT 9", [], list), write=False)
+                        for _ in range(3)
+                    ]
+            return quick, slow, after, ticks, [slept, *answers]
+        finally:
+            await database.close()
+
+    quick, slow, after, ticks, answers = bounded(reads, 60, backend)
+    assert quick.count(True) >= 4, quick
+    assert slow == [False]
+    assert ticks >= 5
+    assert after == []
+    assert answers == [[(8,)], [(9,)], [(9,)], [(9,)]]
+
+
+@pytest.mark.anyio
+async def test_no_read_is_waited_for_inline_when_the_budget_is_zero(
+    postgres_schema: Any,
+) -> None:
+    dsn, schema = postgres_schema
+    driver = create_postgres_driver(dsn, schema=schema, inline=0)
+    database = create_database(tables=TABLES, driver=driver)
+    await database.open()
+    try:
+        with no_worker_threads(), inline_waits() as seen:
+            for _ in range(3):
+                assert await driver.run(LoneRead("SELECT 7", [], list), write=False) == [(7,)]
+        assert seen == []
+    finally:
+        await database.close()

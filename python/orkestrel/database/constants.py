@@ -67,6 +67,11 @@ INLINE_BUDGET: Final = 0.002
 """Seconds a SQLite table call may run on the event loop's own thread; past that its statement
 is stopped, rolled back and run again in a worker thread."""
 
+POSTGRES_INLINE_WAIT: Final = 0.002
+"""Seconds a PostgreSQL lone read may wait for the server's answer on the event loop's own
+thread (as a sync connection waits, at a fraction of the loop's cost) before the loop waits for
+it; only while the recent reads took at most half of that."""
+
 INLINE_ROWS: Final = 100
 """Writes (and keyed updates and removals) of more rows than this go straight to a worker
 thread."""

@@ -7,6 +7,7 @@ from typing import Any, Unpack
 
 from orkestrel.database.constants import (
     INLINE_BUDGET,
+    POSTGRES_INLINE_WAIT,
     POSTGRES_POOL_IDLE,
     POSTGRES_POOL_SIZE,
     POSTGRES_POOL_TIMEOUT,
@@ -71,15 +72,17 @@ def create_postgres_driver(
     schema: str = "public",
     connect_timeout: int = 10,
     pool: Any = None,
+    inline: float = POSTGRES_INLINE_WAIT,
 ) -> DriverInterface:
     """Creates a driver over one schema of a PostgreSQL server reached by `dsn` (psycopg 3),
     or, with `pool`, borrowing a connection of that `psycopg_pool.ConnectionPool` for each
-    unit of work."""
+    unit of work. A lone read waits for a quick server's answer on the event loop's thread
+    for at most `inline` seconds (0 never does; a pooled driver never does)."""
     if pool is not None:
         return PooledPostgresDriver(pool, schema=schema)
     if not isinstance(dsn, str):
         raise DatabaseError("VALIDATION", "a PostgreSQL driver needs a dsn or a pool")
-    return PostgresDriver(dsn, schema=schema, connect_timeout=connect_timeout)
+    return PostgresDriver(dsn, schema=schema, connect_timeout=connect_timeout, inline=inline)
 
 
 def create_postgres_pool(
@@ -143,9 +146,11 @@ def create_postgres_factory(
     connect_timeout: int = 10,
     prefix: str = POSTGRES_SCHEMA_PREFIX,
     pool: Any = None,
+    inline: float = POSTGRES_INLINE_WAIT,
 ) -> DriverFactory:
     """Creates a driver factory that keeps each database id in its own schema of one PostgreSQL
     server, named `prefix` + id; with `pool`, every database borrows from that one pool.
+    `inline` is each driver's (see `create_postgres_driver`).
 
     With the default `POSTGRES_SCHEMA_PREFIX`, id `shop` lives in `orkestrel_shop`, so no id
     reaches a schema the factory did not make. An id naming a reserved schema (`public`,
@@ -165,7 +170,7 @@ def create_postgres_factory(
         if fault is not None:
             raise DatabaseError("VALIDATION", f"database id {id!r} cannot name a schema: {fault}")
         return create_postgres_driver(
-            dsn, schema=schema, connect_timeout=connect_timeout, pool=pool
+            dsn, schema=schema, connect_timeout=connect_timeout, pool=pool, inline=inline
         )
 
     if pool is None and not isinstance(dsn, str):

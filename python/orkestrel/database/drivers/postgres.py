@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
@@ -11,6 +12,7 @@ import anyio.lowlevel
 
 from orkestrel.abort import AbortSignal
 from orkestrel.contract.helpers import preview
+from orkestrel.database.constants import POSTGRES_INLINE_WAIT
 from orkestrel.database.dialect import postgres_dialect
 from orkestrel.database.drivers.base import ThreadedDriver
 from orkestrel.database.drivers.postgres_errors import missing_module, translate_postgres
@@ -70,13 +72,24 @@ class PostgresDriver(ThreadedDriver):
     # A pooled connection also serves writers: only its transaction makes a read read-only.
     _readonly_per_transaction = True
 
-    def __init__(self, dsn: str, *, schema: str = "public", connect_timeout: int = 10) -> None:
+    def __init__(
+        self,
+        dsn: str,
+        *,
+        schema: str = "public",
+        connect_timeout: int = 10,
+        inline: float = POSTGRES_INLINE_WAIT,
+    ) -> None:
         fault = identifier_fault(schema)
         if fault is not None:
             raise DatabaseError("VALIDATION", f"invalid schema name {preview(schema)}: {fault}")
         super().__init__(postgres_dialect(schema))
         self._dsn = dsn
         self._connect_timeout = connect_timeout
+        self._inline_wait = max(0.0, inline)
+        # A running mean of the lone reads' time, from the request to the answer: a server
+        # that takes longer than half the inline budget is not waited for inline.
+        self._round_trip = 0.0
 
     async def run(
         self,
@@ -135,8 +148,12 @@ class PostgresDriver(ThreadedDriver):
         try:
             operation.check()
             cursor = connection.cursor()
+            quick = self._round_trip <= self._inline_wait / 2
+            inline = self._inline_wait if quick else 0.0
+            started = time.perf_counter()
             try:
-                await execute_on_loop(cursor, read.sql, tuple(read.params), operation.abort)
+                await execute_on_loop(cursor, read.sql, tuple(read.params), operation.abort, inline)
+                self._round_trip += (time.perf_counter() - started - self._round_trip) / 8
                 rows: list[tuple[Any, ...]] = cursor.fetchall()
                 operation.check()
             finally:

@@ -2,7 +2,9 @@
 
 psycopg builds `Cursor.execute` as a generator that does only non-blocking libpq calls and
 yields whenever the socket must be waited for; its own sync and async connections differ only
-in how they wait. Here anyio waits, so the same code serves asyncio and trio.
+in how they wait. Here anyio waits, so the same code serves asyncio and trio; a server that
+answers within the `inline` budget is first waited for on the loop's own thread, as a sync
+connection waits, which costs a fraction of handing the wait to the loop.
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import math
+import select
+import time
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
@@ -45,22 +50,34 @@ def line_of(version: str) -> tuple[int, int] | None:
 
 
 async def execute_on_loop(
-    cursor: Any, sql: str, params: Sequence[Any], abort: Callable[[], None]
+    cursor: Any,
+    sql: str,
+    params: Sequence[Any],
+    abort: Callable[[], None],
+    inline: float = 0.0,
 ) -> None:
     """Runs `cursor.execute(sql, params)` awaiting the socket instead of blocking on it.
 
-    A cancelled caller first calls `abort` (which has the server cancel the statement), then
-    waits, shielded, for the statement to end, so the connection is idle again before the
-    cancellation goes on.
+    For the first `inline` seconds the answer is waited for on this thread, without the loop
+    (no cancellation arrives then); a later wait is the loop's. A cancelled caller first calls
+    `abort` (which has the server cancel the statement), then waits, shielded, for the
+    statement to end, so the connection is idle again before the cancellation goes on.
     """
     # Deferred: psycopg is an optional dependency (the `postgres` extra).
     import psycopg
+    from psycopg.waiting import Ready, Wait
 
     fileno = cursor.connection.pgconn.socket
     steps: Generator[Any, Any, None] = cursor._execute_gen(sql, params)
+    deadline = time.monotonic() + inline if inline > 0.0 and HAS_POLL else None
     try:
         state = next(steps)
         while True:
+            if deadline is not None and state == Wait.R:
+                if _readable_within(fileno, deadline - time.monotonic()):
+                    state = steps.send(Ready.R)
+                    continue
+                deadline = None
             try:
                 ready = await _ready(fileno, state)
             except anyio.get_cancelled_exc_class():
@@ -74,6 +91,21 @@ async def execute_on_loop(
         return
     except OSError as error:
         raise psycopg.OperationalError("connection socket closed") from error
+
+
+HAS_POLL = hasattr(select, "poll")
+"""Whether this platform has `select.poll`, which the inline wait needs (`select.select` is
+limited to descriptors under 1024)."""
+
+
+def _readable_within(fileno: int, seconds: float) -> bool:
+    """Whether the socket has something to read (or failed) within `seconds`, waited for on
+    this thread: at most a millisecond past them, `poll`'s unit."""
+    if seconds <= 0.0:
+        return False
+    poller = select.poll()
+    poller.register(fileno, select.POLLIN)
+    return bool(poller.poll(math.ceil(seconds * 1000)))
 
 
 async def _finish(steps: Generator[Any, Any, None], fileno: int, state: Any) -> None:
