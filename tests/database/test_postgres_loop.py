@@ -4,6 +4,8 @@ asyncio and trio, and a cancelled or aborted read still stops its statement on t
 from __future__ import annotations
 
 import contextlib
+import math
+import socket
 from collections.abc import Iterator
 from typing import Any
 from unittest import mock
@@ -278,3 +280,22 @@ async def test_no_read_is_waited_for_inline_when_the_budget_is_zero(
         assert seen == []
     finally:
         await database.close()
+
+
+@pytest.mark.parametrize("inline", [math.inf, -math.inf, math.nan, "0.002", True, None])
+def test_an_inline_budget_that_is_not_a_finite_number_is_refused(inline: Any) -> None:
+    with pytest.raises(DatabaseError) as caught:
+        create_postgres_driver("postgresql://127.0.0.1:1/none", inline=inline)
+    assert caught.value.code == "VALIDATION"
+    assert caught.value.message.startswith("inline must be a finite number of seconds, not ")
+    assert "\n" not in caught.value.message
+
+
+def test_a_huge_inline_budget_waits_as_poll_can() -> None:
+    # Past poll's own limit (a C int of milliseconds) the wait is that limit, not an error.
+    left, right = socket.socketpair()
+    with left, right:
+        right.send(b"x")
+        assert postgres_loop._readable_within(left.fileno(), 1e300)
+        left.recv(1)
+        assert not postgres_loop._readable_within(left.fileno(), 0.001)

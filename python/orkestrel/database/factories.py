@@ -77,7 +77,8 @@ def create_postgres_driver(
     """Creates a driver over one schema of a PostgreSQL server reached by `dsn` (psycopg 3),
     or, with `pool`, borrowing a connection of that `psycopg_pool.ConnectionPool` for each
     unit of work. A lone read waits for a quick server's answer on the event loop's thread
-    for at most `inline` seconds (0 never does; a pooled driver never does)."""
+    for at most `inline` seconds, a finite number (0 or less never does; a pooled driver never
+    does)."""
     if pool is not None:
         return PooledPostgresDriver(pool, schema=schema)
     if not isinstance(dsn, str):

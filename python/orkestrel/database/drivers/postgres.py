@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
@@ -83,6 +84,14 @@ class PostgresDriver(ThreadedDriver):
         fault = identifier_fault(schema)
         if fault is not None:
             raise DatabaseError("VALIDATION", f"invalid schema name {preview(schema)}: {fault}")
+        if (
+            isinstance(inline, bool)
+            or not isinstance(inline, int | float)
+            or not math.isfinite(inline)
+        ):
+            raise DatabaseError(
+                "VALIDATION", f"inline must be a finite number of seconds, not {preview(inline)}"
+            )
         super().__init__(postgres_dialect(schema))
         self._dsn = dsn
         self._connect_timeout = connect_timeout

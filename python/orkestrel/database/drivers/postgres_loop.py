@@ -105,7 +105,11 @@ def _readable_within(fileno: int, seconds: float) -> bool:
         return False
     poller = select.poll()
     poller.register(fileno, select.POLLIN)
-    return bool(poller.poll(math.ceil(seconds * 1000)))
+    return bool(poller.poll(min(math.ceil(seconds * 1000), _MOST_MS)))
+
+
+_MOST_MS = 2**31 - 1
+"""The longest wait `poll` takes (a C int of milliseconds)."""
 
 
 async def _finish(steps: Generator[Any, Any, None], fileno: int, state: Any) -> None:
