@@ -266,11 +266,12 @@ def test_a_quick_server_is_waited_for_inline_and_a_slow_one_by_the_loop(
 
 
 @pytest.mark.anyio
-async def test_no_read_is_waited_for_inline_when_the_budget_is_zero(
-    postgres_schema: Any,
+@pytest.mark.parametrize("inline", [0, -1.5])
+async def test_no_read_is_waited_for_inline_when_the_budget_is_zero_or_less(
+    postgres_schema: Any, inline: float
 ) -> None:
     dsn, schema = postgres_schema
-    driver = create_postgres_driver(dsn, schema=schema, inline=0)
+    driver = create_postgres_driver(dsn, schema=schema, inline=inline)
     database = create_database(tables=TABLES, driver=driver)
     await database.open()
     try:
