@@ -110,6 +110,39 @@ impl<'a> crate::contract::Sink<&'a Value> for ValueSink {
     fn object(&mut self, _len: usize, entries: impl Iterator<Item = (String, Value)>) -> Value {
         Value::Object(entries.collect())
     }
+
+    type Draft = std::convert::Infallible;
+
+    fn draft(&mut self, _input: &&'a Value) -> Option<Self::Draft> {
+        None
+    }
+
+    fn patch(
+        &mut self,
+        draft: &mut Self::Draft,
+        _position: usize,
+        _key: &String,
+        _value: Value,
+    ) -> Result<(), Value> {
+        match *draft {}
+    }
+
+    fn drafted(&mut self, draft: Self::Draft) -> Value {
+        match draft {}
+    }
+
+    fn copy_record(&mut self, _input: &&'a Value) -> Option<Value> {
+        None
+    }
+
+    fn drafted_entries(
+        &mut self,
+        _input: &&'a Value,
+        _draft: Option<Self::Draft>,
+        _count: usize,
+    ) -> Vec<(String, Value)> {
+        Vec::new()
+    }
 }
 
 /// A JSON rendering of an owned document, for comparisons.

@@ -221,6 +221,31 @@ impl Table {
 }
 
 impl Table {
+    /// The entry at `pos` (as [`Table::next`] gives it from `pos`, without skipping a deleted
+    /// entry), or `None` where `pos` is past the table or the entry was deleted.
+    ///
+    /// # Safety
+    /// The table's dict is alive and unchanged since [`Table::of`].
+    #[inline(always)]
+    pub unsafe fn at(
+        self,
+        pos: ffi::Py_ssize_t,
+    ) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
+        if pos < 0 || pos >= self.end {
+            return None;
+        }
+        // SAFETY: `pos` is below `dk_nentries`, so the entry is inside the table; the key and
+        // value pointers are the entry's last two words in both layouts.
+        unsafe {
+            let words = self
+                .entries
+                .add(pos as usize * self.stride + self.stride - 16)
+                .cast::<*mut ffi::PyObject>();
+            let value = *words.add(1);
+            (!value.is_null()).then(|| (*words, value))
+        }
+    }
+
     /// Puts `value` in place of the value of the entry [`Table::next`] returned last (`pos` is
     /// what it left), taking over that reference, and gives back the reference to the old one.
     /// Unlike `PyDict_SetItem` it neither hashes nor looks the key up, nor moves the version

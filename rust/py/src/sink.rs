@@ -8,7 +8,7 @@ use pyo3::types::{PyBool, PyFloat, PyList};
 use pyo3::IntoPyObjectExt;
 
 use crate::convert::{integral, text};
-use crate::dict::{dict_len, Table};
+use crate::dict::{dict_len, Table, TAGGED};
 use crate::node::PyNode;
 use crate::unicode::str_bytes;
 use crate::value::{base_of, exact_of, Base};
@@ -95,6 +95,128 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
         self.settle(made)
     }
 
+    fn is_kept(&self, out: &Self::Out, node: &PyNode<'py>) -> bool {
+        out.is(&node.0)
+    }
+
+    type Draft = Draft<'py>;
+
+    fn can_draft(&self, input: &PyNode<'py>) -> bool {
+        // Only where the walk stops at any change to the record (`TAGGED`): the copy, taken
+        // during the walk, then holds what was walked, and no other thread changes it.
+        TAGGED && clean_table(input.0.as_ptr()).is_some()
+    }
+
+    fn draft(&mut self, input: &PyNode<'py>) -> Option<Draft<'py>> {
+        // SAFETY: `can_draft` found an exact dict (a walk goes on only through the dict it
+        // started with); `PyDict_Copy` returns a new reference or null with an error set.
+        let copy =
+            unsafe { Bound::from_owned_ptr_or_opt(self.py, ffi::PyDict_Copy(input.0.as_ptr())) };
+        let Some(copy) = copy else {
+            drop(PyErr::take(self.py));
+            return None;
+        };
+        // The copy's own table is the one patched: it must be as clean as the input's was.
+        let table = clean_table(copy.as_ptr())?;
+        // The walk goes on while the draft is made, and may run a finalizer or a collector
+        // hook: untracked, the draft is out of their reach (`gc.get_objects()`), so no code
+        // but this sink sees or changes it before it is finished (see `drafted`).
+        // SAFETY: a live dict no other code holds; untracking a tracked object.
+        let track = unsafe { ffi::PyObject_GC_IsTracked(copy.as_ptr()) } != 0;
+        if track {
+            unsafe { ffi::PyObject_GC_UnTrack(copy.as_ptr().cast()) };
+        }
+        Some(Draft {
+            copy,
+            table,
+            track,
+            released: Vec::new(),
+        })
+    }
+
+    #[inline]
+    fn patch(
+        &mut self,
+        draft: &mut Draft<'py>,
+        position: usize,
+        key: &Bound<'py, PyAny>,
+        value: Self::Out,
+    ) -> Result<(), Self::Out> {
+        let Ok(at) = ffi::Py_ssize_t::try_from(position) else {
+            return Err(value);
+        };
+        // SAFETY: the copy is private and changed only by replacing values (see `replace`).
+        match unsafe { draft.table.at(at) } {
+            Some((k, v)) if k == key.as_ptr() => {
+                draft.track |= !atomic(&value);
+                // The draft is untracked: any value may go in place (it is tracked once
+                // finished if it holds one the collector tracks).
+                let Draft {
+                    copy,
+                    table,
+                    released,
+                    ..
+                } = draft;
+                self.replace(copy, *table, at + 1, (key, v), value, true, released);
+                Ok(())
+            }
+            _ => Err(value),
+        }
+    }
+
+    fn copy_record(&mut self, input: &PyNode<'py>) -> Option<Self::Out> {
+        // No code runs between the walk's last check and this copy, so it holds the entries
+        // walked (`can_draft` found an exact dict with a clean table); nothing else sees it
+        // before it is returned, so it stays tracked as `PyDict_Copy` made it.
+        // SAFETY: a live exact dict; a new reference or null with an error set.
+        let copy =
+            unsafe { Bound::from_owned_ptr_or_opt(self.py, ffi::PyDict_Copy(input.0.as_ptr())) };
+        if copy.is_none() {
+            drop(PyErr::take(self.py));
+        }
+        copy
+    }
+
+    #[inline]
+    fn drafted(&mut self, draft: Draft<'py>) -> Self::Out {
+        if draft.track {
+            // SAFETY: the draft is a live dict, untracked since `draft`.
+            unsafe { ffi::PyObject_GC_Track(draft.copy.as_ptr().cast()) };
+        }
+        draft.copy
+    }
+
+    fn drafted_entries(
+        &mut self,
+        input: &PyNode<'py>,
+        draft: Option<Draft<'py>>,
+        count: usize,
+    ) -> Vec<(Bound<'py, PyAny>, Self::Out)> {
+        let py = self.py;
+        let table = match &draft {
+            Some(draft) => Some(draft.table),
+            None => clean_table(input.0.as_ptr()),
+        };
+        let mut entries = Vec::with_capacity(count);
+        let mut position: ffi::Py_ssize_t = 0;
+        while let Some(table) = table.filter(|_| entries.len() < count) {
+            // SAFETY: the draft is private and changed only by replacing values; the input is
+            // a dict being walked, read here while no other code runs (any change made to it
+            // during the walk fails the walk, and these entries with it). Each entry is taken
+            // as new references.
+            match unsafe { table.next(&mut position) } {
+                Some((key, value)) => entries.push(unsafe {
+                    (
+                        Bound::from_borrowed_ptr(py, key),
+                        Bound::from_borrowed_ptr(py, value),
+                    )
+                }),
+                None => break,
+            }
+        }
+        entries
+    }
+
     fn object_like(
         &mut self,
         input: &PyNode<'py>,
@@ -119,35 +241,15 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
             // loop (see `released`), so its table is unchanged.
             match unsafe { table.next(&mut position) } {
                 Some((k, v)) if k == key.as_ptr() => {
-                    if v != value.as_ptr() {
-                        // SAFETY: `v` is a live value of the copy.
-                        if unsafe { ffi::Py_REFCNT(v) } == 1 {
-                            released.push(unsafe { Bound::from_borrowed_ptr(self.py, v) });
-                        }
-                        let atomic = matches!(
-                            exact_of(&value),
-                            Base::Str | Base::Int | Base::Float | Base::Bool | Base::None
-                        );
-                        if tracked || atomic {
-                            // SAFETY: `copy` was made here and no other code has seen it, and
-                            // `next` just returned this entry. The old value is still held (by
-                            // the input, or by `released`), so dropping the copy's reference
-                            // runs no code.
-                            unsafe {
-                                ffi::Py_DECREF(table.replace(position, value.into_ptr()));
-                            }
-                        } else {
-                            // SAFETY: a private dict and one of its own exact str keys:
-                            // replacing the value runs no user code (the old value stays
-                            // referenced).
-                            let status = unsafe {
-                                ffi::PyDict_SetItem(copy.as_ptr(), key.as_ptr(), value.as_ptr())
-                            };
-                            if status != 0 {
-                                self.error.get_or_insert(PyErr::fetch(self.py));
-                            }
-                        }
-                    }
+                    self.replace(
+                        &copy,
+                        table,
+                        position,
+                        (&key, v),
+                        value,
+                        tracked,
+                        &mut released,
+                    );
                     done += 1;
                 }
                 _ => {
@@ -232,7 +334,76 @@ impl<'py> Sink<PyNode<'py>> for PySink<'py> {
     }
 }
 
+/// A copy of an input dict being patched (see [`Sink::draft`]).
+pub struct Draft<'py> {
+    copy: Bound<'py, PyAny>,
+    table: Table,
+    /// Whether the finished copy must be tracked by the collector: its input was, or it took
+    /// a value the collector may track.
+    track: bool,
+    /// Replaced values that only the copy held, released with the draft (see `object_like`).
+    released: Vec<Bound<'py, PyAny>>,
+}
+
+/// Whether the collector never tracks `value`.
+fn atomic(value: &Bound<'_, PyAny>) -> bool {
+    matches!(
+        exact_of(value),
+        Base::Str | Base::Int | Base::Float | Base::Bool | Base::None
+    )
+}
+
+/// The table of an exact dict whose combined table has only exact `str` keys and no deleted
+/// entries, so that its n-th entry is the n-th a walk visits and the n-th of its copy.
+fn clean_table(dict: *mut ffi::PyObject) -> Option<Table> {
+    // SAFETY: a type check on a live object, then a read of a live exact dict's table while
+    // no other code runs.
+    if unsafe { ffi::PyDict_CheckExact(dict) } == 0 {
+        return None;
+    }
+    unsafe { Table::of(dict) }.filter(|table| table.unicode() && dict_len(dict) == table.slots())
+}
+
 impl<'py> PySink<'py> {
+    /// Puts `value` in the entry of `copy` that `table.next` just returned at `position`, with
+    /// the walked `key` and the copy's value `old`, unless it is that value already.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn replace(
+        &mut self,
+        copy: &Bound<'py, PyAny>,
+        table: Table,
+        position: ffi::Py_ssize_t,
+        (key, old): (&Bound<'py, PyAny>, *mut ffi::PyObject),
+        value: Bound<'py, PyAny>,
+        tracked: bool,
+        released: &mut Vec<Bound<'py, PyAny>>,
+    ) {
+        if old == value.as_ptr() {
+            return;
+        }
+        // SAFETY: `old` is a live value of the copy.
+        if unsafe { ffi::Py_REFCNT(old) } == 1 {
+            released.push(unsafe { Bound::from_borrowed_ptr(self.py, old) });
+        }
+        if tracked || atomic(&value) {
+            // SAFETY: `copy` was made here and no other code has seen it, and `next` just
+            // returned this entry. The old value is still held (by the input, or by
+            // `released`), so dropping the copy's reference runs no code.
+            unsafe {
+                ffi::Py_DECREF(table.replace(position, value.into_ptr()));
+            }
+        } else {
+            // SAFETY: a private dict and one of its own exact str keys: replacing the value
+            // runs no user code (the old value stays referenced).
+            let status =
+                unsafe { ffi::PyDict_SetItem(copy.as_ptr(), key.as_ptr(), value.as_ptr()) };
+            if status != 0 {
+                self.error.get_or_insert(PyErr::fetch(self.py));
+            }
+        }
+    }
+
     /// A new dict of `len` entries, filled from `entries`.
     fn filled(
         &mut self,

@@ -8,15 +8,16 @@ pub mod jsonvalue;
 mod keys;
 mod parse;
 mod schema;
+mod slots;
 
 pub use fault::{Fault, FaultLimit, Reason, Segment};
 pub use parse::{coerce_boolean, coerce_number, coerce_string, Sink};
+use slots::{Extras, Filled, Slots};
 
 use crate::json::JsonRef;
 use crate::pattern::Pattern;
 use crate::shape::{kind_of, Additional, Decl, Declaration, Id, Mode};
 use crate::text::keys::js_order;
-use std::mem::ManuallyDrop;
 
 struct Prop {
     name: Box<[u8]>,
@@ -230,58 +231,19 @@ fn find_near<N: crate::value::Node>(
     if id != 0 && props.get(hint).is_some_and(|prop| prop.id == id) {
         return Some(hint);
     }
+    // A record declares no property: every key is an extra.
+    if props.is_empty() {
+        return None;
+    }
     find_text(props, index, &entry.text(), hint)
 }
 
 /// [`find_near`] by key text.
 #[inline(never)]
 fn find_text(props: &[Prop], index: &keys::KeyIndex, key: &[u8], hint: usize) -> Option<usize> {
-    // A record declares no property: every key is an extra.
-    if props.is_empty() {
-        return None;
-    }
     let same = |at: usize| keys::same_bytes(&props[at].name, key);
     if index.is_at(hint, key, same) {
         return Some(hint);
     }
     index.find(key, same)
-}
-
-/// Most objects declare a few properties: their slots live on the stack.
-const INLINE_SLOTS: usize = 16;
-
-/// The parsed value of each declared property, in declaration order.
-pub(super) enum Slots<T> {
-    /// Only the first `len` slots are ever written, so only they are dropped.
-    Inline(ManuallyDrop<[Option<T>; INLINE_SLOTS]>, usize),
-    Heap(Vec<Option<T>>),
-}
-
-impl<T> Drop for Slots<T> {
-    fn drop(&mut self) {
-        if let Slots::Inline(slots, len) = self {
-            slots[..*len].iter_mut().for_each(|slot| drop(slot.take()));
-        }
-    }
-}
-
-impl<T> Slots<T> {
-    #[inline]
-    pub(super) fn new(len: usize) -> Slots<T> {
-        if len <= INLINE_SLOTS {
-            Slots::Inline(ManuallyDrop::new(std::array::from_fn(|_| None)), len)
-        } else {
-            let mut slots = Vec::with_capacity(len);
-            slots.resize_with(len, || None);
-            Slots::Heap(slots)
-        }
-    }
-
-    #[inline]
-    pub(super) fn as_mut(&mut self) -> &mut [Option<T>] {
-        match self {
-            Slots::Inline(slots, len) => &mut slots[..*len],
-            Slots::Heap(slots) => slots,
-        }
-    }
 }

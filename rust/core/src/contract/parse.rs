@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 
 use super::guard::{number_fits, string_fits};
 use super::jsonvalue::{copy_checked, copy_json, is_json_value, Checked};
-use super::{find_near, Compiled, Contract, Slots, Tail};
+use super::{find_near, find_text, Compiled, Contract, Extras, Filled, Tail};
 use crate::errors::ContractError;
 use crate::shape::Id;
 use crate::stack::deeper;
@@ -59,6 +59,45 @@ pub trait Sink<N: Node> {
         let _ = input;
         self.object(len, entries)
     }
+    /// Whether `out` is the input node `node` itself, as [`Sink::keep`] gives it.
+    fn is_kept(&self, out: &Self::Out, node: &N) -> bool {
+        let _ = (out, node);
+        false
+    }
+    /// A record under construction as a copy of an input record whose values are replaced
+    /// where the output's differ (see [`Sink::draft`]).
+    type Draft;
+    /// Whether the record `input` may be parsed into a [`Sink::draft`] of it: its entries, read
+    /// in order while it is walked, are those of the copy, and those of the table that
+    /// [`Sink::drafted_entries`] reads. False by default: records are built from their entries.
+    fn can_draft(&self, input: &N) -> bool {
+        let _ = input;
+        false
+    }
+    /// A copy of the record `input` (one [`Sink::can_draft`] accepted), taken while it is
+    /// walked; `None` where it cannot be made.
+    fn draft(&mut self, input: &N) -> Option<Self::Draft>;
+    /// Puts `value` in place of the value of entry `position` of the draft, whose key is `key`;
+    /// gives `value` back where the draft's entry there has another key.
+    fn patch(
+        &mut self,
+        draft: &mut Self::Draft,
+        position: usize,
+        key: &N::Key,
+        value: Self::Out,
+    ) -> Result<(), Self::Out>;
+    /// The finished record.
+    fn drafted(&mut self, draft: Self::Draft) -> Self::Out;
+    /// A copy of the record `input` ([`Sink::can_draft`] accepted it) once walked, where no
+    /// value was replaced; `None` where it cannot be made.
+    fn copy_record(&mut self, input: &N) -> Option<Self::Out>;
+    /// The first `count` entries of `draft`, or, without one, of `input` (each kept as is).
+    fn drafted_entries(
+        &mut self,
+        input: &N,
+        draft: Option<Self::Draft>,
+        count: usize,
+    ) -> Vec<(N::Key, Self::Out)>;
     /// A scalar copied as plain data (clones); the node itself by default.
     fn plain(&mut self, node: &N) -> Self::Out {
         self.keep(node)
@@ -139,6 +178,15 @@ fn json_container<N: Node, S: Sink<N>>(value: &N, sink: &mut S) -> Parsed<S, N> 
 pub(super) fn js_sort<T>(extras: &mut [(Option<u32>, T)]) {
     if extras.iter().any(|(index, _)| index.is_some()) {
         extras.sort_by_key(|(index, _)| index.map_or((1, 0), |i| (0, i)));
+    }
+}
+
+/// [`array_index`], with the usual key (not starting with a digit) refused inline.
+#[inline(always)]
+fn index_key(text: &[u8]) -> Option<u32> {
+    match text.first() {
+        Some(b'0'..=b'9') => array_index(text),
+        _ => None,
     }
 }
 
@@ -298,22 +346,29 @@ impl Contract {
         sink: &mut S,
         depth: u32,
     ) -> Parsed<S, N> {
-        let mut slots = Slots::new(props.len());
-        let slots_mut = slots.as_mut();
-        let mut extras: Vec<Extra<N, S>> = match tail {
-            Tail::Closed => Vec::new(),
-            _ => Vec::with_capacity(value.entry_count().saturating_sub(props.len()).min(4096)),
-        };
+        let mut slots = Filled::new(props.len());
+        let mut extras: Extras<Extra<N, S>> = Extras::new();
         let mut failed: Result<bool, ContractError> = Ok(false);
         let (mut present, mut filled) = (0usize, 0usize);
         // Whether the output has exactly the input's keys in the input's order.
         let mut same_keys = true;
         let mut next_slot = 0usize;
+        // While drafting, the output so far is the input's first `drafted` entries, each the
+        // input's own value or the one put in `draft` (made at the first value replaced): no
+        // entry is held. The first entry out of the input's order ends it (see `undraft`).
+        let mut drafting = sink.can_draft(value);
+        let mut draft: Option<S::Draft> = None;
+        let mut drafted = 0usize;
         let read = value.entries(|entry| {
             let (shape, slot) = match find_near(props, index, &entry, next_slot) {
                 Some(index) => (Some(props[index].shape), Some(index)),
                 None => match tail {
                     Tail::Closed => {
+                        if drafting {
+                            drafting = false;
+                            let entries = sink.drafted_entries(value, draft.take(), drafted);
+                            undraft::<N, S>(props, index, entries, &mut slots, &mut extras);
+                        }
                         same_keys = false;
                         return ControlFlow::Continue(());
                     }
@@ -321,7 +376,7 @@ impl Contract {
                     Tail::Shape(shape) => (Some(*shape), None),
                 },
             };
-            let parsed = match shape {
+            let mut parsed = match shape {
                 Some(shape) => match self.parse_node(shape, entry.value, sink, depth) {
                     Ok(Some(parsed)) => parsed,
                     Ok(None) => {
@@ -341,10 +396,50 @@ impl Contract {
                     }
                 },
             };
+            let at = match slot {
+                Some(_) => None,
+                None => index_key(&entry.text()),
+            };
+            if drafting {
+                let in_order = match slot {
+                    Some(index) => index >= next_slot && drafted == filled,
+                    None => at.is_none(),
+                };
+                if in_order {
+                    let stored = if sink.is_kept(&parsed, entry.value) {
+                        Ok(())
+                    } else {
+                        if draft.is_none() {
+                            if let Some(made) = sink.draft(value) {
+                                draft.get_or_insert(made);
+                            }
+                        }
+                        match &mut draft {
+                            Some(copy) => sink.patch(copy, drafted, entry.key, parsed),
+                            None => Err(parsed),
+                        }
+                    };
+                    match stored {
+                        Ok(()) => {
+                            drafted += 1;
+                            if let Some(index) = slot {
+                                filled += 1;
+                                present += usize::from(!props[index].optional);
+                                next_slot = index + 1;
+                            }
+                            return ControlFlow::Continue(());
+                        }
+                        Err(back) => parsed = back,
+                    }
+                }
+                drafting = false;
+                let entries = sink.drafted_entries(value, draft.take(), drafted);
+                undraft::<N, S>(props, index, entries, &mut slots, &mut extras);
+            }
             let pair = (entry.key.clone(), parsed);
             match slot {
                 Some(index) => {
-                    if slots_mut[index].is_none() {
+                    if !slots.is_set(index) {
                         filled += 1;
                         present += usize::from(!props[index].optional);
                     } else {
@@ -354,10 +449,9 @@ impl Contract {
                         same_keys = false;
                     }
                     next_slot = index + 1;
-                    slots_mut[index] = Some(pair);
+                    slots.put(index, pair);
                 }
                 None => {
-                    let at = array_index(&entry.text());
                     same_keys &= at.is_none();
                     extras.push((at, pair));
                 }
@@ -374,16 +468,45 @@ impl Contract {
         if failed? || present != required {
             return Ok(None);
         }
-        js_sort(&mut extras);
+        if drafting {
+            let made = match draft {
+                Some(copy) => Some(sink.drafted(copy)),
+                None => sink.copy_record(value),
+            };
+            if let Some(made) = made {
+                return Ok(Some(made));
+            }
+            let entries = sink.drafted_entries(value, None, drafted);
+            undraft::<N, S>(props, index, entries, &mut slots, &mut extras);
+        }
+        js_sort(extras.as_mut_slice());
         let len = filled + extras.len();
-        let entries = slots
-            .as_mut()
-            .iter_mut()
-            .filter_map(Option::take)
-            .chain(extras.into_iter().map(|(_, pair)| pair));
+        let entries = slots.take().chain(extras.take().map(|(_, pair)| pair));
         if same_keys {
             return Ok(Some(sink.object_like(value, len, entries)));
         }
         Ok(Some(sink.object(len, entries)))
+    }
+}
+
+/// Holds the entries a draft stood for (the input's first ones, in order, none of them an
+/// array index) as the walk without a draft would have held them.
+fn undraft<N: Node, S: Sink<N>>(
+    props: &[super::Prop],
+    index: &super::keys::KeyIndex,
+    entries: Vec<(N::Key, S::Out)>,
+    slots: &mut Filled<(N::Key, S::Out)>,
+    extras: &mut Extras<Extra<N, S>>,
+) {
+    for (key, out) in entries {
+        let found = if props.is_empty() {
+            None
+        } else {
+            find_text(props, index, &N::key_text(&key), 0)
+        };
+        match found {
+            Some(at) => slots.put(at, (key, out)),
+            None => extras.push((None, (key, out))),
+        }
     }
 }
