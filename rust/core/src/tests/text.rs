@@ -24,6 +24,18 @@ fn trim_uses_the_javascript_whitespace_set() {
 }
 
 #[test]
+fn trim_tells_every_ascii_byte_at_either_end() {
+    for byte in 0u8..0x80 {
+        let space = crate::text::is_js_space(u32::from(byte));
+        let ends: [&[u8]; 2] = [&[byte, b'a'], &[b'a', byte]];
+        for text in ends {
+            let kept: &[u8] = if space { b"a" } else { text };
+            assert_eq!(trim(text), kept, "{byte:#x}");
+        }
+    }
+}
+
+#[test]
 fn lengths_are_utf16_units() {
     assert_eq!(utf16_len("é".as_bytes()), 1);
     assert_eq!(utf16_len("😀".as_bytes()), 2);

@@ -96,7 +96,10 @@ fn width(lead: u8) -> usize {
 pub fn trim(bytes: &[u8]) -> &[u8] {
     // Every non-ASCII JavaScript space starts with a byte of 0x80 or more, so ASCII ends
     // that are not ASCII spaces are kept as they are.
-    let solid = |b: u8| b.is_ascii() && !matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
+    // The usual ends, printable ASCII, are told apart in one comparison each; control bytes
+    // that are not spaces are solid too.
+    let solid =
+        |b: u8| (0x21..0x80).contains(&b) || (b < 0x21 && !matches!(b, b'\t'..=b'\r' | b' '));
     if let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) {
         if solid(first) && solid(last) {
             return bytes;

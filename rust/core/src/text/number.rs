@@ -130,11 +130,42 @@ pub fn parse_number(text: &[u8]) -> Option<f64> {
             .fold(0u64, |n, digit| n * 10 + u64::from(digit - b'0')) as f64;
         return Some(if negative { -value } else { value });
     }
+    if let Some(value) = short_decimal(unsigned) {
+        return Some(if negative { -value } else { value });
+    }
     if !is_decimal_literal(unsigned) {
         return None;
     }
     let text = std::str::from_utf8(body).ok()?;
     text.parse::<f64>().ok()
+}
+
+/// `[digits].[digits]` with 1 to 15 digits in all, read without the float parser: the digits
+/// as an integer and the power of ten are both exact in a double, so their quotient is the
+/// correctly rounded value (Clinger's fast path).
+fn short_decimal(text: &[u8]) -> Option<f64> {
+    const POWERS: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    if text.len() > 16 {
+        return None;
+    }
+    let (mut digits, mut point, mut mantissa) = (0usize, None, 0u64);
+    for (at, &byte) in text.iter().enumerate() {
+        match byte {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(byte - b'0');
+                digits += 1;
+            }
+            b'.' if point.is_none() => point = Some(at),
+            _ => return None,
+        }
+    }
+    let point = point?;
+    if digits == 0 || digits > 15 {
+        return None;
+    }
+    Some(mantissa as f64 / POWERS[text.len() - 1 - point])
 }
 
 /// `[digits][.digits]([eE][+-]?digits)?` with at least one mantissa digit.
@@ -292,5 +323,55 @@ mod tests {
             parse_number(b"12345678901234567890"),
             Some(12345678901234567890.0)
         );
+    }
+
+    #[test]
+    fn short_decimals_read_as_the_float_parser_reads_them() {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |bound: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % bound
+        };
+        let mut texts: Vec<String> = [
+            "0.5",
+            "5.",
+            ".5",
+            "-0.0",
+            "0.1",
+            "0.3",
+            "123456789012.345",
+            "0.000000000000001",
+            "999999999999999.",
+            ".999999999999999",
+            "9999999999999999.",
+            "1.2.3",
+            ".",
+            "-.",
+        ]
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+        for _ in 0..200_000 {
+            let len = 1 + next(17) as usize;
+            let mut text: String = (0..len)
+                .map(|_| char::from(b'0' + next(10) as u8))
+                .collect();
+            text.insert(next(len as u64 + 1) as usize, '.');
+            if next(3) == 0 {
+                text.insert(0, '-');
+            }
+            texts.push(text);
+        }
+        for text in &texts {
+            let slow = if is_decimal_literal(text.trim_start_matches('-').as_bytes()) {
+                text.parse::<f64>().ok()
+            } else {
+                None
+            };
+            let got = parse_number(text.as_bytes());
+            assert_eq!(got.map(f64::to_bits), slow.map(f64::to_bits), "{text}");
+        }
     }
 }
