@@ -295,14 +295,27 @@ def _with_holes(record: dict[str, Any]) -> dict[str, Any]:
     return holed
 
 
+def _with_str_holes(record: dict[str, Any]) -> dict[str, Any]:
+    # Deleted entries in a table that keeps `str` keys only (the unicode kind).
+    holed: dict[str, Any] = {}
+    for n, (key, value) in enumerate(record.items()):
+        holed[f"gone {n} {key}"] = None
+        holed[key] = value
+    for n, key in enumerate(record):
+        del holed[f"gone {n} {key}"]
+    return holed
+
+
 @given(st.lists(st.dictionaries(st.text(max_size=4), JSON, max_size=6), max_size=8), OPTIONS)
 def test_records_infer_alike_whatever_their_table(
     rows: list[dict[str, Any]], options: dict[str, bool]
 ) -> None:
     # A plain dict is read from its table where the interpreter's layout is known (CPython 3.11
     # to 3.15 with a GIL); an instance's `__dict__` and a dict that once held non-str keys take
-    # the other paths (`PyDict_Next`, the general-kind table with its deleted entries).
+    # the other paths (`PyDict_Next`, the general-kind table with its deleted entries). A
+    # unicode-kind table, holes or none, is read with no check per key.
     expected = samples_to_schema(rows, **options)
     assert samples_to_schema([_as_instance_dict(r) for r in rows], **options) == expected
     assert samples_to_schema([_with_holes(r) for r in rows], **options) == expected
+    assert samples_to_schema([_with_str_holes(r) for r in rows], **options) == expected
     assert [value_to_schema(_with_holes(r)) for r in rows] == [value_to_schema(r) for r in rows]

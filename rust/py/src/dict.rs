@@ -311,22 +311,55 @@ impl Cursor {
     /// The table's dict is alive and unchanged since [`Table::of`].
     #[inline(always)]
     pub unsafe fn next(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
+        // SAFETY: as the caller promises; `stride` is the table's.
+        unsafe { self.step(self.stride) }
+    }
+
+    /// [`Cursor::next`] with the table's stride given: a constant where the kind is known.
+    ///
+    /// # Safety
+    /// As [`Cursor::next`], and `stride` is this cursor's.
+    #[inline(always)]
+    unsafe fn step(&mut self, stride: usize) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
         while self.at < self.end {
             // SAFETY: `at` is an entry of the table (below `end`, on an entry boundary); its
             // key and value are its last two words, a deleted entry's value is null (as in
             // `Table::next`). The next entry, when below `end`, is in the table too.
             unsafe {
-                let words = self.at.add(self.stride - 16).cast::<*mut ffi::PyObject>();
-                self.at = self.at.add(self.stride);
+                let words = self.at.add(stride - 16).cast::<*mut ffi::PyObject>();
+                self.at = self.at.add(stride);
                 let value = *words.add(1);
                 if !value.is_null() {
                     if self.at < self.end {
-                        prefetch(*self.at.add(self.stride - 8).cast::<*mut ffi::PyObject>());
+                        prefetch(*self.at.add(stride - 8).cast::<*mut ffi::PyObject>());
                     }
                     return Some((*words, value));
                 }
             }
         }
         None
+    }
+}
+
+/// A [`Cursor`] over a unicode-kind table, whose entries are `{key, value}` pairs of exact
+/// `str` keys: read with the stride a constant and no check of the keys' type.
+#[derive(Clone, Copy)]
+pub struct UnicodeCursor(Cursor);
+
+impl UnicodeCursor {
+    /// The entries of `table` when it is a unicode-kind one.
+    #[inline]
+    pub fn of(table: Table) -> Option<UnicodeCursor> {
+        table.unicode().then(|| UnicodeCursor(Cursor::of(table)))
+    }
+
+    /// The next stored entry, as [`Cursor::next`] gives it.
+    ///
+    /// # Safety
+    /// As [`Cursor::next`].
+    #[inline(always)]
+    pub unsafe fn next(&mut self) -> Option<(*mut ffi::PyObject, *mut ffi::PyObject)> {
+        // SAFETY: as the caller promises; a unicode-kind table's entries are 16 bytes.
+        unsafe { self.0.step(16) }
     }
 }

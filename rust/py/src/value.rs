@@ -17,7 +17,7 @@ use std::ptr::addr_of_mut;
 use pyo3::ffi;
 use pyo3::prelude::*;
 
-use crate::dict::{prefetch, Cursor, Table};
+use crate::dict::{prefetch, Cursor, Table, UnicodeCursor};
 use crate::unicode::without_collection;
 
 /// The built-in type of a value, as the walks tell them apart.
@@ -285,6 +285,19 @@ pub unsafe fn entries(py: Python<'_>, dict: *mut ffi::PyObject) -> Entries {
     }
 }
 
+/// The entries of a live dict (or subclass) as [`entries`] gives them, when it is read from a
+/// unicode-kind table (every key an exact `str`); `None` otherwise (always on free-threaded
+/// builds, which read a snapshot).
+///
+/// # Safety
+/// As [`entries`].
+#[inline(always)]
+pub unsafe fn unicode_entries(dict: *mut ffi::PyObject) -> Option<UnicodeCursor> {
+    // SAFETY: as the caller promises (a table is only read on CPython 3.11 to 3.15 built with
+    // a GIL; see dict.rs).
+    unsafe { Table::of(dict) }.and_then(UnicodeCursor::of)
+}
+
 /// The entries of a live dict (or subclass) read in place, from its table on CPython 3.11 to 3.15
 /// (GIL builds) or else `PyDict_Next`, on every build: for a walk that keeps the dict still itself
 /// (the contract's unguarded reads, which run no Python code; its guarded ones take [`stepwise`]
@@ -368,10 +381,14 @@ impl Entries {
         }
         let mut key = std::ptr::null_mut();
         let mut value = std::ptr::null_mut();
+        // Through a local: a field's address passed out would keep the whole state, table
+        // cursor included, in memory (not in registers) while the entries are read.
+        let mut pos = self.pos;
         // SAFETY: a live dict that does not change while it is read (see `entries` and
         // `in_place`), or (`stepwise`) one that may change between two calls: each call finds
         // the table anew and bounds `pos` by its entries.
-        let more = unsafe { ffi::PyDict_Next(self.dict, &mut self.pos, &mut key, &mut value) };
+        let more = unsafe { ffi::PyDict_Next(self.dict, &mut pos, &mut key, &mut value) };
+        self.pos = pos;
         if more == 0 {
             return None;
         }

@@ -66,7 +66,30 @@ pub(crate) struct Fields {
     /// words (entry order) it was built from: records of one slot often alternate between a
     /// few value shapes (a nullable key, an integer or fractional number), and a record that
     /// repeats one is answered without sorting and hashing its words again.
-    recent: Vec<(u32, Vec<u32>)>,
+    recent: Vec<Recent>,
+}
+
+/// A record term kept in [`Fields::recent`], with the words it was built from and their
+/// [`fingerprint`]: a lookup compares fingerprints, and the words of a match only.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Recent {
+    pub term: u32,
+    pub words: Vec<u32>,
+    fingerprint: u64,
+}
+
+/// A hash of record words, for [`Fields::recall_term`] to skip kept words that differ without
+/// comparing them: a slot's recent words mostly share their length and keys, so a comparison
+/// of the words themselves reads far into each.
+#[inline]
+pub(crate) fn fingerprint(words: &[u32]) -> u64 {
+    const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+    let pairs = words.chunks_exact(2);
+    let tail = pairs.remainder().first().map_or(0, |&w| u64::from(w) + 1);
+    pairs.fold(words.len() as u64 ^ tail.wrapping_mul(MIX), |h, pair| {
+        let word = u64::from(pair[0]) | u64::from(pair[1]) << 32;
+        (h.rotate_left(23) ^ word).wrapping_mul(MIX)
+    })
 }
 
 /// Record terms kept in [`Fields::recent`]: a nested record's term takes some 20 values in
@@ -337,12 +360,23 @@ impl Fields {
         self.shapes.insert(0, shape);
     }
 
-    /// The recent record term built from `words`, moved to the front of the recent ones.
+    /// The recent record term built from `words` (whose [`fingerprint`] is `print`), moved to
+    /// the front of the recent ones.
     #[inline]
-    pub fn recall_term(&mut self, words: &[u32]) -> Option<&mut (u32, Vec<u32>)> {
-        let i = self.recent.iter().position(|(_, raw)| *raw == *words)?;
+    pub fn recall_term(&mut self, words: &[u32], print: u64) -> Option<&mut Recent> {
+        let i = self
+            .recent
+            .iter()
+            .position(|r| r.fingerprint == print && r.words == *words)?;
         self.recent[..=i].rotate_right(1);
         self.recent.first_mut()
+    }
+
+    /// Tells the front recent entry that its words were replaced.
+    pub fn reprint_recent(&mut self) {
+        if let Some(front) = self.recent.first_mut() {
+            front.fingerprint = fingerprint(&front.words);
+        }
     }
 
     /// Drops the front recent entry when it is not worth keeping: no composite term (a slot's
@@ -351,24 +385,26 @@ impl Fields {
         if self
             .recent
             .first()
-            .is_some_and(|(term, raw)| *term < FIRST_COMPOSITE || raw.len() > RECENT_WORDS)
+            .is_some_and(|r| r.term < FIRST_COMPOSITE || r.words.len() > RECENT_WORDS)
         {
             self.recent.remove(0);
         }
     }
 
-    /// Makes `term` the most recent record term and returns its words' buffer, empty, for the
-    /// caller to fill; the oldest entry (and its buffer) goes once the list is full.
-    pub fn push_recent(&mut self, term: u32) -> &mut Vec<u32> {
+    /// Makes `term` the most recent record term, built from words whose [`fingerprint`] is
+    /// `print`, and returns its words' buffer, empty, for the caller to fill with them; the
+    /// oldest entry (and its buffer) goes once the list is full.
+    pub fn push_recent(&mut self, term: u32, print: u64) -> &mut Vec<u32> {
         let mut entry = if self.recent.len() >= RECENT {
             self.recent.pop().unwrap_or_default()
         } else {
-            (0, Vec::new())
+            Recent::default()
         };
-        entry.0 = term;
-        entry.1.clear();
+        entry.term = term;
+        entry.fingerprint = print;
+        entry.words.clear();
         self.recent.insert(0, entry);
-        &mut self.recent[0].1
+        &mut self.recent[0].words
     }
 
     /// Adds the values of a record that [`Fields::repeats`] (or [`Fields::recall`]) matched to

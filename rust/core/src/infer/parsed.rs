@@ -186,6 +186,7 @@ impl<'a> Source<'a> for Parsed<'a> {
     type Items = Children<'a>;
     type Key = Parsed<'a>;
     type Entries = Entries<'a>;
+    type StringEntries = std::iter::Empty<(Parsed<'a>, Parsed<'a>)>;
 
     fn key_text(key: Parsed<'a>) -> Cow<'a, [u8]> {
         key.text()
@@ -311,6 +312,11 @@ impl<'a> Source<'a> for Parsed<'a> {
             node: self.at(self.at + 1),
             left: self.tok().b,
         }
+    }
+
+    /// Never: a parsed object may repeat a key, and is read by `entries` alone.
+    fn string_entries(self) -> Option<Self::StringEntries> {
+        None
     }
 
     fn identity(self) -> Option<usize> {

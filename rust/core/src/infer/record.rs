@@ -37,6 +37,24 @@ impl Slot {
         ctx: &mut Ctx,
         v: S,
     ) -> u32 {
+        // A copy of the walk for entries known to have string keys: no check per key, and a
+        // simpler iterator leaves the loop registers it would spill.
+        match v.string_entries() {
+            Some(entries) => {
+                self.add_entries::<S, WANT>(ctx, v, entries.map(|(key, value)| (Some(key), value)))
+            }
+            None => self.add_entries::<S, WANT>(ctx, v, v.entries()),
+        }
+    }
+
+    /// [`Slot::add_record_direct`] over `entries`, the entries of `v`.
+    #[inline(always)]
+    fn add_entries<'a, S: Source<'a>, const WANT: bool>(
+        &mut self,
+        ctx: &mut Ctx,
+        v: S,
+        entries: impl Iterator<Item = (Option<S::Key>, S)>,
+    ) -> u32 {
         let want = WANT;
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;
@@ -51,7 +69,7 @@ impl Slot {
         let (mut nonstring, mut dropped, mut count) = (false, false, 0);
         // Counted by hand: `enumerate` is not inlined into a loop this size.
         let mut pos = usize::MAX;
-        for (key, value) in v.entries() {
+        for (key, value) in entries {
             pos = pos.wrapping_add(1);
             let Some(key) = key else {
                 nonstring = true;

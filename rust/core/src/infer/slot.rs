@@ -7,7 +7,7 @@
 
 use super::ctx::{Ctx, Visit};
 use super::enums::{Enums, Formats};
-use super::fields::Fields;
+use super::fields::{fingerprint, Fields};
 use super::format::string_to_format;
 use super::limits::VARIANT_LIMIT;
 use super::source::{Kind, NumberClass, Source};
@@ -107,14 +107,16 @@ impl Slot {
     #[inline(never)]
     fn record_term_changed(&mut self, ctx: &mut Ctx, open: bool, words: &mut [u32]) -> u32 {
         if let Some(fields) = self.fields.as_deref_mut() {
-            if let Some((term, raw)) = fields.recall_term(words) {
+            if let Some(recent) = fields.recall_term(words, fingerprint(words)) {
                 // The words and term come from the recent ones, the last ones take their place.
-                std::mem::swap(&mut self.last, term);
-                std::mem::swap(&mut self.raw, raw);
+                std::mem::swap(&mut self.last, &mut recent.term);
+                std::mem::swap(&mut self.raw, &mut recent.words);
+                fields.reprint_recent();
                 fields.settle_recent();
                 return self.last;
             }
-            std::mem::swap(fields.push_recent(self.last), &mut self.raw);
+            let print = fingerprint(&self.raw);
+            std::mem::swap(fields.push_recent(self.last, print), &mut self.raw);
             fields.settle_recent();
         }
         self.raw.clear();
@@ -146,12 +148,13 @@ impl Slot {
     fn raw_term_changed(&mut self, ctx: &mut Ctx, open: bool, at: usize) -> u32 {
         self.raw.resize(at.max(1), 0);
         self.raw[0] = u32::from(open);
-        if let Some((term, _)) = self
+        let print = fingerprint(&self.raw);
+        if let Some(recent) = self
             .fields
             .as_deref_mut()
-            .and_then(|f| f.recall_term(&self.raw))
+            .and_then(|f| f.recall_term(&self.raw, print))
         {
-            self.last = *term;
+            self.last = recent.term;
             return self.last;
         }
         let mut words = ctx.take();
@@ -161,7 +164,7 @@ impl Slot {
         self.keep(term);
         self.last = term;
         if let Some(fields) = self.fields.as_deref_mut() {
-            fields.push_recent(term).extend_from_slice(&self.raw);
+            fields.push_recent(term, print).extend_from_slice(&self.raw);
             fields.settle_recent();
         }
         term

@@ -52,6 +52,9 @@ pub trait Source<'a>: Copy {
     type Key: Copy;
     /// Iterates the entries of an object; a `None` key is one that is not a string.
     type Entries: Iterator<Item = (Option<Self::Key>, Self)>;
+    /// Iterates the entries of an object known to have only string keys (see
+    /// [`Source::string_entries`]).
+    type StringEntries: Iterator<Item = (Self::Key, Self)>;
 
     /// The (WTF-8) text of a key.
     fn key_text(key: Self::Key) -> Cow<'a, [u8]>;
@@ -114,6 +117,10 @@ pub trait Source<'a>: Copy {
     fn items(self) -> Self::Items;
     /// The entries of an object.
     fn entries(self) -> Self::Entries;
+    /// The entries [`Source::entries`] gives, in the same order, when the source knows without
+    /// reading them that every key is a string (a Python dict whose table holds `str` keys
+    /// only), read without a check per key; `None` otherwise.
+    fn string_entries(self) -> Option<Self::StringEntries>;
     /// An identity for containers that may be reached twice (shared or cyclic); `None` when the
     /// value can only be reached once, as with parsed JSON.
     fn identity(self) -> Option<usize>;

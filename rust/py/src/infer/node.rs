@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
-use crate::dict::prefetch;
+use crate::dict::{prefetch, UnicodeCursor};
 use crate::unicode::ptr_bytes;
 use crate::value::{self, Base};
 
@@ -214,6 +214,25 @@ pub struct Entries<'py> {
     entries: value::Entries,
 }
 
+/// Entries of a dict whose table holds exact `str` keys only (see
+/// [`crate::value::unicode_entries`]).
+pub struct StringEntries<'py> {
+    node: PyNode<'py>,
+    cursor: UnicodeCursor,
+}
+
+impl<'py> Iterator for StringEntries<'py> {
+    type Item = (Key, PyNode<'py>);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        // SAFETY: the cursor was read from this dict, live and unchanged for the walk (module
+        // note).
+        let (key, value) = unsafe { self.cursor.next() }?;
+        Some((Key(key), self.node.at(value)))
+    }
+}
+
 /// A `str` key of a dict being walked.
 #[derive(Clone, Copy)]
 pub struct Key(*mut ffi::PyObject);
@@ -235,6 +254,7 @@ impl<'py> Source<'py> for PyNode<'py> {
     type Items = Items<'py>;
     type Key = Key;
     type Entries = Entries<'py>;
+    type StringEntries = StringEntries<'py>;
 
     const KEY_IDENTITIES: bool = true;
 
@@ -339,6 +359,13 @@ impl<'py> Source<'py> for PyNode<'py> {
             // note).
             entries: unsafe { value::entries(self.py, self.obj) },
         }
+    }
+
+    #[inline(always)]
+    fn string_entries(self) -> Option<StringEntries<'py>> {
+        // SAFETY: `kind` said this is a dict, live for the walk, inside its scope (module note).
+        let cursor = unsafe { value::unicode_entries(self.obj) }?;
+        Some(StringEntries { node: self, cursor })
     }
 
     fn identity(self) -> Option<usize> {
