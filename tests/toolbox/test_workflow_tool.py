@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 import pytest
 
-from orkestrel.tool import ToolManager
+from orkestrel.tool import ToolContext, ToolManager
 from orkestrel.toolbox import (
     MAX_FAILURE_MESSAGE,
     MAX_WORKFLOW_CHAIN,
@@ -689,3 +689,58 @@ async def test_a_cancelled_call_stops_its_run_and_stores_it_stopped() -> None:
         "stopped",
         ["skipped", "skipped"],
     )
+
+
+class Resuming(ToolContext):
+    """The caller of a call that continues an interrupted run (a task taken over)."""
+
+    resume = True
+
+
+class Refusing(MemoryWorkflowStore):
+    """A store that says when it has refused a lease."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refused = anyio.Event()
+
+    async def acquire(self, id: str, owner: str, ttl: int) -> None:
+        try:
+            await super().acquire(id, owner, ttl)
+        except WorkflowError:
+            self.refused.set()
+            raise
+
+
+async def test_a_resumed_call_waits_out_the_lease_its_interrupted_runner_still_holds() -> None:
+    store = MemoryWorkflowStore()
+    await store.acquire("job", "a runner that died", 300)
+    ran: list[str] = []
+    tool = create_workflow_tool(
+        RELEASE, create_workflow_runner(), functions={"work": ran.append}, store=store
+    )
+    call = {"name": "job", "steps": [{"name": "work"}]}
+    with pytest.raises(WorkflowError) as fresh:
+        await tool.execute(call)
+    with anyio.fail_after(10):
+        resumed = await tool.execute(call, Resuming())
+    assert fresh.value.code == "LEASE"
+    assert resumed == {"status": "completed", "count": 1, "durable": True}
+    assert len(ran) == 1
+
+
+async def test_a_resumed_call_waiting_on_a_live_runners_lease_is_cancelled_with_its_caller() -> (
+    None
+):
+    store = Refusing()
+    await store.acquire("job", "a runner still running it", 60_000)
+    ran: list[str] = []
+    tool = create_workflow_tool(
+        RELEASE, create_workflow_runner(), functions={"work": ran.append}, store=store
+    )
+    with anyio.fail_after(10):
+        async with anyio.create_task_group() as group:
+            group.start_soon(tool.execute, {"name": "job", "steps": [{"name": "work"}]}, Resuming())
+            await store.refused.wait()
+            group.cancel_scope.cancel()
+    assert ran == []

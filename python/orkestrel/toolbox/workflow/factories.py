@@ -33,7 +33,7 @@ from orkestrel.toolbox.workflow.drafts import (
     expand_steps,
     summarize_workflow,
 )
-from orkestrel.toolbox.workflow.helpers import run_to_end, snapshot_registry
+from orkestrel.toolbox.workflow.helpers import run_after_lease, snapshot_registry
 from orkestrel.toolbox.workflow.lineage import (
     AGENT_TAG,
     derive_workflow_depth,
@@ -105,8 +105,10 @@ def create_workflow_tool(
     hold at most `MAX_WORKFLOW_TASKS` tasks, else `ToolboxError` (`TOOL`) before anything runs;
     a cycle or a chain deeper than
     `MAX_WORKFLOW_CHAIN` is `DEPTH`. The registry built from `functions` and `agents` for the
-    target's lineage and the `store` go to `runner.execute`, whose errors pass through. The
-    answer is `summarize_workflow` of the result.
+    target's lineage and the `store` go to `runner.execute`, whose errors pass through, but for
+    one: a call whose caller resumes an interrupted run (`ToolContext.resume`) waits out the
+    lease that run's runner still holds rather than fail with `LEASE`. The answer is
+    `summarize_workflow` of the result.
     """
     current = normalize_lineage(lineage or ())
     if current and not current[-1].startswith(AGENT_TAG):
@@ -205,15 +207,17 @@ def create_workflow_tool(
         progress = None
         if isinstance(caller, ToolContext):
             progress = ProgressPacer(caller).report
-        result = await run_to_end(
+        resume = store is not None and isinstance(caller, ToolContext) and caller.resume
+        result = await run_after_lease(
             lambda signal: runner.execute(
                 target,
                 functions=registry,
                 store=store,
                 progress=progress,
                 signal=signal,
-                resume=store is not None and isinstance(caller, ToolContext) and caller.resume,
-            )
+                resume=resume,
+            ),
+            resume,
         )
         if isinstance(caller, ToolContext):
             await log_workflow(caller, result)

@@ -12,11 +12,16 @@ from orkestrel._errors import raise_alone
 from orkestrel.abort import AbortController, AbortSignal
 from orkestrel.toolbox.errors import ToolboxError
 from orkestrel.toolbox.workflow.constants import MAX_FAILURE_MESSAGE
+from orkestrel.workflow import WorkflowError
 
 _AGENT_MEMBERS = ("id", "status", "context", "generate")
 
 CANCELLED = "the call was cancelled"
 """The reason a run is stopped with when the call that started it is cancelled."""
+
+LEASE_POLL_SECONDS = 1.0
+"""How long a resumed call waits before it asks again for a lease whose holder's refusal did
+not say when the lease runs out."""
 
 T = TypeVar("T")
 
@@ -84,3 +89,23 @@ async def run_to_end(start: Callable[[AbortSignal], Awaitable[T]]) -> T:
     except BaseExceptionGroup as group:
         raise_alone(group)
     return box[0]
+
+
+async def run_after_lease(start: Callable[[AbortSignal], Awaitable[T]], resume: bool) -> T:
+    """`run_to_end(start)`; when the call `resume`s an interrupted run and another runner still
+    holds the run's lease (`LEASE`), waits until that lease runs out and starts again, as long
+    as it takes.
+
+    The interrupted runner's lease outlives it by up to the lease's time, and the server that
+    took its task over may get there first (the dead server's last beat can be older than its
+    last lease write when its loop ran late); refusing then would settle a task that only had
+    to wait. A runner that is still alive keeps its lease renewed, so the call waits on while
+    that run goes on, and the wait is cancelled with the call."""
+    while True:
+        try:
+            return await run_to_end(start)
+        except WorkflowError as error:
+            if not resume or error.code != "LEASE":
+                raise
+            left = (error.context or {}).get("expires_in")
+            await anyio.sleep(left / 1000 if type(left) is int and left > 0 else LEASE_POLL_SECONDS)
