@@ -196,7 +196,7 @@ pub fn fault_value(fault: &crate::contract::Fault) -> Value {
         None => {}
     }
     if let Some(received) = &fault.received {
-        out.insert("received".into(), received.clone().into());
+        out.insert("received".into(), received.text().into_owned().into());
     }
     if let Some(count) = fault.count {
         let key = if fault.reason == crate::contract::Reason::Variant {

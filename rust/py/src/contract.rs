@@ -36,9 +36,7 @@ fn prefix(path: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Segment>> {
     for item in path.try_iter()? {
         let item = item?;
         let item = item.cast::<pyo3::types::PyString>()?;
-        segments.push(Segment::Key(
-            str_bytes(item.as_any()).into_owned().into_boxed_slice(),
-        ));
+        segments.push(Segment::Key(str_bytes(item.as_any()).into()));
     }
     Ok(segments)
 }

@@ -212,7 +212,7 @@ pub fn fault<'py>(py: Python<'py>, fault: &Fault) -> PyResult<Bound<'py, PyDict>
         None => {}
     }
     if let Some(received) = &fault.received {
-        out.set_item(intern!(py, "received"), received)?;
+        out.set_item(intern!(py, "received"), &*received.text())?;
     }
     if let Some(count) = fault.count {
         let key = if fault.reason == Reason::Variant {

@@ -2,8 +2,9 @@
 //! level at [`FAULT_LIMIT`] entries.
 
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
-use super::fault::{Fault, FaultLimit, Reason, Segment};
+use super::fault::{Fault, FaultLimit, Reason, Received, Segment};
 use super::jsonvalue::is_json_value;
 use super::parse::{coerce_boolean, coerce_number, coerce_string, js_sort};
 use super::{find_near, Compiled, Contract, Slots, Tail};
@@ -12,18 +13,18 @@ use crate::json::Num;
 use crate::shape::Id;
 use crate::stack::deeper;
 use crate::text::keys::array_index;
-use crate::text::number::{is_integer, number_to_string};
-use crate::text::preview::{preview_string, preview_view};
+use crate::text::number::is_integer;
+use crate::text::preview::preview_string;
 use crate::text::{char_len, trim};
 use crate::value::{Node, View};
 
 /// An undeclared key of a record: its array index (for ordering), key and value.
-type Extra<N> = (Option<u32>, (Box<[u8]>, N));
+type Extra<N> = (Option<u32>, (Arc<[u8]>, N));
 
 /// A path segment while walking: property names are borrowed from the contract, so only a
 /// fault pays for an owned path.
 enum Step<'c> {
-    Name(&'c [u8]),
+    Name(&'c Arc<[u8]>),
     Index(usize),
     Owned(Segment),
 }
@@ -38,7 +39,7 @@ impl<'c> Report<'c> {
         self.path
             .iter()
             .map(|step| match step {
-                Step::Name(name) => Segment::Key((*name).into()),
+                Step::Name(name) => Segment::Key(Arc::clone(name)),
                 Step::Index(index) => Segment::Index(*index),
                 Step::Owned(segment) => segment.clone(),
             })
@@ -53,7 +54,7 @@ impl<'c> Report<'c> {
 
     fn type_fault(&self, out: &mut Vec<Fault>, expected: &'static str, view: &View<'_>) {
         let mut fault = self.fault(Reason::Type, expected);
-        fault.received = Some(preview_view(view));
+        fault.received = Some(Received::of(view));
         out.push(fault);
     }
 
@@ -62,7 +63,7 @@ impl<'c> Report<'c> {
         expected: &'static str,
         constraint: &'static str,
         limit: Option<FaultLimit>,
-        received: String,
+        received: Received,
     ) -> Fault {
         let mut fault = self.fault(Reason::Constraint, expected);
         fault.constraint = Some(constraint);
@@ -76,7 +77,7 @@ impl<'c> Report<'c> {
         out: &mut Vec<Fault>,
         expected: &'static str,
         (len, min, max): (u64, Option<u64>, Option<u64>),
-        received: impl Fn() -> String,
+        received: impl Fn() -> Received,
     ) {
         let limit = |n: u64| {
             Some(FaultLimit::Number(Num::Int(
@@ -101,11 +102,21 @@ impl<'c> Report<'c> {
         let kind = contract.kinds[id];
         let view = value.view();
         match &contract.nodes[id] {
+            Compiled::String {
+                min: None,
+                max: None,
+                pattern: None,
+            } => {
+                // `coerce_string` would write a number out only for it to be dropped.
+                if !matches!(view, View::Str(_)) && view.finite().is_none() {
+                    self.type_fault(out, kind, &view);
+                }
+            }
             Compiled::String { min, max, pattern } => {
                 let Some(text) = coerce_string(&view) else {
                     return self.type_fault(out, kind, &view);
                 };
-                let received = || preview_string(&text);
+                let received = || Received::Text(preview_string(&text));
                 let units = match (min, max, &view) {
                     (None, None, _) => 0,
                     (_, _, View::Str(_)) => value.char_len(),
@@ -121,7 +132,7 @@ impl<'c> Report<'c> {
                 let Some(n) = coerce_number(&view) else {
                     return self.type_fault(out, kind, &view);
                 };
-                let received = || number_to_string(n);
+                let received = || Received::Number(n);
                 if *integer && !is_integer(n) {
                     out.push(self.constraint(kind, "integer", None, received()));
                 }
@@ -187,7 +198,9 @@ impl<'c> Report<'c> {
                     }
                     self.path.pop();
                 }
-                self.length_faults(out, kind, (len as u64, *min, *max), || len.to_string());
+                self.length_faults(out, kind, (len as u64, *min, *max), || {
+                    Received::Number(len as f64)
+                });
                 out.truncate(start + FAULT_LIMIT);
             }
             Compiled::Object {
@@ -278,7 +291,7 @@ impl<'c> Report<'c> {
                         leaf_tail.is_some_and(|shape| contract.guard(shape, entry.value, depth));
                     if matches!(tail, Tail::Shape(_)) && !clean {
                         let text = entry.text();
-                        extras.push((array_index(&text), (Box::from(&*text), entry.value.clone())));
+                        extras.push((array_index(&text), (Arc::from(&*text), entry.value.clone())));
                     }
                 }
             }

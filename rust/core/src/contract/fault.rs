@@ -1,11 +1,15 @@
 //! Faults: the entries of an `explain` report (spec §6).
 
+use std::sync::Arc;
+
 use crate::json::Num;
+pub use crate::text::preview::Received;
 
 /// One segment of a fault path: a record key or an array index.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Segment {
-    Key(Box<[u8]>),
+    /// Shared, so that a fault under a declared property does not copy its name.
+    Key(Arc<[u8]>),
     Index(usize),
 }
 
@@ -46,7 +50,7 @@ impl Reason {
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultLimit {
     Number(Num),
-    Text(Box<[u8]>),
+    Text(Arc<[u8]>),
 }
 
 /// One fault; absent fields are omitted on the wire, in the order of the fields here.
@@ -57,7 +61,7 @@ pub struct Fault {
     pub expected: Option<&'static str>,
     pub constraint: Option<&'static str>,
     pub limit: Option<FaultLimit>,
-    pub received: Option<String>,
+    pub received: Option<Received>,
     /// `variants` of a variant fault, `matched` of a oneOf fault.
     pub count: Option<usize>,
 }

@@ -20,7 +20,7 @@ use crate::shape::{kind_of, Additional, Decl, Declaration, Id, Mode};
 use crate::text::keys::js_order;
 
 struct Prop {
-    name: Box<[u8]>,
+    name: std::sync::Arc<[u8]>,
     /// The identity of a key object known to hold `name` (0 when none is bound).
     id: usize,
     shape: Id,
@@ -169,7 +169,7 @@ fn compile_node(decls: &[Decl], decl: &Decl) -> Compiled {
                         _ => (*id, false),
                     };
                     Prop {
-                        name: name.clone(),
+                        name: std::sync::Arc::from(&**name),
                         id: 0,
                         shape,
                         optional,

@@ -43,7 +43,7 @@ impl PatternError {
 /// which answers without the lazy engine's cache; every pattern keeps the general engine.
 #[derive(Clone, Debug)]
 pub struct Pattern {
-    pub source: Box<[u8]>,
+    pub source: std::sync::Arc<[u8]>,
     regex: Regex,
     dense: Option<Arc<DFA<Vec<u32>>>>,
     /// Boxed: its byte table would make every `Pattern` (and the shapes holding one) large.

@@ -1,5 +1,7 @@
 //! The `received` text of faults and errors (spec §6).
 
+use std::borrow::Cow;
+
 use super::code_points;
 use super::number::number_to_string;
 use crate::constants::PREVIEW_LIMIT;
@@ -39,11 +41,11 @@ pub fn preview_string(bytes: &[u8]) -> String {
             .iter()
             .all(|&b| (0x20..0x7F).contains(&b) && b != b'"' && b != b'\\')
     {
-        let mut text = String::with_capacity(bytes.len() + 2);
-        text.push('"');
-        text.extend(bytes.iter().map(|&b| char::from(b)));
-        text.push('"');
-        return text;
+        let mut text = Vec::with_capacity(bytes.len() + 2);
+        text.push(b'"');
+        text.extend_from_slice(bytes);
+        text.push(b'"');
+        return String::from_utf8(text).unwrap_or_default();
     }
     let mut text = String::with_capacity(bytes.len().min(PREVIEW_LIMIT) + 4);
     text.push('"');
@@ -68,14 +70,44 @@ pub fn preview<N: Node>(value: &N) -> String {
 
 /// The `received` text of a classified value.
 pub fn preview_view(view: &View<'_>) -> String {
-    match view {
-        View::Null => "null".to_owned(),
-        View::Bool(b) => b.to_string(),
-        View::Int(_) | View::Float(_) => number_to_string(view.number().unwrap_or(f64::NAN)),
-        View::Str(text) => preview_string(text),
-        View::Array => "array".to_owned(),
-        View::Object => "object".to_owned(),
-        View::Other(kind) => (*kind).to_owned(),
+    match Received::of(view) {
+        Received::Text(text) => text,
+        received => received.text().into_owned(),
+    }
+}
+
+/// The `received` text of a fault, kept as what it is written from until it is read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Received {
+    /// Text already written (a string's preview).
+    Text(String),
+    /// A number, written as ECMAScript `String(n)` when read.
+    Number(f64),
+    /// A fixed word: `"null"`, `"true"`, `"array"`, a kind name.
+    Word(&'static str),
+}
+
+impl Received {
+    /// The preview of a classified value.
+    pub fn of(view: &View<'_>) -> Received {
+        match view {
+            View::Null => Received::Word("null"),
+            View::Bool(b) => Received::Word(if *b { "true" } else { "false" }),
+            View::Int(_) | View::Float(_) => Received::Number(view.number().unwrap_or(f64::NAN)),
+            View::Str(text) => Received::Text(preview_string(text)),
+            View::Array => Received::Word("array"),
+            View::Object => Received::Word("object"),
+            View::Other(kind) => Received::Word(kind),
+        }
+    }
+
+    /// The text.
+    pub fn text(&self) -> Cow<'_, str> {
+        match self {
+            Received::Text(text) => Cow::Borrowed(text),
+            Received::Number(n) => Cow::Owned(number_to_string(*n)),
+            Received::Word(word) => Cow::Borrowed(word),
+        }
     }
 }
 
