@@ -14,7 +14,7 @@ use crate::errors::ContractError;
 use crate::shape::Id;
 use crate::stack::deeper;
 use crate::text::keys::array_index;
-use crate::text::number::{number_to_string, parse_number};
+use crate::text::number::{number_to_string, parse_number, plain_integer, short_decimal};
 use crate::text::{char_len, trim};
 use crate::value::{EntriesError, Kind, Node, View};
 
@@ -118,6 +118,10 @@ pub fn coerce_string<'v>(view: &'v View<'_>) -> Option<Cow<'v, [u8]>> {
 pub fn coerce_number(view: &View<'_>) -> Option<f64> {
     match view {
         View::Str(text) => {
+            // What `parse_number` reads first, without the trim and the prefixes it looks for.
+            if let Some(n) = plain_integer(text).or_else(|| short_decimal(text)) {
+                return Some(n);
+            }
             let body = trim(text);
             if body.is_empty() {
                 return None;

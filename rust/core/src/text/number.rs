@@ -123,11 +123,7 @@ pub fn parse_number(text: &[u8]) -> Option<f64> {
             f64::INFINITY
         });
     }
-    if !unsigned.is_empty() && unsigned.len() <= 15 && unsigned.iter().all(u8::is_ascii_digit) {
-        // Below 10^15, so exact in a double: no float parser needed.
-        let value = unsigned
-            .iter()
-            .fold(0u64, |n, digit| n * 10 + u64::from(digit - b'0')) as f64;
+    if let Some(value) = plain_integer(unsigned) {
         return Some(if negative { -value } else { value });
     }
     if let Some(value) = short_decimal(unsigned) {
@@ -140,10 +136,23 @@ pub fn parse_number(text: &[u8]) -> Option<f64> {
     text.parse::<f64>().ok()
 }
 
+/// 1 to 15 ASCII digits and nothing else: below 10^15, so exact in a double, read without the
+/// float parser. Most numbers sent as text are these.
+#[inline]
+pub fn plain_integer(text: &[u8]) -> Option<f64> {
+    if text.is_empty() || text.len() > 15 || !text.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(
+        text.iter()
+            .fold(0u64, |n, digit| n * 10 + u64::from(digit - b'0')) as f64,
+    )
+}
+
 /// `[digits].[digits]` with 1 to 15 digits in all, read without the float parser: the digits
 /// as an integer and the power of ten are both exact in a double, so their quotient is the
 /// correctly rounded value (Clinger's fast path).
-fn short_decimal(text: &[u8]) -> Option<f64> {
+pub fn short_decimal(text: &[u8]) -> Option<f64> {
     const POWERS: [f64; 16] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
     ];
