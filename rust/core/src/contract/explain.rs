@@ -21,39 +21,69 @@ use crate::value::{Node, View};
 /// An undeclared key of a record: its array index (for ordering), key and value.
 type Extra<N> = (Option<u32>, (Arc<[u8]>, N));
 
-/// A path segment while walking: property names are borrowed from the contract, so only a
-/// fault pays for an owned path.
-enum Step<'c> {
-    Name(&'c Arc<[u8]>),
+/// A path segment while walking, borrowed (a declared name from the contract, an undeclared
+/// key from the walk), so that only a fault pays for an owned path.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a Arc<[u8]>),
     Index(usize),
-    Owned(Segment),
+}
+
+/// The path below the prefix to the node being explained: links on the walk's own stack, from
+/// the node up, so that going down a level allocates nothing.
+struct Link<'a> {
+    step: Step<'a>,
+    up: At<'a>,
+}
+
+type At<'a> = Option<&'a Link<'a>>;
+
+/// `at` one step further down.
+fn down<'a>(step: Step<'a>, up: At<'a>) -> Link<'a> {
+    Link { step, up }
 }
 
 struct Report<'c> {
     contract: &'c Contract,
-    path: Vec<Step<'c>>,
+    prefix: Vec<Segment>,
 }
 
 impl<'c> Report<'c> {
-    fn here(&self) -> Vec<Segment> {
-        self.path
-            .iter()
-            .map(|step| match step {
-                Step::Name(name) => Segment::Key(Arc::clone(name)),
+    fn here(&self, at: At<'_>) -> Vec<Segment> {
+        let mut depth = 0;
+        let mut link = at;
+        while let Some(Link { up, .. }) = link {
+            depth += 1;
+            link = *up;
+        }
+        let mut path = Vec::with_capacity(self.prefix.len() + depth);
+        path.extend(self.prefix.iter().cloned());
+        let mut link = at;
+        while let Some(Link { step, up }) = link {
+            path.push(match step {
+                Step::Key(key) => Segment::Key(Arc::clone(key)),
                 Step::Index(index) => Segment::Index(*index),
-                Step::Owned(segment) => segment.clone(),
-            })
-            .collect()
+            });
+            link = *up;
+        }
+        path[self.prefix.len()..].reverse();
+        path
     }
 
-    fn fault(&self, reason: Reason, expected: &'static str) -> Fault {
-        let mut fault = Fault::at(reason, self.here());
+    fn fault(&self, reason: Reason, expected: &'static str, at: At<'_>) -> Fault {
+        let mut fault = Fault::at(reason, self.here(at));
         fault.expected = Some(expected);
         fault
     }
 
-    fn type_fault(&self, out: &mut Vec<Fault>, expected: &'static str, view: &View<'_>) {
-        let mut fault = self.fault(Reason::Type, expected);
+    fn type_fault(
+        &self,
+        out: &mut Vec<Fault>,
+        expected: &'static str,
+        view: &View<'_>,
+        at: At<'_>,
+    ) {
+        let mut fault = self.fault(Reason::Type, expected, at);
         fault.received = Some(Received::of(view));
         out.push(fault);
     }
@@ -64,8 +94,9 @@ impl<'c> Report<'c> {
         constraint: &'static str,
         limit: Option<FaultLimit>,
         received: Received,
+        at: At<'_>,
     ) -> Fault {
-        let mut fault = self.fault(Reason::Constraint, expected);
+        let mut fault = self.fault(Reason::Constraint, expected, at);
         fault.constraint = Some(constraint);
         fault.limit = limit;
         fault.received = Some(received);
@@ -78,6 +109,7 @@ impl<'c> Report<'c> {
         expected: &'static str,
         (len, min, max): (u64, Option<u64>, Option<u64>),
         received: impl Fn() -> Received,
+        at: At<'_>,
     ) {
         let limit = |n: u64| {
             Some(FaultLimit::Number(Num::Int(
@@ -85,19 +117,19 @@ impl<'c> Report<'c> {
             )))
         };
         if let Some(min) = min.filter(|m| len < *m) {
-            out.push(self.constraint(expected, "min", limit(min), received()));
+            out.push(self.constraint(expected, "min", limit(min), received(), at));
         }
         if let Some(max) = max.filter(|m| len > *m) {
-            out.push(self.constraint(expected, "max", limit(max), received()));
+            out.push(self.constraint(expected, "max", limit(max), received(), at));
         }
     }
 
     /// Appends this node's report (capped at [`FAULT_LIMIT`]) to `out`.
-    fn explain<N: Node>(&mut self, id: Id, value: &N, depth: u32, out: &mut Vec<Fault>) {
-        deeper(depth, || self.explain_at(id, value, depth + 1, out));
+    fn explain<N: Node>(&self, id: Id, value: &N, depth: u32, out: &mut Vec<Fault>, at: At<'_>) {
+        deeper(depth, || self.explain_at(id, value, depth + 1, out, at));
     }
 
-    fn explain_at<N: Node>(&mut self, id: Id, value: &N, depth: u32, out: &mut Vec<Fault>) {
+    fn explain_at<N: Node>(&self, id: Id, value: &N, depth: u32, out: &mut Vec<Fault>, at: At<'_>) {
         let contract: &'c Contract = self.contract;
         let kind = contract.kinds[id];
         let view = value.view();
@@ -109,12 +141,12 @@ impl<'c> Report<'c> {
             } => {
                 // `coerce_string` would write a number out only for it to be dropped.
                 if !matches!(view, View::Str(_)) && view.finite().is_none() {
-                    self.type_fault(out, kind, &view);
+                    self.type_fault(out, kind, &view, at);
                 }
             }
             Compiled::String { min, max, pattern } => {
                 let Some(text) = coerce_string(&view) else {
-                    return self.type_fault(out, kind, &view);
+                    return self.type_fault(out, kind, &view, at);
                 };
                 let received = || Received::Text(preview_string(&text));
                 let units = match (min, max, &view) {
@@ -122,62 +154,62 @@ impl<'c> Report<'c> {
                     (_, _, View::Str(_)) => value.char_len(),
                     _ => char_len(&text),
                 };
-                self.length_faults(out, kind, (units as u64, *min, *max), received);
+                self.length_faults(out, kind, (units as u64, *min, *max), received, at);
                 if let Some(pattern) = pattern.as_ref().filter(|p| !p.is_match(&text)) {
                     let limit = Some(FaultLimit::Text(pattern.source.clone()));
-                    out.push(self.constraint(kind, "pattern", limit, received()));
+                    out.push(self.constraint(kind, "pattern", limit, received(), at));
                 }
             }
             Compiled::Number { min, max, integer } => {
                 let Some(n) = coerce_number(&view) else {
-                    return self.type_fault(out, kind, &view);
+                    return self.type_fault(out, kind, &view, at);
                 };
                 let received = || Received::Number(n);
                 if *integer && !is_integer(n) {
-                    out.push(self.constraint(kind, "integer", None, received()));
+                    out.push(self.constraint(kind, "integer", None, received(), at));
                 }
                 if let Some(min) = min.filter(|m| n < m.value()) {
                     let limit = Some(FaultLimit::Number(min));
-                    out.push(self.constraint(kind, "min", limit, received()));
+                    out.push(self.constraint(kind, "min", limit, received(), at));
                 }
                 if let Some(max) = max.filter(|m| n > m.value()) {
                     let limit = Some(FaultLimit::Number(max));
-                    out.push(self.constraint(kind, "max", limit, received()));
+                    out.push(self.constraint(kind, "max", limit, received(), at));
                 }
             }
             Compiled::Boolean => {
                 if coerce_boolean(&view).is_none() {
-                    self.type_fault(out, kind, &view);
+                    self.type_fault(out, kind, &view, at);
                 }
             }
             Compiled::Null => {
                 if !matches!(view, View::Null) {
-                    self.type_fault(out, kind, &view);
+                    self.type_fault(out, kind, &view, at);
                 }
             }
             Compiled::Literal(values) => {
                 let trimmed_member =
                     || matches!(&view, View::Str(text) if values.contains_text(trim(text)));
                 if !values.contains(&view) && !trimmed_member() {
-                    self.type_fault(out, kind, &view);
+                    self.type_fault(out, kind, &view, at);
                 }
             }
             Compiled::Json => {
                 if !is_json_value(value) {
-                    self.type_fault(out, kind, &view);
+                    self.type_fault(out, kind, &view, at);
                 }
             }
             Compiled::Raw => {}
             Compiled::Nullable(inner) => {
                 if !matches!(view, View::Null) {
-                    self.explain(*inner, value, depth, out);
+                    self.explain(*inner, value, depth, out, at);
                 }
             }
-            Compiled::Optional(inner) => self.explain(*inner, value, depth, out),
+            Compiled::Optional(inner) => self.explain(*inner, value, depth, out, at),
             Compiled::Array { items, min, max } => {
                 let len = match (&view, value.len()) {
                     (View::Array, Ok(len)) => len,
-                    _ => return self.type_fault(out, kind, &view),
+                    _ => return self.type_fault(out, kind, &view, at),
                 };
                 let start = out.len();
                 for index in 0..len {
@@ -191,25 +223,23 @@ impl<'c> Report<'c> {
                     {
                         continue;
                     }
-                    self.path.push(Step::Index(index));
+                    let at = Some(&down(Step::Index(index), at));
                     match item {
-                        Ok(item) => self.explain(*items, &item, depth, out),
-                        Err(_) => out.push(self.fault(Reason::Type, contract.kinds[*items])),
+                        Ok(item) => self.explain(*items, &item, depth, out, at),
+                        Err(_) => out.push(self.fault(Reason::Type, contract.kinds[*items], at)),
                     }
-                    self.path.pop();
                 }
-                self.length_faults(out, kind, (len as u64, *min, *max), || {
-                    Received::Number(len as f64)
-                });
+                let received = || Received::Number(len as f64);
+                self.length_faults(out, kind, (len as u64, *min, *max), received, at);
                 out.truncate(start + FAULT_LIMIT);
             }
             Compiled::Object {
                 props, index, tail, ..
             } => {
                 if !matches!(view, View::Object) {
-                    return self.type_fault(out, kind, &view);
+                    return self.type_fault(out, kind, &view, at);
                 }
-                self.explain_object((props, index), tail, value, &view, depth, out);
+                self.explain_object((props, index), tail, value, (&view, depth), out, at);
             }
             Compiled::Union { variants, one_of } => {
                 let start = out.len();
@@ -221,17 +251,17 @@ impl<'c> Report<'c> {
                     if matched == 1 {
                         return;
                     }
-                    let mut fault = Fault::at(Reason::OneOf, self.here());
+                    let mut fault = Fault::at(Reason::OneOf, self.here(at));
                     fault.count = Some(matched);
                     out.push(fault);
                     if matched == 0 {
-                        out.extend(self.closest(variants, value, depth).unwrap_or_default());
+                        out.extend(self.closest(variants, value, depth, at).unwrap_or_default());
                     }
                 } else {
-                    let Some(closest) = self.closest(variants, value, depth) else {
+                    let Some(closest) = self.closest(variants, value, depth, at) else {
                         return;
                     };
-                    let mut fault = Fault::at(Reason::Variant, self.here());
+                    let mut fault = Fault::at(Reason::Variant, self.here(at));
                     fault.count = Some(variants.len());
                     out.push(fault);
                     out.extend(closest);
@@ -242,11 +272,17 @@ impl<'c> Report<'c> {
     }
 
     /// The shortest variant report (earliest on ties); `None` when one is empty.
-    fn closest<N: Node>(&mut self, variants: &[Id], value: &N, depth: u32) -> Option<Vec<Fault>> {
+    fn closest<N: Node>(
+        &self,
+        variants: &[Id],
+        value: &N,
+        depth: u32,
+        at: At<'_>,
+    ) -> Option<Vec<Fault>> {
         let mut best: Option<Vec<Fault>> = None;
         for variant in variants {
             let mut report = Vec::new();
-            self.explain(*variant, value, depth, &mut report);
+            self.explain(*variant, value, depth, &mut report, at);
             if report.is_empty() {
                 return None;
             }
@@ -258,13 +294,13 @@ impl<'c> Report<'c> {
     }
 
     fn explain_object<N: Node>(
-        &mut self,
+        &self,
         (props, index): (&'c [super::Prop], &super::keys::KeyIndex),
         tail: &Tail,
         value: &N,
-        view: &View<'_>,
-        depth: u32,
+        (view, depth): (&View<'_>, u32),
         out: &mut Vec<Fault>,
+        at: At<'_>,
     ) {
         let mut slots = Slots::new(props.len());
         let slots_mut = slots.as_mut();
@@ -298,7 +334,7 @@ impl<'c> Report<'c> {
             ControlFlow::Continue(())
         });
         if read.is_err() {
-            return self.type_fault(out, "object", view);
+            return self.type_fault(out, "object", view, at);
         }
         let start = out.len();
         for (prop, slot) in props.iter().zip(slots.as_mut().iter()) {
@@ -308,14 +344,12 @@ impl<'c> Report<'c> {
             match slot {
                 Some(None) => {}
                 Some(Some(child)) => {
-                    self.path.push(Step::Name(&prop.name));
-                    self.explain(prop.shape, child, depth, out);
-                    self.path.pop();
+                    let at = Some(&down(Step::Key(&prop.name), at));
+                    self.explain(prop.shape, child, depth, out, at);
                 }
                 None if !prop.optional => {
-                    self.path.push(Step::Name(&prop.name));
-                    out.push(self.fault(Reason::Missing, prop.kind));
-                    self.path.pop();
+                    let at = Some(&down(Step::Key(&prop.name), at));
+                    out.push(self.fault(Reason::Missing, prop.kind, at));
                 }
                 None => {}
             }
@@ -326,9 +360,8 @@ impl<'c> Report<'c> {
                 if out.len() - start >= FAULT_LIMIT {
                     break;
                 }
-                self.path.push(Step::Owned(Segment::Key(key.clone())));
-                self.explain(*shape, child, depth, out);
-                self.path.pop();
+                let at = Some(&down(Step::Key(key), at));
+                self.explain(*shape, child, depth, out, at);
             }
         }
         out.truncate(start + FAULT_LIMIT);
@@ -338,14 +371,12 @@ impl<'c> Report<'c> {
 impl Contract {
     /// The faults of `value` under the coercive reading; empty exactly when `parse` succeeds.
     pub fn explain<N: Node>(&self, value: &N, prefix: Vec<Segment>) -> Vec<Fault> {
-        let mut path = Vec::with_capacity(prefix.len() + 8);
-        path.extend(prefix.into_iter().map(Step::Owned));
-        let mut report = Report {
+        let report = Report {
             contract: self,
-            path,
+            prefix,
         };
         let mut out = Vec::with_capacity(4);
-        report.explain(0, value, 0, &mut out);
+        report.explain(0, value, 0, &mut out, None);
         out
     }
 }
