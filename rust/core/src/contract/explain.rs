@@ -14,7 +14,7 @@ use crate::shape::Id;
 use crate::stack::deeper;
 use crate::text::keys::array_index;
 use crate::text::number::is_integer;
-use crate::text::preview::preview_string;
+use crate::text::preview::preview_received;
 use crate::text::{char_len, trim};
 use crate::value::{Node, View};
 
@@ -148,7 +148,7 @@ impl<'c> Report<'c> {
                 let Some(text) = coerce_string(&view) else {
                     return self.type_fault(out, kind, &view, at);
                 };
-                let received = || Received::Text(preview_string(&text));
+                let received = || preview_received(&text);
                 let units = match (min, max, &view) {
                     (None, None, _) => 0,
                     (_, _, View::Str(_)) => value.char_len(),

@@ -36,11 +36,7 @@ fn escape_width(c: u32) -> usize {
 pub fn preview_string(bytes: &[u8]) -> String {
     // Printable ASCII with nothing to escape, short enough to keep whole: the text itself,
     // quoted, without a step per code point.
-    if bytes.len() + 1 < PREVIEW_LIMIT
-        && bytes
-            .iter()
-            .all(|&b| (0x20..0x7F).contains(&b) && b != b'"' && b != b'\\')
-    {
+    if plain(bytes) {
         let mut text = Vec::with_capacity(bytes.len() + 2);
         text.push(b'"');
         text.extend_from_slice(bytes);
@@ -63,6 +59,28 @@ pub fn preview_string(bytes: &[u8]) -> String {
     text
 }
 
+/// Printable ASCII with nothing to escape, short enough for its preview to be kept whole.
+fn plain(bytes: &[u8]) -> bool {
+    bytes.len() + 1 < PREVIEW_LIMIT
+        && bytes
+            .iter()
+            .all(|&b| (0x20..0x7F).contains(&b) && b != b'"' && b != b'\\')
+}
+
+/// The preview of a string as a fault's `received`: a short plain one is quoted in place.
+pub fn preview_received(bytes: &[u8]) -> Received {
+    if bytes.len() + 2 <= INLINE && plain(bytes) {
+        let mut quoted = [0u8; INLINE];
+        quoted[0] = b'"';
+        quoted[1..=bytes.len()].copy_from_slice(bytes);
+        quoted[bytes.len() + 1] = b'"';
+        return Received::Inline(bytes.len() as u8 + 2, quoted);
+    }
+    Received::Text(preview_string(bytes))
+}
+
+const INLINE: usize = 22;
+
 /// The `received` text of a value (spec §6 `preview`).
 pub fn preview<N: Node>(value: &N) -> String {
     preview_view(&value.view())
@@ -81,6 +99,9 @@ pub fn preview_view(view: &View<'_>) -> String {
 pub enum Received {
     /// Text already written (a string's preview).
     Text(String),
+    /// A short string's preview (printable ASCII), its length and bytes, kept without an
+    /// allocation.
+    Inline(u8, [u8; INLINE]),
     /// A number, written as ECMAScript `String(n)` when read.
     Number(f64),
     /// A fixed word: `"null"`, `"true"`, `"array"`, a kind name.
@@ -94,7 +115,7 @@ impl Received {
             View::Null => Received::Word("null"),
             View::Bool(b) => Received::Word(if *b { "true" } else { "false" }),
             View::Int(_) | View::Float(_) => Received::Number(view.number().unwrap_or(f64::NAN)),
-            View::Str(text) => Received::Text(preview_string(text)),
+            View::Str(text) => preview_received(text),
             View::Array => Received::Word("array"),
             View::Object => Received::Word("object"),
             View::Other(kind) => Received::Word(kind),
@@ -105,6 +126,9 @@ impl Received {
     pub fn text(&self) -> Cow<'_, str> {
         match self {
             Received::Text(text) => Cow::Borrowed(text),
+            Received::Inline(len, bytes) => {
+                String::from_utf8_lossy(&bytes[..usize::from(*len).min(INLINE)])
+            }
             Received::Number(n) => Cow::Owned(number_to_string(*n)),
             Received::Word(word) => Cow::Borrowed(word),
         }
@@ -131,5 +155,32 @@ mod tests {
         assert_eq!(preview_string(b"a\\b\x7f"), "\"a\\\\b\u{7f}\"");
         let lone = [0xED, 0xA0, 0x80];
         assert_eq!(preview_string(&lone), "\"\\ud800\"");
+    }
+    #[test]
+    fn a_received_string_reads_as_its_preview() {
+        let alphabet: [&[u8]; 8] = [b"a", b"Z", b" ", b"~", b"\"", b"\\", b"\n", "é".as_bytes()];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut inline = 0;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let len = (state % 26) as usize;
+            let mut text = Vec::new();
+            for at in 0..len {
+                let pick = (state >> (at % 60)) % 64;
+                text.extend_from_slice(
+                    alphabet[if pick < 58 {
+                        (pick % 4) as usize
+                    } else {
+                        (pick % 8) as usize
+                    }],
+                );
+            }
+            let received = preview_received(&text);
+            inline += usize::from(matches!(received, Received::Inline(..)));
+            assert_eq!(received.text(), preview_string(&text), "{text:?}");
+        }
+        assert!(inline > 1000, "{inline}");
     }
 }
