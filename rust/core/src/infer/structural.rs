@@ -133,9 +133,9 @@ pub(crate) fn classify(block: &[u8; 64]) -> Masks {
 #[inline]
 pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
     use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
-        _mm256_testz_si256,
+        __m256i, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_max_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setr_epi8,
+        _mm256_shuffle_epi8, _mm256_testz_si256,
     };
     // SAFETY: the caller guarantees AVX2, and this function is compiled with it enabled. The
     // two loads read bytes `0..32` and `32..64` of a 64-byte array, so they stay inside
@@ -159,6 +159,7 @@ pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
         let quote = _mm256_set1_epi8(b'"' as i8);
         let backslash = _mm256_set1_epi8(b'\\' as i8);
         let newline = _mm256_set1_epi8(b'\n' as i8);
+        let space = _mm256_set1_epi8(0x20);
         let bits = |x: __m256i| u64::from(_mm256_movemask_epi8(x) as u32);
         let both = |f: &dyn Fn(__m256i) -> __m256i| bits(f(lo)) | bits(f(hi)) << 32;
         let low = |v: __m256i| _mm256_cmpeq_epi8(_mm256_max_epu8(v, control), control);
@@ -169,12 +170,13 @@ pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
         let op = both(&|v| {
             _mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, v), _mm256_or_si256(v, bit5))
         });
-        // A byte is rare when its compare is all ones or its own high bit is set.
+        // As signed bytes, the control bytes and those with the high bit set are exactly the
+        // ones below 0x20: one compare finds both.
         let rare = |v: __m256i| {
-            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, backslash), low(v)), v)
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, backslash), _mm256_cmpgt_epi8(space, v))
         };
-        let high_bits = _mm256_set1_epi8(-0x80);
-        if _mm256_testz_si256(_mm256_or_si256(rare(lo), rare(hi)), high_bits) != 0 {
+        let rare = _mm256_or_si256(rare(lo), rare(hi));
+        if _mm256_testz_si256(rare, rare) != 0 {
             return Masks {
                 quote: quotes,
                 white,
