@@ -421,6 +421,12 @@ fn padded(rest: &[u8]) -> [u8; 64] {
     block
 }
 
+/// Marks the walk's other values as the less likely branch, so its string compare is not
+/// folded into the jump table on the value's first byte.
+#[cold]
+#[inline(always)]
+fn not_a_string() {}
+
 /// Checks what a literal or number parse left: it parsed, and nothing sticks to its end.
 #[inline(always)]
 fn scalar(buf: &[u8], parsed: Result<usize, SyntaxError>) -> Option<()> {
@@ -484,43 +490,46 @@ impl Tape {
         let mut event = scan.event()?;
         'value: loop {
             let (pos, byte) = event;
-            match byte {
-                b'{' | b'[' => {
-                    let object = byte == b'{';
-                    let tok = self.toks.len() as u32;
-                    self.toks.push(Tok {
-                        tag: if object { OBJECT } else { ARRAY },
-                        flag: 0,
-                        a: 0,
-                        b: 0,
-                    });
-                    let next = scan.event()?;
-                    if next.1 == byte + 2 {
-                        // `{` + 2 is `}` and `[` + 2 is `]`.
-                        self.toks[tok as usize].a = self.toks.len() as u32;
-                    } else {
-                        self.stack.push(Frame {
-                            tok,
-                            count: 1,
-                            object,
+            if byte == b'"' {
+                let (close, _) = scan.event()?;
+                self.string_fast(buf, &scan, pos, close, STRING)?;
+            } else {
+                // Strings are most values: the jump table below comes after their compare.
+                not_a_string();
+                match byte {
+                    b'{' | b'[' => {
+                        let object = byte == b'{';
+                        let tok = self.toks.len() as u32;
+                        self.toks.push(Tok {
+                            tag: if object { OBJECT } else { ARRAY },
+                            flag: 0,
+                            a: 0,
+                            b: 0,
                         });
-                        event = next;
-                        if object {
-                            event = self.key_fast(buf, &mut scan, event)?;
+                        let next = scan.event()?;
+                        if next.1 == byte + 2 {
+                            // `{` + 2 is `}` and `[` + 2 is `]`.
+                            self.toks[tok as usize].a = self.toks.len() as u32;
+                        } else {
+                            self.stack.push(Frame {
+                                tok,
+                                count: 1,
+                                object,
+                            });
+                            event = next;
+                            if object {
+                                event = self.key_fast(buf, &mut scan, event)?;
+                            }
+                            continue 'value;
                         }
-                        continue 'value;
                     }
+                    b't' => scalar(buf, self.literal(buf, pos, b"true", TRUE))?,
+                    b'f' => scalar(buf, self.literal(buf, pos, b"false", FALSE))?,
+                    b'n' => scalar(buf, self.literal(buf, pos, b"null", NULL))?,
+                    b'0'..=b'9' if self.integer_fast(buf, pos) => {}
+                    b'-' | b'0'..=b'9' => scalar(buf, self.number(buf, pos))?,
+                    _ => return None,
                 }
-                b'"' => {
-                    let (close, _) = scan.event()?;
-                    self.string_fast(buf, &scan, pos, close, STRING)?;
-                }
-                b't' => scalar(buf, self.literal(buf, pos, b"true", TRUE))?,
-                b'f' => scalar(buf, self.literal(buf, pos, b"false", FALSE))?,
-                b'n' => scalar(buf, self.literal(buf, pos, b"null", NULL))?,
-                b'0'..=b'9' if self.integer_fast(buf, pos) => {}
-                b'-' | b'0'..=b'9' => scalar(buf, self.number(buf, pos))?,
-                _ => return None,
             }
             loop {
                 let Some(frame) = self.stack.last_mut() else {
