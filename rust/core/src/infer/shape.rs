@@ -217,7 +217,7 @@ impl Tape {
     /// Parses one JSON Lines line as [`Tape::parse_line`] does: by a recent line's shape when
     /// it repeats one, else by the structural scan, else by the scalar parser (which alone
     /// reports errors).
-    #[inline]
+    #[inline(never)]
     pub(crate) fn parse_line_any(&mut self, buf: &[u8]) -> Result<usize, SyntaxError> {
         let shapes = &mut self.shapes;
         if shapes.pause == 0 {

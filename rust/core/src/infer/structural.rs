@@ -122,6 +122,10 @@ pub(crate) fn classify(block: &[u8; 64]) -> Masks {
 /// table holds it with bit 5 set (`[` and `]` are `{` and `}` with bit 5 clear). Bytes with the
 /// high bit set look up zero, which neither test accepts.
 ///
+/// Backslashes, control bytes (the line's newline among them) and bytes with the high bit set
+/// are rare in most blocks: one test finds whether a block holds any, and only then are their
+/// masks made (else they are zero), which saves most of the work on a block of plain text.
+///
 /// # Safety
 /// The CPU must support AVX2 (the caller checks with `is_x86_feature_detected!`).
 #[cfg(target_arch = "x86_64")]
@@ -129,8 +133,9 @@ pub(crate) fn classify(block: &[u8; 64]) -> Masks {
 #[inline]
 pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
     use std::arch::x86_64::{
-        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_max_epu8, _mm256_movemask_epi8,
-        _mm256_or_si256, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_shuffle_epi8,
+        __m256i, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256, _mm256_max_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_setr_epi8,
+        _mm256_shuffle_epi8, _mm256_testz_si256,
     };
     // SAFETY: the caller guarantees AVX2, and this function is compiled with it enabled. The
     // two loads read bytes `0..32` and `32..64` of a 64-byte array, so they stay inside
@@ -154,18 +159,36 @@ pub(crate) unsafe fn classify_avx2(block: &[u8; 64]) -> Masks {
         let quote = _mm256_set1_epi8(b'"' as i8);
         let backslash = _mm256_set1_epi8(b'\\' as i8);
         let newline = _mm256_set1_epi8(b'\n' as i8);
+        let space = _mm256_set1_epi8(0x20);
         let bits = |x: __m256i| u64::from(_mm256_movemask_epi8(x) as u32);
         let both = |f: &dyn Fn(__m256i) -> __m256i| bits(f(lo)) | bits(f(hi)) << 32;
-        let low = both(&|v| _mm256_cmpeq_epi8(_mm256_max_epu8(v, control), control));
+        let low = |v: __m256i| _mm256_cmpeq_epi8(_mm256_max_epu8(v, control), control);
+        let quotes = both(&|v| _mm256_cmpeq_epi8(v, quote));
+        let white = both(&|v| _mm256_cmpeq_epi8(_mm256_shuffle_epi8(white_table, v), v));
         // The operator table also accepts 0x1a and 0x0c (`:` and `,` with bit 5 clear):
-        // control bytes, taken out below.
+        // control bytes, taken out below when the block has any.
         let op = both(&|v| {
             _mm256_cmpeq_epi8(_mm256_shuffle_epi8(op_table, v), _mm256_or_si256(v, bit5))
         });
+        // As signed bytes, the control bytes and those with the high bit set are exactly the
+        // ones below 0x20: one compare finds both.
+        let rare = |v: __m256i| {
+            _mm256_or_si256(_mm256_cmpeq_epi8(v, backslash), _mm256_cmpgt_epi8(space, v))
+        };
+        let rare = _mm256_or_si256(rare(lo), rare(hi));
+        if _mm256_testz_si256(rare, rare) != 0 {
+            return Masks {
+                quote: quotes,
+                white,
+                op,
+                ..Masks::default()
+            };
+        }
+        let low = both(&low);
         Masks {
-            quote: both(&|v| _mm256_cmpeq_epi8(v, quote)),
+            quote: quotes,
             backslash: both(&|v| _mm256_cmpeq_epi8(v, backslash)),
-            white: both(&|v| _mm256_cmpeq_epi8(_mm256_shuffle_epi8(white_table, v), v)),
+            white,
             newline: both(&|v| _mm256_cmpeq_epi8(v, newline)),
             op: op & !low,
             control: low,
@@ -245,15 +268,12 @@ fn escaped(backslash: u64, carry: &mut u64) -> u64 {
     (EVEN ^ (even_starts << 1)) & follows
 }
 
-/// Visits the events of one line, block by block; `AVX2` when the CPU has it (and the code
-/// runs inside [`Tape::parse_line_avx2`]).
-struct Scanner<'a, const AVX2: bool> {
+/// The blocks of one line, classified one at a time into events as the walk reaches them;
+/// `AVX2` when the CPU has it (and the code runs inside [`Tape::parse_line_avx2`]).
+struct Blocks<'a, const AVX2: bool> {
     buf: &'a [u8],
-    /// Start of the block the pending events belong to.
-    base: usize,
     /// Start of the next block to classify.
     next: usize,
-    events: u64,
     escape_carry: u64,
     /// All ones when the next block starts inside a string.
     string_carry: u64,
@@ -266,33 +286,25 @@ struct Scanner<'a, const AVX2: bool> {
     bad: bool,
 }
 
-impl<'a, const AVX2: bool> Scanner<'a, AVX2> {
-    #[inline(always)]
-    fn new(buf: &'a [u8]) -> Scanner<'a, AVX2> {
-        Scanner {
-            buf,
-            base: 0,
-            next: 0,
-            events: 0,
-            escape_carry: 0,
-            string_carry: 0,
-            scalar_carry: 0,
-            end: None,
-            backslash: false,
-            high: false,
-            bad: false,
-        }
-    }
+/// Visits the events of one line in order.
+struct Scanner<'b, 'a, const AVX2: bool> {
+    buf: &'a [u8],
+    /// Start of the block the pending events belong to.
+    base: usize,
+    events: u64,
+    blocks: &'b mut Blocks<'a, AVX2>,
+}
 
+impl<const AVX2: bool> Scanner<'_, '_, AVX2> {
     /// The position and byte of the next event, or `None` at the end of the line (or once the
     /// line is known to be one the fast path will not take: `bad`).
     #[inline(always)]
     fn event(&mut self) -> Option<(usize, u8)> {
         while self.events == 0 {
-            if self.end.is_some() || self.bad {
+            if self.blocks.end.is_some() || self.blocks.bad {
                 return None;
             }
-            self.advance();
+            (self.events, self.base) = self.blocks.refill();
         }
         let at = self.base + self.events.trailing_zeros() as usize;
         self.events &= self.events - 1;
@@ -302,22 +314,40 @@ impl<'a, const AVX2: bool> Scanner<'a, AVX2> {
         let byte = unsafe { *self.buf.get_unchecked(at) };
         Some((at, byte))
     }
+}
+
+impl<const AVX2: bool> Blocks<'_, AVX2> {
+    /// The events of the next block, and where it starts.
+    ///
+    /// Out of the walk: inlined at each place the walk takes an event, its state crowded the
+    /// walk's registers.
+    #[inline(always)]
+    fn refill(&mut self) -> (u64, usize) {
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            // SAFETY: blocks with `AVX2` are only made by `parse_line_avx2`, which is only
+            // called once the CPU was found to support AVX2, BMI1 and PCLMULQDQ.
+            return unsafe { advance_avx2(self) };
+        }
+        advance_portable(self)
+    }
 
     #[inline(always)]
-    fn advance(&mut self) {
+    fn advance(&mut self) -> (u64, usize) {
         let at = self.next;
-        let rest = self.buf.len() - at;
-        let mut padded = [0u8; 64];
-        let block: &[u8; 64] = match self.buf.get(at..at + 64) {
-            Some(bytes) => <&[u8; 64]>::try_from(bytes).unwrap_or(&padded),
+        self.next = at + 64;
+        let tail;
+        let (block, valid) = match self.buf.get(at..).and_then(<[u8]>::first_chunk::<64>) {
+            Some(block) => (block, u64::MAX),
             None => {
-                padded[..rest].copy_from_slice(&self.buf[at..]);
-                &padded
+                let rest = &self.buf[at..];
+                tail = padded(rest);
+                (&tail, (1u64 << rest.len()) - 1)
             }
         };
         #[cfg(target_arch = "x86_64")]
         let m = if AVX2 {
-            // SAFETY: a scanner with `AVX2` is only made by `parse_line_avx2`, which is only
+            // SAFETY: blocks with `AVX2` are only made by `parse_line_avx2`, which is only
             // called once the CPU was found to support AVX2.
             unsafe { classify_avx2(block) }
         } else {
@@ -325,18 +355,25 @@ impl<'a, const AVX2: bool> Scanner<'a, AVX2> {
         };
         #[cfg(not(target_arch = "x86_64"))]
         let m = classify(block);
-        let valid = if rest >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << rest) - 1
-        };
-        let escaped = if m.backslash | self.escape_carry != 0 {
-            self.backslash = true;
-            escaped(m.backslash, &mut self.escape_carry)
-        } else {
-            0
-        };
-        let quote = m.quote & !escaped;
+        // Zero for most blocks: no escape, control byte, line end or byte past ASCII.
+        let rare = m.backslash | m.control | m.high | self.escape_carry | !valid;
+        let mut quote = m.quote;
+        let mut line = u64::MAX;
+        if rare != 0 {
+            if m.backslash | self.escape_carry != 0 {
+                self.backslash = true;
+                quote &= !escaped(m.backslash, &mut self.escape_carry);
+            }
+            let newline = m.newline & valid;
+            if newline != 0 {
+                self.end = Some(at + newline.trailing_zeros() as usize);
+                line = (newline & newline.wrapping_neg()) - 1;
+            } else if valid != u64::MAX {
+                self.end = Some(self.buf.len());
+                line = valid;
+            }
+            self.high |= m.high & line != 0;
+        }
         #[cfg(target_arch = "x86_64")]
         let inside = if AVX2 {
             // SAFETY: as for `classify_avx2` above; `avx2` also checked PCLMULQDQ.
@@ -348,30 +385,47 @@ impl<'a, const AVX2: bool> Scanner<'a, AVX2> {
         let inside = prefix_xor(quote);
         let inside = inside ^ self.string_carry;
         self.string_carry = ((inside as i64) >> 63) as u64;
-        let newline = m.newline & valid;
-        let line = if newline != 0 {
-            self.end = Some(at + newline.trailing_zeros() as usize);
-            (newline & newline.wrapping_neg()) - 1
-        } else {
-            if rest <= 64 {
-                self.end = Some(self.buf.len());
-            }
-            valid
-        };
-        if m.control & inside & line != 0 {
+        if rare != 0 && m.control & inside & line != 0 {
             self.bad = true;
         }
-        self.high |= m.high & line != 0;
         let string = inside | quote;
         let op = m.op & !string;
         let scalar = !(string | op | m.white) & line;
         let starts = scalar & !((scalar << 1) | self.scalar_carry);
         self.scalar_carry = scalar >> 63;
-        self.events = (op | quote | starts) & line;
-        self.base = at;
-        self.next = at + 64;
+        ((op | quote | starts) & line, at)
     }
 }
+
+/// [`Blocks::advance`] compiled for AVX2, BMI1 and PCLMULQDQ.
+///
+/// # Safety
+/// The CPU must support AVX2, BMI1 and PCLMULQDQ (see `avx2`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,pclmulqdq")]
+#[inline(never)]
+unsafe fn advance_avx2<const AVX2: bool>(blocks: &mut Blocks<'_, AVX2>) -> (u64, usize) {
+    blocks.advance()
+}
+
+#[inline(never)]
+fn advance_portable<const AVX2: bool>(blocks: &mut Blocks<'_, AVX2>) -> (u64, usize) {
+    blocks.advance()
+}
+
+/// The last `rest.len() < 64` bytes of a buffer, then zeros (which are no event).
+#[inline(never)]
+fn padded(rest: &[u8]) -> [u8; 64] {
+    let mut block = [0u8; 64];
+    block[..rest.len()].copy_from_slice(rest);
+    block
+}
+
+/// Marks the walk's other values as the less likely branch, so its string compare is not
+/// folded into the jump table on the value's first byte.
+#[cold]
+#[inline(always)]
+fn not_a_string() {}
 
 /// Checks what a literal or number parse left: it parsed, and nothing sticks to its end.
 #[inline(always)]
@@ -416,56 +470,75 @@ impl Tape {
         self.stack.clear();
         // Token offsets are 32-bit; a longer line is the scalar parser's to reject.
         let buf = &buf[..buf.len().min(u32::MAX as usize)];
-        let mut scan = Scanner::<AVX2>::new(buf);
+        let mut blocks = Blocks::<AVX2> {
+            buf,
+            next: 0,
+            escape_carry: 0,
+            string_carry: 0,
+            scalar_carry: 0,
+            end: None,
+            backslash: false,
+            high: false,
+            bad: false,
+        };
+        let mut scan = Scanner {
+            buf,
+            base: 0,
+            events: 0,
+            blocks: &mut blocks,
+        };
         let mut event = scan.event()?;
         'value: loop {
             let (pos, byte) = event;
-            match byte {
-                b'{' | b'[' => {
-                    let object = byte == b'{';
-                    let tok = self.toks.len() as u32;
-                    self.toks.push(Tok {
-                        tag: if object { OBJECT } else { ARRAY },
-                        flag: 0,
-                        a: 0,
-                        b: 0,
-                    });
-                    let next = scan.event()?;
-                    if next.1 == byte + 2 {
-                        // `{` + 2 is `}` and `[` + 2 is `]`.
-                        self.toks[tok as usize].a = self.toks.len() as u32;
-                    } else {
-                        self.stack.push(Frame {
-                            tok,
-                            count: 1,
-                            object,
+            if byte == b'"' {
+                let (close, _) = scan.event()?;
+                self.string_fast(buf, &scan, pos, close, STRING)?;
+            } else {
+                // Strings are most values: the jump table below comes after their compare.
+                not_a_string();
+                match byte {
+                    b'{' | b'[' => {
+                        let object = byte == b'{';
+                        let tok = self.toks.len() as u32;
+                        self.toks.push(Tok {
+                            tag: if object { OBJECT } else { ARRAY },
+                            flag: 0,
+                            a: 0,
+                            b: 0,
                         });
-                        event = next;
-                        if object {
-                            event = self.key_fast(buf, &mut scan, event)?;
+                        let next = scan.event()?;
+                        if next.1 == byte + 2 {
+                            // `{` + 2 is `}` and `[` + 2 is `]`.
+                            self.toks[tok as usize].a = self.toks.len() as u32;
+                        } else {
+                            self.stack.push(Frame {
+                                tok,
+                                count: 1,
+                                object,
+                            });
+                            event = next;
+                            if object {
+                                event = self.key_fast(buf, &mut scan, event)?;
+                            }
+                            continue 'value;
                         }
-                        continue 'value;
                     }
+                    b't' => scalar(buf, self.literal(buf, pos, b"true", TRUE))?,
+                    b'f' => scalar(buf, self.literal(buf, pos, b"false", FALSE))?,
+                    b'n' => scalar(buf, self.literal(buf, pos, b"null", NULL))?,
+                    b'0'..=b'9' if self.integer_fast(buf, pos) => {}
+                    b'-' | b'0'..=b'9' => scalar(buf, self.number(buf, pos))?,
+                    _ => return None,
                 }
-                b'"' => {
-                    let (close, _) = scan.event()?;
-                    self.string_fast(buf, &scan, pos, close, STRING)?;
-                }
-                b't' => scalar(buf, self.literal(buf, pos, b"true", TRUE))?,
-                b'f' => scalar(buf, self.literal(buf, pos, b"false", FALSE))?,
-                b'n' => scalar(buf, self.literal(buf, pos, b"null", NULL))?,
-                b'0'..=b'9' if self.integer_fast(buf, pos) => {}
-                b'-' | b'0'..=b'9' => scalar(buf, self.number(buf, pos))?,
-                _ => return None,
             }
             loop {
                 let Some(frame) = self.stack.last_mut() else {
-                    if scan.event().is_some() || scan.bad {
+                    if scan.event().is_some() || scan.blocks.bad {
                         return None;
                     }
-                    let end = scan.end?;
+                    let end = scan.blocks.end?;
                     let short = end < u32::MAX as usize;
-                    let valid = !scan.high || std::str::from_utf8(&buf[..end]).is_ok();
+                    let valid = !scan.blocks.high || std::str::from_utf8(&buf[..end]).is_ok();
                     return (short && valid).then_some(end);
                 };
                 match scan.event()?.1 {
@@ -532,7 +605,7 @@ impl Tape {
     fn key_fast<const AVX2: bool>(
         &mut self,
         buf: &[u8],
-        scan: &mut Scanner<'_, AVX2>,
+        scan: &mut Scanner<'_, '_, AVX2>,
         (pos, byte): (usize, u8),
     ) -> Option<(usize, u8)> {
         if byte != b'"' {
@@ -552,13 +625,13 @@ impl Tape {
     fn string_fast<const AVX2: bool>(
         &mut self,
         buf: &[u8],
-        scan: &Scanner<'_, AVX2>,
+        scan: &Scanner<'_, '_, AVX2>,
         open: usize,
         close: usize,
         tag: u8,
     ) -> Option<()> {
         debug_assert_eq!(buf[close], b'"');
-        if scan.backslash {
+        if scan.blocks.backslash {
             // Escapes are checked by the scalar scanner, which must end at the same quote.
             return (self.string(buf, open, tag).ok()? == close + 1).then_some(());
         }
@@ -617,6 +690,33 @@ pub(super) mod tests {
                     1 => rng.next() as u8,
                     _ => b"az09-+.eE"[rng.below(9)],
                 };
+            }
+            assert_eq!(classify(&block), classify_scalar(&block), "{block:?}");
+            #[cfg(target_arch = "x86_64")]
+            if avx2() {
+                // SAFETY: the CPU was just found to support AVX2.
+                let wide = unsafe { classify_avx2(&block) };
+                assert_eq!(wide, classify_scalar(&block), "{block:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn plain_blocks_and_blocks_with_one_rare_byte_classify_as_the_scalar_reference() {
+        // `classify_avx2` skips the backslash, control and high masks of a block without such
+        // bytes: plain text, and the same with one of them anywhere.
+        let plain = b" \"{}[]:,azAZ09-+.eE'`~_/|";
+        let rare = [
+            b'\\', b'\n', b'\t', b'\r', 0x00, 0x1f, 0x0c, 0x1a, 0x7f, 0x80, 0xc3, 0xff,
+        ];
+        let mut rng = Rng(0x5eed);
+        for round in 0..40_000 {
+            let mut block = [0u8; 64];
+            for b in block.iter_mut() {
+                *b = plain[rng.below(plain.len())];
+            }
+            if round % 2 == 1 {
+                block[rng.below(64)] = rare[rng.below(rare.len())];
             }
             assert_eq!(classify(&block), classify_scalar(&block), "{block:?}");
             #[cfg(target_arch = "x86_64")]
