@@ -518,13 +518,25 @@ impl Fields {
                 if CHECK && (probe.len as usize != len) | (probe.head != head) {
                     return false;
                 }
-                let term = leaf.unwrap_or_else(|| {
-                    if let Some(slot) = held.get_mut(holding) {
-                        *slot = Some((pos, value));
+                let term = match leaf {
+                    // Unchecked keys cannot differ: the leaf is fed at once.
+                    Some(leaf) if !CHECK => {
+                        if let Some(column) = columns.get_mut(probe.column as usize) {
+                            column.present += 1;
+                            column.slot.count += 1;
+                            column.slot.leaves |= bit(leaf);
+                        }
+                        leaf
                     }
-                    holding += 1;
-                    CONTAINER
-                });
+                    Some(leaf) => leaf,
+                    None => {
+                        if let Some(slot) = held.get_mut(holding) {
+                            *slot = Some((pos, value));
+                        }
+                        holding += 1;
+                        CONTAINER
+                    }
+                };
                 pair.copy_from_slice(&[probe.key, term]);
                 true
             },
@@ -533,13 +545,15 @@ impl Fields {
         if !matched {
             return false;
         }
-        let pairs = words.get(1..).unwrap_or_default().chunks_exact(2);
-        for (probe, pair) in order.iter().zip(pairs) {
-            if let (Some(column), &[_, term]) = (columns.get_mut(probe.column as usize), pair) {
-                if term != CONTAINER {
-                    column.present += 1;
-                    column.slot.count += 1;
-                    column.slot.leaves |= bit(term);
+        if CHECK {
+            let pairs = words.get(1..).unwrap_or_default().chunks_exact(2);
+            for (probe, pair) in order.iter().zip(pairs) {
+                if let (Some(column), &[_, term]) = (columns.get_mut(probe.column as usize), pair) {
+                    if term != CONTAINER {
+                        column.present += 1;
+                        column.slot.count += 1;
+                        column.slot.leaves |= bit(term);
+                    }
                 }
             }
         }
