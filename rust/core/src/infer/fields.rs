@@ -488,7 +488,8 @@ impl Fields {
     /// (the current one or a shelved one), checked only when `CHECK`: its words
     /// `[_, key, term, …]` are written to `words`. The keys are checked and the words written
     /// first, so a key that differs (answering false) leaves the columns as they were; then the
-    /// leaves are fed, and the containers last.
+    /// leaves are fed (unchecked keys cannot differ: their leaves are fed on the way), and the
+    /// containers last.
     #[inline(always)]
     fn feed_terms<'a, S: Source<'a>, const CHECK: bool>(
         order: &[Probe],
