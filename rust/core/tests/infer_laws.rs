@@ -627,6 +627,54 @@ fn value_shapes(rng: &mut Rng, count: usize) -> Vec<String> {
     out
 }
 
+/// Records of a few key orders with the same number of keys (so a slot tries more than one
+/// shelved order), whose values are mostly containers (more than a record's first few), each
+/// key with its own kinds of value.
+fn container_records(rng: &mut Rng, count: usize) -> Vec<String> {
+    const KEYS: [&str; 8] = ["k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"];
+    let orders: Vec<Vec<usize>> = (0..4)
+        .map(|_| {
+            let mut keys: Vec<usize> = (0..KEYS.len()).collect();
+            for i in (1..keys.len()).rev() {
+                keys.swap(i, rng.below(i + 1));
+            }
+            keys.truncate(6);
+            keys
+        })
+        .collect();
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let keys = &orders[if rng.below(4) == 0 { rng.below(4) } else { 0 }];
+        let mut text = String::from("{");
+        for (i, &k) in keys.iter().enumerate() {
+            if i > 0 {
+                text.push_str(", ");
+            }
+            let value = match (k + rng.below(3)) % 6 {
+                0 => "1".to_owned(),
+                1 => format!(r#"{{"x": {}, "k{k}": [{}]}}"#, rng.below(2), k % 3),
+                2 => format!(r#"[{{"y": "s"}}, {}]"#, ["null", "2.5", "{}"][rng.below(3)]),
+                3 => format!(r#"{{"z": {{"w": {}}}}}"#, ["true", "\"t\""][rng.below(2)]),
+                4 => "[]".to_owned(),
+                _ => format!(r#"{{"k{k}": null}}"#),
+            };
+            text.push_str(&format!(r#""{}": {value}"#, KEYS[k]));
+        }
+        text.push('}');
+        out.push(if rng.below(12) == 0 {
+            "[1]".to_owned()
+        } else {
+            text
+        });
+    }
+    out
+}
+
+#[test]
+fn records_of_containers_in_orders_of_one_length_give_the_schema_of_records_taken_one_at_a_time() {
+    one_at_a_time_over(0xC0_17A1, 80, 200, container_records);
+}
+
 #[test]
 fn value_shapes_that_come_back_give_the_schema_of_records_taken_one_at_a_time() {
     one_at_a_time_over(0x5A9E, 80, 300, value_shapes);

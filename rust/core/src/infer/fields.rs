@@ -67,6 +67,9 @@ pub(crate) struct Fields {
     /// few value shapes (a nullable key, an integer or fractional number), and a record that
     /// repeats one is answered without sorting and hashing its words again.
     recent: Vec<Recent>,
+    /// Scratch for the words of a record [`Fields::feed_known`] matched: kept here, it mostly
+    /// has the record's length already.
+    pub words: Vec<u32>,
 }
 
 /// A record term kept in [`Fields::recent`], with the words it was built from and their
@@ -130,13 +133,20 @@ impl Shape {
     }
 }
 
+/// Containers of a record [`Fields::feed_terms`] keeps at hand for its last pass; a record
+/// with more walks its entries again.
+const HELD: usize = 4;
+/// The term [`Fields::feed_terms`] writes for a container until it is fed: no term's id.
+const CONTAINER: u32 = u32::MAX;
+
 /// Shelved key orders kept per slot.
 const SHAPES: usize = 8;
 /// Shelved orders (and term caches) cover at most this many keys: a copy is made each time.
 const SHAPE_KEYS: usize = 64;
 
 /// A column prediction for one entry position: the key's length and first 16 bytes inline,
-/// so a hit is checked without touching the key store.
+/// so a hit is checked without touching the key store, and its interned id, so a longer key
+/// is checked without touching the column.
 ///
 /// It also keeps the key's identity (see
 /// [`Source::key_identity`](super::source::Source::key_identity)), valid in the epoch of its
@@ -146,6 +156,7 @@ const SHAPE_KEYS: usize = 64;
 struct Probe {
     column: u32,
     len: u32,
+    key: u32,
     head: [u64; 2],
     identity: usize,
 }
@@ -266,6 +277,12 @@ impl Fields {
         }) else {
             return false;
         };
+        self.recalled(i, last, raw);
+        true
+    }
+
+    /// Makes shelved order `i` current (see [`Fields::recall`]).
+    fn recalled(&mut self, i: usize, last: &mut u32, raw: &mut Vec<u32>) {
         self.swap_shape(i, last, raw);
         let shape = &mut self.shapes[i];
         if shape.repeat == 0 || shape.repeat as usize - 1 > SHAPE_KEYS {
@@ -274,7 +291,6 @@ impl Fields {
             shape.order.truncate(shape.repeat as usize - 1);
             shape.bound();
         }
-        true
     }
 
     /// Exchanges the current order (and the slot's record term cache) with shelved order `i`.
@@ -468,6 +484,147 @@ impl Fields {
         true
     }
 
+    /// Adds a record whose own term is built when its keys are those of the key order `order`
+    /// (the current one or a shelved one), checked only when `CHECK`: its words
+    /// `[_, key, term, …]` are written to `words`. The keys are checked and the words written
+    /// first, so a key that differs (answering false) leaves the columns as they were; then the
+    /// leaves are fed (unchecked keys cannot differ: their leaves are fed on the way), and the
+    /// containers last.
+    #[inline(always)]
+    fn feed_terms<'a, S: Source<'a>, const CHECK: bool>(
+        order: &[Probe],
+        columns: &mut [Column],
+        ctx: &mut Ctx,
+        v: S,
+        words: &mut Vec<u32>,
+    ) -> bool {
+        let count = v.len();
+        words.resize(2 * count + 1, 0);
+        // The first few containers are kept at hand for the last pass.
+        let mut held: [Option<(usize, S)>; HELD] = [None; HELD];
+        let mut holding = 0usize;
+        let keys = &ctx.keys;
+        let mut pairs = words.get_mut(1..).unwrap_or_default().chunks_exact_mut(2);
+        let long = |pos: usize, key| {
+            order
+                .get(pos)
+                .is_some_and(|p| same_bytes(keys.get(p.key), &S::key_text(key)))
+        };
+        let matched = v.all_key_leaves::<CHECK>(
+            |pos, len, head, leaf, value| {
+                let (Some(probe), Some(pair)) = (order.get(pos), pairs.next()) else {
+                    return false;
+                };
+                // Bitwise: one branch for the length and the head together.
+                if CHECK && (probe.len as usize != len) | (probe.head != head) {
+                    return false;
+                }
+                let term = match leaf {
+                    // Unchecked keys cannot differ: the leaf is fed at once.
+                    Some(leaf) if !CHECK => {
+                        if let Some(column) = columns.get_mut(probe.column as usize) {
+                            column.present += 1;
+                            column.slot.count += 1;
+                            column.slot.leaves |= bit(leaf);
+                        }
+                        leaf
+                    }
+                    Some(leaf) => leaf,
+                    None => {
+                        if let Some(slot) = held.get_mut(holding) {
+                            *slot = Some((pos, value));
+                        }
+                        holding += 1;
+                        CONTAINER
+                    }
+                };
+                pair.copy_from_slice(&[probe.key, term]);
+                true
+            },
+            long,
+        );
+        if !matched {
+            return false;
+        }
+        if CHECK {
+            let pairs = words.get(1..).unwrap_or_default().chunks_exact(2);
+            for (probe, pair) in order.iter().zip(pairs) {
+                if let (Some(column), &[_, term]) = (columns.get_mut(probe.column as usize), pair) {
+                    if term != CONTAINER {
+                        column.present += 1;
+                        column.slot.count += 1;
+                        column.slot.leaves |= bit(term);
+                    }
+                }
+            }
+        }
+        if holding > HELD {
+            feed_container_terms(order, columns, ctx, v, words);
+        } else {
+            for &(pos, value) in held.iter().take(holding).flatten() {
+                feed_container(order, columns, ctx, pos, value, words);
+            }
+        }
+        true
+    }
+
+    /// Adds a record whose own term is built when its keys are the current order's (checked
+    /// unless `hinted`) or a shelved order's (then made current with the slot's record term
+    /// cache `last` and `raw`, as [`Fields::recall`] does), its words written to `words`;
+    /// answers whether one matched.
+    #[inline(always)]
+    pub fn feed_known<'a, S: Source<'a>>(
+        &mut self,
+        ctx: &mut Ctx,
+        v: S,
+        hinted: bool,
+        last: &mut u32,
+        raw: &mut Vec<u32>,
+        words: &mut Vec<u32>,
+    ) -> bool {
+        if self.repeat_count() == Some(v.len()) {
+            // Slices, not the vectors: the stores to the columns cannot move them, so their
+            // bounds stay in registers.
+            let (order, columns) = (&self.order[..], &mut self.columns[..]);
+            let fed = if hinted {
+                Self::feed_terms::<S, false>(order, columns, ctx, v, words)
+            } else {
+                Self::feed_terms::<S, true>(order, columns, ctx, v, words)
+            };
+            if fed {
+                return true;
+            }
+        }
+        self.feed_shelved(ctx, v, last, raw, words)
+    }
+
+    /// [`Fields::feed_known`] against the shelved orders.
+    #[inline(never)]
+    fn feed_shelved<'a, S: Source<'a>>(
+        &mut self,
+        ctx: &mut Ctx,
+        v: S,
+        last: &mut u32,
+        raw: &mut Vec<u32>,
+        words: &mut Vec<u32>,
+    ) -> bool {
+        let count = v.len();
+        // The values' slots are not told of the line before's keys: this slot's last record
+        // had others.
+        let same_keys = std::mem::replace(&mut ctx.same_keys, false);
+        let columns = &mut self.columns[..];
+        let found = self.shapes.iter().position(|shape| {
+            shape.repeat as usize == count + 1
+                && Self::feed_terms::<S, true>(&shape.order, columns, ctx, v, words)
+        });
+        ctx.same_keys = same_keys;
+        let Some(i) = found else {
+            return false;
+        };
+        self.recalled(i, last, raw);
+        true
+    }
+
     /// The second pass of [`Fields::feed_checked`]: the containers at the positions `containers`
     /// marks (the last bit standing for every position from 63 on).
     fn feed_containers<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, containers: u64) {
@@ -563,6 +720,7 @@ impl Fields {
             let probe = Probe {
                 column,
                 len: key.len() as u32,
+                key: self.columns.get(column as usize).map_or(0, |c| c.key),
                 head,
                 identity,
             };
@@ -673,6 +831,45 @@ impl Fields {
         self.repeat = 0;
         self.shapes.clear();
         self.largest = None;
+    }
+}
+
+/// The last pass of [`Fields::feed_terms`] for a record with more containers than it holds:
+/// the entries whose term in `words` is [`CONTAINER`].
+fn feed_container_terms<'a, S: Source<'a>>(
+    order: &[Probe],
+    columns: &mut [Column],
+    ctx: &mut Ctx,
+    v: S,
+    words: &mut [u32],
+) {
+    for (pos, (_, value)) in v.entries().enumerate() {
+        if words.get(2 * pos + 2) == Some(&CONTAINER) {
+            feed_container(order, columns, ctx, pos, value, words);
+        }
+    }
+}
+
+/// Feeds the container `value` at entry position `pos` to the column `order` predicts there,
+/// writing its term to `words`.
+#[inline(always)]
+fn feed_container<'a, S: Source<'a>>(
+    order: &[Probe],
+    columns: &mut [Column],
+    ctx: &mut Ctx,
+    pos: usize,
+    value: S,
+    words: &mut [u32],
+) {
+    let column = order
+        .get(pos)
+        .and_then(|p| columns.get_mut(p.column as usize));
+    if let Some(column) = column {
+        column.present += 1;
+        let term = column.slot.add_with(ctx, value, true, false);
+        if let Some(word) = words.get_mut(2 * pos + 2) {
+            *word = term;
+        }
     }
 }
 

@@ -70,6 +70,12 @@ const HEAD_MASKS: [[u64; 2]; 17] = {
 /// two loads and a mask; the rest go to `slow`.
 #[inline(always)]
 fn key_head_of(buf: &[u8], t: Tok, slow: impl FnOnce() -> (usize, [u64; 2])) -> (usize, [u64; 2]) {
+    key_head_fast(buf, t).unwrap_or_else(slow)
+}
+
+/// [`key_head_of`] for a short key followed by more input; `None` for any other.
+#[inline(always)]
+fn key_head_fast(buf: &[u8], t: Tok) -> Option<(usize, [u64; 2])> {
     let (start, len) = (t.a as usize, t.b as usize);
     match buf.get(start..start + 16) {
         Some(bytes) if len <= 16 && t.flag & ESCAPED == 0 => {
@@ -79,9 +85,9 @@ fn key_head_of(buf: &[u8], t: Tok, slow: impl FnOnce() -> (usize, [u64; 2])) -> 
                 u64::from_le_bytes(raw)
             };
             let [low, high] = HEAD_MASKS[len];
-            (len, [word(0) & low, word(8) & high])
+            Some((len, [word(0) & low, word(8) & high]))
         }
-        _ => slow(),
+        _ => None,
     }
 }
 
@@ -139,6 +145,34 @@ fn classify_other(text: &[u8], flag: u8) -> NumberClass {
         };
     }
     NumberClass::of(parse_f64(text))
+}
+
+/// [`Source::leaf`] of the token `t` of a tape filled from `buf`.
+#[inline(always)]
+fn tok_leaf(buf: &[u8], t: Tok) -> Option<u32> {
+    // Indexed by tag: the leaf of a literal or a string; numbers and containers below.
+    const LEAVES: [u32; 8] = [
+        terms::NULL,
+        terms::BOOLEAN,
+        terms::BOOLEAN,
+        terms::EMPTY,
+        terms::STRING,
+        terms::EMPTY,
+        terms::EMPTY,
+        terms::EMPTY,
+    ];
+    match t.tag {
+        ARRAY | OBJECT => None,
+        NUMBER => {
+            let raw = &buf[t.a as usize..(t.a + t.b) as usize];
+            Some(match classify(raw, t.flag & (FRACTION | EXPONENT)) {
+                NumberClass::Integer => terms::INTEGER,
+                NumberClass::Fraction => terms::NUMBER,
+                NumberClass::NonFinite => terms::EMPTY,
+            })
+        }
+        tag => Some(LEAVES.get(tag as usize).copied().unwrap_or(terms::EMPTY)),
+    }
 }
 
 /// Iterates the children of a container.
@@ -201,9 +235,9 @@ impl<'a> Source<'a> for Parsed<'a> {
     /// and the value after it are read with one bounds check, and nothing but the entry count
     /// and the position of the next key is carried from one entry to the next.
     #[inline(always)]
-    fn all_key_heads(
+    fn all_key_leaves<const HEADS: bool>(
         self,
-        mut check: impl FnMut(usize, usize, [u64; 2]) -> bool,
+        mut check: impl FnMut(usize, usize, [u64; 2], Option<u32>, Parsed<'a>) -> bool,
         mut long: impl FnMut(usize, Parsed<'a>) -> bool,
     ) -> bool {
         let t = self.tok();
@@ -217,10 +251,19 @@ impl<'a> Source<'a> for Parsed<'a> {
             let (Some(k), Some(value)) = (inner.get(i), inner.get(i + 1)) else {
                 return false;
             };
-            let (len, head) = key_head_of(self.buf, *k, move || {
-                key_head_slow(self.at(first + i as u32))
-            });
-            if !check(pos, len, head) || (len > 16 && !long(pos, self.at(first + i as u32))) {
+            let leaf = tok_leaf(self.buf, *value);
+            let item = self.at(first + i as u32 + 1);
+            // The common case apart, so its key head stays in registers.
+            let passed = match HEADS.then(|| key_head_fast(self.buf, *k)) {
+                None => check(pos, 0, [0; 2], leaf, item),
+                Some(Some((len, head))) => check(pos, len, head, leaf, item),
+                Some(None) => {
+                    let key = self.at(first + i as u32);
+                    let (len, head) = key_head_slow(key);
+                    (len <= 16 || long(pos, key)) && check(pos, len, head, leaf, item)
+                }
+            };
+            if !passed {
                 return false;
             }
             // The next key follows the value, or everything a container value holds.
@@ -249,27 +292,7 @@ impl<'a> Source<'a> for Parsed<'a> {
 
     #[inline]
     fn leaf(self) -> Option<u32> {
-        let t = self.tok();
-        // Indexed by tag: the leaf of a literal or a string; numbers and containers below.
-        const LEAVES: [u32; 8] = [
-            terms::NULL,
-            terms::BOOLEAN,
-            terms::BOOLEAN,
-            terms::EMPTY,
-            terms::STRING,
-            terms::EMPTY,
-            terms::EMPTY,
-            terms::EMPTY,
-        ];
-        match t.tag {
-            ARRAY | OBJECT => None,
-            NUMBER => Some(match classify(self.raw(), t.flag & (FRACTION | EXPONENT)) {
-                NumberClass::Integer => terms::INTEGER,
-                NumberClass::Fraction => terms::NUMBER,
-                NumberClass::NonFinite => terms::EMPTY,
-            }),
-            tag => Some(LEAVES.get(tag as usize).copied().unwrap_or(terms::EMPTY)),
-        }
+        tok_leaf(self.buf, self.tok())
     }
 
     fn number(self) -> f64 {

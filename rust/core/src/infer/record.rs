@@ -133,27 +133,68 @@ impl Slot {
         }
     }
 
-    /// Two passes, so a repeated key keeps only its last value (parsed JSON).
+    /// Parsed JSON, whose records may repeat a key: the last clean record's keys again are
+    /// read in one pass; anything else takes [`Slot::add_record_keyed`].
+    #[inline(always)]
     fn add_record_checked<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
         let want = need || (self.variants.exact() && !ctx.opts.merge);
+        let fields = made(&mut self.fields);
+        fields.rows += 1;
+        let tracking = ctx.opts.enums | ctx.opts.format;
+        let same_keys = ctx.same_keys;
+        // Whether the keys are known to differ from the current order, and from the shelved ones.
+        let mut differ = (false, false);
+        if !tracking {
+            if want {
+                // The values' slots are told of the line before's keys (`ctx.same_keys`) only
+                // when this slot's last record had them.
+                let mut words = std::mem::take(&mut fields.words);
+                let (last, raw) = (&mut self.last, &mut self.raw);
+                let fed = fields.feed_known(ctx, v, same_keys, last, raw, &mut words);
+                let term = fed.then(|| self.record_term(ctx, !ctx.opts.closed, &mut words));
+                made(&mut self.fields).words = words;
+                if let Some(term) = term {
+                    return term;
+                }
+                differ = (true, true);
+            } else if fields.repeat_count() == Some(v.len()) {
+                // The merging mode's common case: with the line before's keys, as they are.
+                if same_keys {
+                    fields.feed(ctx, v);
+                    return EMPTY;
+                }
+                if fields.feed_checked(ctx, v) {
+                    return EMPTY;
+                }
+                differ.0 = true;
+            }
+        }
+        self.add_record_keyed(ctx, v, want, differ)
+    }
+
+    /// Two passes, so a repeated key keeps only its last value (parsed JSON); `differ` tells
+    /// whether the keys are known to differ from the current order, and from the shelved ones.
+    #[inline(never)]
+    fn add_record_keyed<'a, S: Source<'a>>(
+        &mut self,
+        ctx: &mut Ctx,
+        v: S,
+        want: bool,
+        differ: (bool, bool),
+    ) -> u32 {
         let child = (self.depth - 1, self.annotated);
         let cap = ctx.opts.max_properties;
         let fields = made(&mut self.fields);
-        fields.rows += 1;
         let stamp = fields.rows;
         let tracking = ctx.opts.enums | ctx.opts.format;
         // The line before had these keys here (see `Ctx::same_keys`): this slot's last record,
         // so when that record was clean its order is these keys, and need not be checked.
         let same_keys = ctx.same_keys;
         let repeat = fields.repeat_count() == Some(v.len());
-        // The merging mode's common case: the last clean record's keys again, read in one pass.
-        if !want && !same_keys && !tracking && repeat && fields.feed_checked(ctx, v) {
-            return EMPTY;
-        }
         let hinted = same_keys && repeat;
         let same = hinted
-            || fields.repeats(&ctx.keys, v)
-            || fields.recall(&ctx.keys, v, &mut self.last, &mut self.raw);
+            || (!differ.0 && fields.repeats(&ctx.keys, v))
+            || (!differ.1 && fields.recall(&ctx.keys, v, &mut self.last, &mut self.raw));
         // The values' slots took the line before's values here only when its record was clean.
         ctx.same_keys = hinted;
         if same && !want {

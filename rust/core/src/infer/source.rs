@@ -73,16 +73,31 @@ pub trait Source<'a>: Copy {
     /// Whether every key of an object is a string that passes `check(pos, len, head)` (with
     /// [`Source::key_head`]) and, when longer than 16 bytes, `long(pos, key)`; in entry order,
     /// stopping at the first that fails.
-    #[inline]
+    #[inline(always)]
     fn all_key_heads(
         self,
         mut check: impl FnMut(usize, usize, [u64; 2]) -> bool,
+        long: impl FnMut(usize, Self::Key) -> bool,
+    ) -> bool {
+        self.all_key_leaves::<true>(|pos, len, head, _, _| check(pos, len, head), long)
+    }
+    /// [`Source::all_key_heads`] with each value and its [`Source::leaf`] too:
+    /// `check(pos, len, head, leaf, value)`, `long(pos, key)` asked first for a key longer
+    /// than 16 bytes. Without `HEADS` the keys are not read: each `len` and `head` is zero.
+    #[inline]
+    fn all_key_leaves<const HEADS: bool>(
+        self,
+        mut check: impl FnMut(usize, usize, [u64; 2], Option<u32>, Self) -> bool,
         mut long: impl FnMut(usize, Self::Key) -> bool,
     ) -> bool {
-        self.entries().enumerate().all(|(pos, (key, _))| {
+        self.entries().enumerate().all(|(pos, (key, value))| {
             key.is_some_and(|key| {
-                let (len, head) = Self::key_head(key);
-                check(pos, len, head) && (len <= 16 || long(pos, key))
+                let (len, head) = if HEADS {
+                    Self::key_head(key)
+                } else {
+                    (0, [0; 2])
+                };
+                (len <= 16 || long(pos, key)) && check(pos, len, head, value.leaf(), value)
             })
         })
     }
