@@ -208,3 +208,12 @@ pub fn fault_value(fault: &crate::contract::Fault) -> Value {
     }
     Value::Object(out)
 }
+
+/// Advances a xorshift64 generator and returns its new state: the generated inputs of the
+/// laws, the same on every run.
+pub fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}

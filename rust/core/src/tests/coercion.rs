@@ -150,3 +150,44 @@ fn any_of_reports_the_shortest_variant() {
     let faults = explain(&union, &value);
     assert_eq!(faults.as_array().map(Vec::len), Some(2));
 }
+
+#[test]
+fn a_number_string_coerces_as_the_trimmed_reading_does() {
+    use crate::contract::coerce_number;
+    use crate::text::number::parse_number;
+    use crate::text::trim;
+    use crate::value::View;
+    use std::borrow::Cow;
+    let alphabet = b"0123456789..+-e \t";
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut plain = 0;
+    for _ in 0..200_000 {
+        crate::testing::xorshift(&mut state);
+        let len = (state % 19) as usize;
+        let text: Vec<u8> = (0..len)
+            .map(|at| {
+                let pick = (state >> (3 * at % 61)) as usize;
+                // Mostly digits, so that plain integers and short decimals are common.
+                if pick % 4 == 0 {
+                    alphabet[pick % alphabet.len()]
+                } else {
+                    b'0' + (pick % 10) as u8
+                }
+            })
+            .collect();
+        let body = trim(&text);
+        let expected = (!body.is_empty())
+            .then(|| parse_number(body))
+            .flatten()
+            .filter(|n| n.is_finite());
+        let got = coerce_number(&View::Str(Cow::Borrowed(&text)));
+        plain += usize::from(!text.is_empty() && text.iter().all(u8::is_ascii_digit));
+        assert_eq!(
+            got.map(f64::to_bits),
+            expected.map(f64::to_bits),
+            "{:?}",
+            String::from_utf8_lossy(&text)
+        );
+    }
+    assert!(plain > 10_000, "{plain}");
+}

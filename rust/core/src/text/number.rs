@@ -271,9 +271,7 @@ mod tests {
             f64::MIN_POSITIVE,
         ];
         for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift(&mut state);
             checked.push(f64::from_bits(state));
             checked.push((state % 20_000) as f64 / 8.0 - 1_000.0);
         }
@@ -379,9 +377,7 @@ mod tests {
     fn short_decimals_read_as_the_float_parser_reads_them() {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = |bound: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift(&mut state);
             state % bound
         };
         let mut texts: Vec<String> = [

@@ -162,9 +162,7 @@ mod tests {
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut inline = 0;
         for _ in 0..20_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift(&mut state);
             let len = (state % 26) as usize;
             let mut text = Vec::new();
             for at in 0..len {

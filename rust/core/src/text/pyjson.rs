@@ -210,9 +210,7 @@ mod tests {
         let mut state: u64 = 0x2545_F491_4F6C_DD1D;
         let mut answered = 0;
         for round in 0..400_000u32 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift(&mut state);
             let value = if round % 2 == 0 {
                 f64::from_bits(state >> 1)
             } else {
@@ -246,9 +244,7 @@ mod tests {
         // digit count and exponent for every kind of double, subnormals included.
         let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
         for round in 0..300_000u32 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            crate::testing::xorshift(&mut state);
             let bits = if round % 3 == 0 { state >> 12 } else { state };
             let value = f64::from_bits(bits).abs();
             if !value.is_finite() || value == 0.0 {
