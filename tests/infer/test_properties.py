@@ -319,3 +319,60 @@ def test_records_infer_alike_whatever_their_table(
     assert samples_to_schema([_with_holes(r) for r in rows], **options) == expected
     assert samples_to_schema([_with_str_holes(r) for r in rows], **options) == expected
     assert [value_to_schema(_with_holes(r)) for r in rows] == [value_to_schema(r) for r in rows]
+
+
+SCALARS = st.sampled_from([None, True, False, 0, -1, 1.5, 2.0, 1e300, "s", "t\u00e9", '"q"'])
+
+
+@st.composite
+def repeating_lines(draw: st.DrawFn) -> list[Any]:
+    """JSON Lines whose records repeat a few skeletons (keys, nesting and value kinds) with
+    other values of the same kinds, and now and then another kind in one place."""
+    templates = draw(st.lists(JSON, min_size=1, max_size=4))
+    picks = draw(st.lists(st.integers(0, len(templates) - 1), max_size=60))
+    swaps = draw(st.lists(st.booleans(), min_size=len(picks), max_size=len(picks)))
+    scalar = draw(SCALARS)
+
+    def refill(value: Any, swap: bool) -> Any:
+        if isinstance(value, dict):
+            return {key: refill(item, swap) for key, item in value.items()}
+        if isinstance(value, list):
+            return [refill(item, swap) for item in value]
+        if swap:
+            return scalar
+        # Another value of the same kind.
+        if isinstance(value, bool) or value is None:
+            return value
+        if isinstance(value, int):
+            return value + 1
+        if isinstance(value, float):
+            return value / 2
+        return value + "x"
+
+    return [refill(templates[pick], swap) for pick, swap in zip(picks, swaps, strict=True)]
+
+
+@given(
+    repeating_lines(), OPTIONS, st.booleans(), st.sampled_from([1, 2]), st.sampled_from([2, 100])
+)
+def test_json_lines_of_repeated_skeletons_infer_as_samples_taken_one_at_a_time(
+    samples: list[Any], flags: dict[str, bool], merge: bool, threads: int, breadth: int
+) -> None:
+    # A line whose skeleton repeats one met before is counted, not inferred, and added once
+    # at the end with its count as weight.
+    options: dict[str, Any] = {**flags, "merge": merge, "max_properties": breadth}
+    one_at_a_time = SchemaBuilder(**options)
+    for sample in samples:
+        single = SchemaBuilder(**options)
+        single.add(sample)
+        one_at_a_time.merge(single)
+    data = b"".join(json.dumps(s).encode() + b"\n" for s in samples)
+    assert infer_json_lines(data, threads=threads, **options) == one_at_a_time.to_schema()
+    builder = SchemaBuilder(**options)
+    builder.add_json_lines(data)
+    assert builder.samples == one_at_a_time.samples == len(samples)
+    # The counts must be right too: one more sample without any key changes `required`.
+    for last in ({}, samples[0] if samples else {}):
+        builder.add(last)
+        one_at_a_time.add(last)
+        assert builder.to_schema() == one_at_a_time.to_schema()

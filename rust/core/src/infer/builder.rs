@@ -91,10 +91,18 @@ impl Accumulator {
         self.ctx.same_keys = false;
     }
 
+    /// Adds one sample that stands for `weight` equal samples: the same state as adding it
+    /// `weight` times, since adding a sample again only raises counts.
+    pub(crate) fn add_weighted<'a, S: Source<'a>>(&mut self, sample: S, weight: u64) {
+        self.ctx.weight = weight;
+        self.add(sample);
+        self.ctx.weight = 1;
+    }
+
     fn add_in_epoch<'a, S: Source<'a>>(&mut self, sample: S) {
         self.ctx.begin_sample();
         self.root.add(&mut self.ctx, sample, false);
-        self.samples += 1;
+        self.samples += self.ctx.weight;
     }
 
     /// Folds `other` into this accumulator.

@@ -30,6 +30,8 @@ pub(crate) struct Ctx {
     ///
     /// [`Slot::add_record`]: super::slot::Slot::add_record
     pub same_keys: bool,
+    /// How many samples the one being added stands for (see `Accumulator::add_weighted`).
+    pub weight: u64,
     path: Vec<usize>,
     seen: HashSet<usize>,
     revisits: u64,
@@ -41,6 +43,7 @@ impl Ctx {
     pub fn new(opts: Options) -> Ctx {
         Ctx {
             opts,
+            weight: 1,
             ..Ctx::default()
         }
     }

@@ -432,7 +432,7 @@ impl Fields {
         // The match made the entry count at most the order's length.
         for (probe, (_, value)) in self.order.iter().zip(v.entries()) {
             if let Some(column) = columns.get_mut(probe.column as usize) {
-                column.present += 1;
+                column.present += ctx.weight;
                 column.slot.add_with(ctx, value, false, tracking);
             }
         }
@@ -451,7 +451,7 @@ impl Fields {
         let mut fed = 0usize;
         for (pos, (key, value)) in v.entries().enumerate() {
             let Some(probe) = self.order.get(pos) else {
-                return self.unfeed(v, fed);
+                return self.unfeed(v, fed, ctx.weight);
             };
             let same = key.is_some_and(|key| {
                 let (len, head) = S::key_head(key);
@@ -465,13 +465,13 @@ impl Fields {
             });
             let column = match self.columns.get_mut(probe.column as usize) {
                 Some(column) if same => column,
-                _ => return self.unfeed(v, fed),
+                _ => return self.unfeed(v, fed, ctx.weight),
             };
             match value.leaf() {
                 Some(leaf) => {
                     column.undo = column.slot.leaves;
-                    column.present += 1;
-                    column.slot.count += 1;
+                    column.present += ctx.weight;
+                    column.slot.count += ctx.weight;
                     column.slot.leaves |= bit(leaf);
                 }
                 None => containers |= 1u64.checked_shl(pos as u32).unwrap_or(1 << 63),
@@ -523,8 +523,8 @@ impl Fields {
                     // Unchecked keys cannot differ: the leaf is fed at once.
                     Some(leaf) if !CHECK => {
                         if let Some(column) = columns.get_mut(probe.column as usize) {
-                            column.present += 1;
-                            column.slot.count += 1;
+                            column.present += ctx.weight;
+                            column.slot.count += ctx.weight;
                             column.slot.leaves |= bit(leaf);
                         }
                         leaf
@@ -551,8 +551,8 @@ impl Fields {
             for (probe, pair) in order.iter().zip(pairs) {
                 if let (Some(column), &[_, term]) = (columns.get_mut(probe.column as usize), pair) {
                     if term != CONTAINER {
-                        column.present += 1;
-                        column.slot.count += 1;
+                        column.present += ctx.weight;
+                        column.slot.count += ctx.weight;
                         column.slot.leaves |= bit(term);
                     }
                 }
@@ -636,7 +636,7 @@ impl Fields {
         {
             if containers & (1 << pos) != 0 {
                 if let Some(column) = self.columns.get_mut(probe.column as usize) {
-                    column.present += 1;
+                    column.present += ctx.weight;
                     column.slot.add_with(ctx, value, false, false);
                 }
             }
@@ -650,7 +650,7 @@ impl Fields {
         for (probe, (_, value)) in self.order.iter().zip(v.entries()) {
             if value.leaf().is_none() {
                 if let Some(column) = self.columns.get_mut(probe.column as usize) {
-                    column.present += 1;
+                    column.present += ctx.weight;
                     column.slot.add_with(ctx, value, false, false);
                 }
             }
@@ -660,12 +660,12 @@ impl Fields {
     /// Takes back the leaf values [`Fields::feed_checked`] added from the first `fed` entries.
     #[cold]
     #[inline(never)]
-    fn unfeed<'a, S: Source<'a>>(&mut self, v: S, fed: usize) -> bool {
+    fn unfeed<'a, S: Source<'a>>(&mut self, v: S, fed: usize, weight: u64) -> bool {
         for (probe, (_, value)) in self.order.iter().zip(v.entries()).take(fed) {
             if value.leaf().is_some() {
                 if let Some(column) = self.columns.get_mut(probe.column as usize) {
-                    column.present -= 1;
-                    column.slot.count -= 1;
+                    column.present -= weight;
+                    column.slot.count -= weight;
                     column.slot.leaves = column.undo;
                 }
             }
@@ -865,7 +865,7 @@ fn feed_container<'a, S: Source<'a>>(
         .get(pos)
         .and_then(|p| columns.get_mut(p.column as usize));
     if let Some(column) = column {
-        column.present += 1;
+        column.present += ctx.weight;
         let term = column.slot.add_with(ctx, value, true, false);
         if let Some(word) = words.get_mut(2 * pos + 2) {
             *word = term;

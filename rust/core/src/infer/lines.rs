@@ -3,6 +3,7 @@
 use super::builder::Accumulator;
 use super::error::{LineError, Reason};
 use super::parsed::Parsed;
+use super::skeleton::Skeletons;
 use super::tape::Tape;
 
 /// Bad lines kept for a report.
@@ -28,10 +29,13 @@ pub(crate) struct Outcome {
     pub failed: bool,
 }
 
-/// Parses every line of `chunk` into `acc`. `chunk` holds whole lines; the last may lack `\n`.
+/// Parses every line of `chunk` into `acc`, but for the lines that repeat a skeleton, which
+/// stay counted in `skeletons` until [`Skeletons::flush`]. `chunk` holds whole lines; the last
+/// may lack `\n`.
 pub(crate) fn read_chunk(
     acc: &mut Accumulator,
     tape: &mut Tape,
+    skeletons: &mut Skeletons,
     chunk: &[u8],
     mode: ErrorMode,
 ) -> Outcome {
@@ -57,8 +61,12 @@ pub(crate) fn read_chunk(
         let parsed = tape.parse_line_any(line);
         match parsed {
             Ok(end) => {
-                acc.add_line(Parsed::root(tape, line), added && tape.repeats_keys());
-                added = true;
+                if !tape.read_by_shape() && skeletons.repeats(&tape.toks, &line[..end]) {
+                    added = false;
+                } else {
+                    acc.add_line(Parsed::root(tape, line), added && tape.repeats_keys());
+                    added = true;
+                }
                 out.samples += 1;
                 pos += end + 1;
             }

@@ -22,6 +22,7 @@ mod record;
 mod render;
 mod restore;
 mod shape;
+mod skeleton;
 mod slot;
 mod source;
 mod state;

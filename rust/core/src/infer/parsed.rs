@@ -50,7 +50,7 @@ impl<'a> Parsed<'a> {
 }
 
 /// The masks that keep the first `n` of 16 bytes loaded as two little-endian words.
-const HEAD_MASKS: [[u64; 2]; 17] = {
+pub(crate) const HEAD_MASKS: [[u64; 2]; 17] = {
     let mut masks = [[0u64; 2]; 17];
     let mut n = 0;
     while n <= 16 {

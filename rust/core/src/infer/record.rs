@@ -60,7 +60,7 @@ impl Slot {
         let cap = ctx.opts.max_properties;
         let tracking = ctx.opts.enums | ctx.opts.format;
         let fields = made(&mut self.fields);
-        fields.rows += 1;
+        fields.rows += ctx.weight;
         fields.enter_epoch(ctx.epoch);
         // The record's words are checked against the last record's (`self.raw`) and rewritten
         // in place where they differ: records of one slot mostly repeat, so most are only read.
@@ -90,7 +90,7 @@ impl Slot {
             match found {
                 Found::Column(c) => {
                     let column = &mut fields.columns[c as usize];
-                    column.present += 1;
+                    column.present += ctx.weight;
                     let id = column.key;
                     let term = column.slot.add_with(ctx, value, want, tracking);
                     if want {
@@ -139,7 +139,7 @@ impl Slot {
     fn add_record_checked<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
         let want = need || (self.variants.exact() && !ctx.opts.merge);
         let fields = made(&mut self.fields);
-        fields.rows += 1;
+        fields.rows += ctx.weight;
         let tracking = ctx.opts.enums | ctx.opts.format;
         let same_keys = ctx.same_keys;
         // Whether the keys are known to differ from the current order, and from the shelved ones.
@@ -214,7 +214,7 @@ impl Slot {
                 else {
                     continue;
                 };
-                column.present += 1;
+                column.present += ctx.weight;
                 let term = column.slot.add_with(ctx, value, want, tracking);
                 if want {
                     words.extend([column.key, term]);
@@ -297,7 +297,7 @@ impl Slot {
                 Pure::new(false).term(ctx, value, child.0)
             } else {
                 let column = &mut fields.columns[c as usize];
-                column.present += 1;
+                column.present += ctx.weight;
                 column.slot.add(ctx, value, child_need)
             };
             if child_need {

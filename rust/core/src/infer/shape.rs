@@ -110,6 +110,8 @@ pub(crate) struct Shapes {
     /// Whether the line just parsed was read by the first kept shape while it described the
     /// line before: the two lines then have the same keys everywhere, in the same order.
     repeat: bool,
+    /// Whether the line just parsed was read by a kept shape.
+    shaped: bool,
 }
 
 /// The most credit kept, and what a miss costs.
@@ -226,6 +228,7 @@ impl Tape {
                 let read = shapes.kept[i].read(buf, &mut self.toks, laid);
                 shapes.laid = i == 0;
                 if let Some(end) = read {
+                    shapes.shaped = true;
                     shapes.repeat = i == 0 && shapes.described;
                     shapes.described = true;
                     shapes.kept.swap(0, i);
@@ -243,6 +246,7 @@ impl Tape {
             None => self.parse_line(buf),
         };
         let shapes = &mut self.shapes;
+        shapes.shaped = false;
         shapes.laid = false;
         shapes.repeat = false;
         shapes.described = false;
@@ -266,6 +270,13 @@ impl Tape {
     #[inline]
     pub(crate) fn repeats_keys(&self) -> bool {
         self.shapes.repeat
+    }
+
+    /// Whether the line just parsed was read by a kept shape: a line like the last few, whose
+    /// records the accumulator's own key-order hints already add cheaply.
+    #[inline]
+    pub(crate) fn read_by_shape(&self) -> bool {
+        self.shapes.shaped
     }
 
     /// Keeps the line just parsed (`buf[..end]`, whose tape this is) as the first shape the
@@ -314,6 +325,7 @@ mod tests {
     use super::super::lines::{read_chunk, ErrorMode};
     use super::super::options::Options;
     use super::super::parsed::Parsed;
+    use super::super::skeleton::Skeletons;
     use super::super::structural::tests::{mutate, number, string, value, Rng};
     use super::super::tape::ARRAY;
     use super::*;
@@ -538,13 +550,24 @@ mod tests {
                 }
                 lines += 1;
             }
-            let mut acc = Accumulator::new(opts);
-            let out = read_chunk(&mut acc, &mut tape, &chunk, ErrorMode::Skip);
-            let got = (acc.schema().expect("a small schema").to_text(), out.samples);
+            let got = read_shaped(opts, &mut tape, &chunk);
             let text = String::from_utf8_lossy(&chunk);
             assert_eq!(got, without_shapes(opts, &chunk), "{opts:?}\n{text}");
         }
         assert!(repeats > lines / 5, "{repeats} of {lines}");
+    }
+
+    /// The schema and sample count `read_chunk` gives with kept shapes and no skeletons.
+    fn read_shaped(opts: Options, tape: &mut Tape, chunk: &[u8]) -> (String, u64) {
+        let mut acc = Accumulator::new(opts);
+        let out = read_chunk(
+            &mut acc,
+            tape,
+            &mut Skeletons::off(),
+            chunk,
+            ErrorMode::Skip,
+        );
+        (acc.schema().expect("a small schema").to_text(), out.samples)
     }
 
     #[test]
@@ -564,9 +587,7 @@ mod tests {
                 ..Options::default()
             },
         ] {
-            let (mut acc, mut tape) = (Accumulator::new(opts), Tape::default());
-            let out = read_chunk(&mut acc, &mut tape, &chunk, ErrorMode::Skip);
-            let got = (acc.schema().expect("a small schema").to_text(), out.samples);
+            let got = read_shaped(opts, &mut Tape::default(), &chunk);
             assert_eq!(got, without_shapes(opts, &chunk), "{opts:?}");
         }
     }

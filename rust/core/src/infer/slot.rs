@@ -205,7 +205,7 @@ impl Slot {
         need: bool,
         tracking: bool,
     ) -> u32 {
-        self.count += 1;
+        self.count += ctx.weight;
         // Bitwise: one branch per value rather than two.
         if self.annotated & tracking {
             return self.add_tracked(ctx, v, v.kind(), need);
@@ -299,7 +299,7 @@ impl Slot {
         }
         if self.depth == 0 {
             if kind == Kind::Object {
-                self.records += 1;
+                self.records += ctx.weight;
             }
             self.leaves |= bit(EMPTY);
             return EMPTY;
@@ -310,7 +310,7 @@ impl Slot {
             return EMPTY;
         }
         let term = if kind == Kind::Object {
-            self.records += 1;
+            self.records += ctx.weight;
             self.add_record(ctx, v, need)
         } else {
             self.add_array(ctx, v, need)
@@ -322,7 +322,7 @@ impl Slot {
     }
 
     fn add_array<'a, S: Source<'a>>(&mut self, ctx: &mut Ctx, v: S, need: bool) -> u32 {
-        self.arrays += 1;
+        self.arrays += ctx.weight;
         if v.is_empty() || ctx.opts.max_properties == 0 {
             self.leaves |= bit(ARRAY);
             return ARRAY;

@@ -17,6 +17,7 @@ use super::builder::Accumulator;
 use super::error::LineError;
 use super::lines::{read_chunk, too_long, ErrorMode, Outcome, Report};
 use super::options::Options;
+use super::skeleton::Skeletons;
 use super::tape::Tape;
 
 /// The largest block read from a stream.
@@ -96,14 +97,19 @@ fn work<'c>(
 ) -> Finished {
     let mut acc = Accumulator::new(lines.options);
     let mut tape = Tape::default();
+    let mut skeletons = Skeletons::new(lines.options);
     let mut outcomes = Vec::new();
     while let Some((index, chunk)) = next() {
         if index > shared.stop.load(Ordering::Relaxed) {
             continue;
         }
         let outcome = match &chunk {
-            Chunk::Borrowed(bytes) => read_chunk(&mut acc, &mut tape, bytes, lines.mode),
-            Chunk::Owned(bytes) => read_chunk(&mut acc, &mut tape, bytes, lines.mode),
+            Chunk::Borrowed(bytes) => {
+                read_chunk(&mut acc, &mut tape, &mut skeletons, bytes, lines.mode)
+            }
+            Chunk::Owned(bytes) => {
+                read_chunk(&mut acc, &mut tape, &mut skeletons, bytes, lines.mode)
+            }
             Chunk::TooLong => too_long(),
         };
         if let Chunk::Owned(bytes) = chunk {
@@ -119,6 +125,7 @@ fn work<'c>(
         }
         outcomes.push((index, outcome));
     }
+    skeletons.flush(&mut acc);
     (acc, outcomes)
 }
 
@@ -239,7 +246,15 @@ fn read_small(
     tick: &mut dyn FnMut(u64) -> bool,
 ) -> Result<(Accumulator, Report), LinesError> {
     let mut acc = Accumulator::new(lines.options);
-    let outcome = read_chunk(&mut acc, &mut Tape::default(), data, lines.mode);
+    let mut skeletons = Skeletons::new(lines.options);
+    let outcome = read_chunk(
+        &mut acc,
+        &mut Tape::default(),
+        &mut skeletons,
+        data,
+        lines.mode,
+    );
+    skeletons.flush(&mut acc);
     if !tick(data.len() as u64) {
         return Err(LinesError::Cancelled);
     }

@@ -1,0 +1,498 @@
+//! Repeated line skeletons in JSON Lines. Without enums and formats, inference reads no
+//! scalar's value, only its kind, so a line whose tokens, keys and scalar kinds are those of
+//! a line already added changes nothing but counts. Such a line is only counted against the
+//! kept copy of that line, which is added once more at the end, weighted by the count
+//! ([`Accumulator::add_weighted`]).
+
+use hashbrown::HashMap;
+
+use super::builder::Accumulator;
+use super::fields::pack;
+use super::options::Options;
+use super::parsed::{classify, Parsed, HEAD_MASKS};
+use super::source::NumberClass;
+use super::tape::{Tape, Tok, EXPONENT, FALSE, FRACTION, KEY, NUMBER, TRUE};
+
+/// Skeletons kept per reader, per hash, and the bytes their words and lines may hold together.
+const KEPT_LIMIT: usize = 1024;
+const CHAIN_LIMIT: u32 = 4;
+const BYTES_LIMIT: usize = 512 * 1024;
+/// Lines looked up before the hit rate is judged, and the rate below which a reader stops
+/// looking (a miss costs about a tenth of what a hit saves).
+const TRIAL: u64 = 4096;
+const MIN_HITS_PER: u64 = 8;
+const NONE: u32 = u32::MAX;
+
+struct Kept {
+    /// Each token's [`kind`].
+    words: Box<[u64]>,
+    /// Each key's first sixteen bytes, and the words of the bytes past them in long keys.
+    heads: Box<[[u64; 2]]>,
+    tails: Box<[u64]>,
+    line: Box<[u8]>,
+    pending: u64,
+    /// The next skeleton with the same hash.
+    next: u32,
+}
+
+/// The skeletons one reader has met, and how many lines repeated each since the last flush.
+pub(crate) struct Skeletons {
+    on: bool,
+    /// A [`rough`] hash to the first of its skeletons in `kept`, and how many it has.
+    index: HashMap<u64, (u32, u32)>,
+    kept: Vec<Kept>,
+    scratch: (Vec<u64>, Vec<[u64; 2]>, Vec<u64>),
+    bytes: usize,
+    looked: u64,
+    hits: u64,
+}
+
+impl Skeletons {
+    pub fn new(opts: Options) -> Skeletons {
+        Skeletons {
+            on: !opts.enums && !opts.format,
+            index: HashMap::new(),
+            kept: Vec::new(),
+            scratch: (Vec::new(), Vec::new(), Vec::new()),
+            bytes: 0,
+            looked: 0,
+            hits: 0,
+        }
+    }
+
+    /// Never looks a line up.
+    #[cfg(test)]
+    pub fn off() -> Skeletons {
+        Skeletons {
+            on: false,
+            ..Skeletons::new(Options::default())
+        }
+    }
+
+    /// Whether the line whose tokens are `toks` (`line` holding exactly its bytes) repeats a
+    /// kept skeleton, in which case it is counted and must not be added; otherwise it is kept,
+    /// room allowing, and the caller adds it.
+    #[inline]
+    pub fn repeats(&mut self, toks: &[Tok], line: &[u8]) -> bool {
+        if !self.on {
+            return false;
+        }
+        self.looked += 1;
+        let hash = toks.iter().fold(0, |hash, t| mix(hash, rough(t)));
+        let (mut at, chain) = self.index.get(&hash).copied().unwrap_or((NONE, 0));
+        while let Some(kept) = self.kept.get_mut(at as usize) {
+            if same(kept, toks, line) {
+                kept.pending += 1;
+                self.hits += 1;
+                return true;
+            }
+            at = kept.next;
+        }
+        if chain < CHAIN_LIMIT {
+            self.keep(hash, toks, line);
+        }
+        false
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn keep(&mut self, hash: u64, toks: &[Tok], line: &[u8]) {
+        if self.looked >= TRIAL && self.hits * MIN_HITS_PER < self.looked {
+            self.on = false;
+            return;
+        }
+        let (words, heads, tails) = &mut self.scratch;
+        write(words, heads, tails, toks, line);
+        let size = (words.len() + heads.len() * 2 + tails.len()) * 8 + line.len();
+        if self.kept.len() >= KEPT_LIMIT || self.bytes + size > BYTES_LIMIT {
+            return;
+        }
+        self.bytes += size;
+        let id = self.kept.len() as u32;
+        let (first, chain) = self.index.entry(hash).or_insert((NONE, 0));
+        self.kept.push(Kept {
+            words: words.as_slice().into(),
+            heads: heads.as_slice().into(),
+            tails: tails.as_slice().into(),
+            line: line.into(),
+            pending: 0,
+            next: *first,
+        });
+        (*first, *chain) = (id, *chain + 1);
+    }
+
+    /// Adds each counted repeat to `acc`, its kept line once with the count as weight.
+    pub fn flush(&mut self, acc: &mut Accumulator) {
+        let mut tape = Tape::default();
+        for kept in &mut self.kept {
+            let weight = std::mem::take(&mut kept.pending);
+            if weight > 0 && tape.parse_line(&kept.line).is_ok() {
+                acc.add_weighted(Parsed::root(&tape, &kept.line), weight);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn mix(hash: u64, word: u64) -> u64 {
+    (hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+/// Per tag, the word [`rough`] starts from (a boolean's is `TRUE`'s) and the mask of the bits
+/// above it that keep `b` (a key's length, a container's child count).
+const ROUGH: [(u64, u64); 8] = {
+    let mut table = [(0, 0); 8];
+    let mut tag = 0;
+    while tag < 8 {
+        let word = if tag == FALSE as usize {
+            TRUE
+        } else {
+            tag as u8
+        };
+        let sized = if tag >= KEY as usize { !0xFF } else { 0 };
+        table[tag] = (word as u64, sized);
+        tag += 1;
+    }
+    table
+};
+
+/// A token's kind without a number's class: booleans alike, and a key's length or a
+/// container's child count above the tag. By table, without branches: it is hashed for every
+/// line.
+#[inline(always)]
+fn rough(t: &Tok) -> u64 {
+    let (word, sized) = ROUGH[usize::from(t.tag & 7)];
+    word | ((u64::from(t.b) << 8) & sized)
+}
+
+/// A token's word in a skeleton: [`rough`], with a number's class above the tag.
+#[inline(always)]
+fn kind(t: &Tok, line: &[u8]) -> u64 {
+    let rough = rough(t);
+    if t.tag != NUMBER || (t.flag & (FRACTION | EXPONENT) == 0 && t.b <= 308) {
+        return rough;
+    }
+    let text = &line[t.a as usize..(t.a + t.b) as usize];
+    rough
+        | match classify(text, t.flag & (FRACTION | EXPONENT)) {
+            NumberClass::Integer => 0,
+            NumberClass::Fraction => 1 << 8,
+            NumberClass::NonFinite => 2 << 8,
+        }
+}
+
+/// Whether the tokens `toks` of `line` have the skeleton `kept`.
+#[inline(never)]
+fn same(kept: &Kept, toks: &[Tok], line: &[u8]) -> bool {
+    if toks.len() != kept.words.len() {
+        return false;
+    }
+    let mut heads = kept.heads.iter();
+    let mut tails = &kept.tails[..];
+    for (t, &word) in toks.iter().zip(kept.words.iter()) {
+        let matched = if t.tag == NUMBER {
+            kind(t, line) == word
+        } else {
+            rough(t) == word
+        };
+        if !matched {
+            return false;
+        }
+        if t.tag == KEY {
+            if heads.next() != Some(&key_words(line, *t)) {
+                return false;
+            }
+            if t.b > 16 {
+                let long = long_words(line, *t);
+                match tails.split_at_checked(long.len()) {
+                    Some((these, rest)) if *these == long[..] => tails = rest,
+                    _ => return false,
+                }
+            }
+        }
+    }
+    true
+}
+
+/// The words of a key's bytes past its first sixteen.
+#[cold]
+fn long_words(line: &[u8], t: Tok) -> Vec<u64> {
+    line[t.a as usize + 16..(t.a + t.b) as usize]
+        .chunks(8)
+        .map(|chunk| {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            u64::from_le_bytes(word)
+        })
+        .collect()
+}
+
+/// Writes the skeleton of a line: each token's [`kind`], each key's first sixteen bytes, and
+/// the bytes of long keys past them, eight to a word.
+fn write(
+    words: &mut Vec<u64>,
+    heads: &mut Vec<[u64; 2]>,
+    tails: &mut Vec<u64>,
+    toks: &[Tok],
+    line: &[u8],
+) {
+    words.clear();
+    heads.clear();
+    tails.clear();
+    for t in toks {
+        words.push(kind(t, line));
+        if t.tag == KEY {
+            heads.push(key_words(line, *t));
+            if t.b > 16 {
+                tails.extend(long_words(line, *t));
+            }
+        }
+    }
+}
+
+/// The first sixteen bytes of the key token `t`, zero past its end.
+#[inline(always)]
+fn key_words(line: &[u8], t: Tok) -> [u64; 2] {
+    let (start, len) = (t.a as usize, t.b as usize);
+    match line.get(start..start + 16) {
+        Some(bytes) => {
+            let word = |at: usize| {
+                let mut raw = [0u8; 8];
+                raw.copy_from_slice(&bytes[at..at + 8]);
+                u64::from_le_bytes(raw)
+            };
+            let [low, high] = HEAD_MASKS[len.min(16)];
+            [word(0) & low, word(8) & high]
+        }
+        None => pack(&line[start..start + len]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lines::{read_chunk, ErrorMode, Outcome};
+    use super::super::render::Render;
+    use super::super::slot::{Slot, Variants};
+    use super::*;
+    use crate::testing::xorshift;
+
+    /// Everything an accumulator's state says but its hints and the order things were met in:
+    /// counts, flags, enums and formats per slot, columns by key, variants by schema.
+    fn dump(acc: &Accumulator) -> String {
+        let (ctx, root) = acc.parts();
+        let render = Render::new(ctx);
+        let mut out = format!("samples {}\n", acc.samples());
+        slot(&mut out, ctx, &render, root, 0);
+        out
+    }
+
+    fn slot(
+        out: &mut String,
+        ctx: &super::super::ctx::Ctx,
+        render: &Render<'_>,
+        s: &Slot,
+        d: usize,
+    ) {
+        let pad = " ".repeat(d);
+        out.push_str(&format!(
+            "{pad}count {} records {} arrays {} leaves {} enums {:?} formats {:?}\n",
+            s.count, s.records, s.arrays, s.leaves, s.enums, s.formats
+        ));
+        if let Variants::Exact(list) = &s.variants {
+            let mut terms: Vec<String> = list.iter().map(|&t| render.term(t).to_text()).collect();
+            terms.sort();
+            out.push_str(&format!("{pad}variants {terms:?}\n"));
+        }
+        if let Some(fields) = &s.fields {
+            out.push_str(&format!(
+                "{pad}rows {} truncated {} opened {}\n",
+                fields.rows, fields.truncated, fields.opened
+            ));
+            let mut columns: Vec<_> = fields.columns.iter().collect();
+            columns.sort_by_key(|c| ctx.keys.get(c.key).to_vec());
+            for c in columns {
+                let key = String::from_utf8_lossy(ctx.keys.get(c.key));
+                out.push_str(&format!("{pad}{key:?} present {}\n", c.present));
+                slot(out, ctx, render, &c.slot, d + 1);
+            }
+        }
+        if let Some(items) = &s.items {
+            out.push_str(&format!("{pad}items\n"));
+            slot(out, ctx, render, items, d + 1);
+        }
+    }
+
+    fn pick<'a>(rng: &mut u64, from: &[&'a str]) -> &'a str {
+        from[(xorshift(rng) % from.len() as u64) as usize]
+    }
+
+    /// A scalar from a small pool, so that lines repeat skeletons but not bytes; numbers of
+    /// every class in their several spellings.
+    fn scalar(rng: &mut u64) -> String {
+        let pool = [
+            "null",
+            "true",
+            "false",
+            "1",
+            "-0",
+            "1.0",
+            "1.5",
+            "2e3",
+            "1e400",
+            "-1E-400",
+            "0.25",
+            "\"a\"",
+            "\"b\\\"c\"",
+            "\"\\ud800\"",
+            "\"\u{e9}t\u{e9}\"",
+            "12345678901234567890",
+        ];
+        pick(rng, &pool).to_string()
+    }
+
+    fn value(rng: &mut u64, depth: u32) -> String {
+        let keys = [
+            "id",
+            "ab",
+            "ba",
+            "k\\u0061",
+            "ka",
+            "a_key_longer_than_sixteen",
+            "a_key_longer_than_sixteeN",
+            "x",
+            "y",
+            "",
+        ];
+        match xorshift(rng) % if depth == 0 { 2 } else { 8 } {
+            0 | 1 => scalar(rng),
+            2..=4 => {
+                let n = xorshift(rng) % 4;
+                let entries: Vec<String> = (0..n)
+                    .map(|_| format!("\"{}\": {}", pick(rng, &keys), value(rng, depth - 1)))
+                    .collect();
+                format!("{{{}}}", entries.join(", "))
+            }
+            _ => {
+                let n = xorshift(rng) % 3;
+                let items: Vec<String> = (0..n).map(|_| value(rng, depth - 1)).collect();
+                format!("[{}]", items.join(","))
+            }
+        }
+    }
+
+    /// JSON Lines from a few record templates, each filled with pooled values, with now and
+    /// then a line of another kind, a blank line or a bad one.
+    fn lines(rng: &mut u64, count: usize) -> Vec<u8> {
+        let templates: Vec<String> = (0..6)
+            .map(|_| {
+                let mut r = xorshift(rng);
+                format!("{{\"t\": 1, \"v\": {}}}", value(&mut r, 3))
+            })
+            .collect();
+        let mut out = Vec::new();
+        for _ in 0..count {
+            let line = match xorshift(rng) % 20 {
+                0 => value(rng, 3),
+                1 => String::new(),
+                2 => "{\"bad\": ".to_string(),
+                _ => {
+                    let template = pick(
+                        rng,
+                        &templates.iter().map(String::as_str).collect::<Vec<_>>(),
+                    )
+                    .to_string();
+                    // Scalars change kind now and then, the keys never.
+                    let mut filled = String::new();
+                    for (i, part) in template.split("null").enumerate() {
+                        if i > 0 {
+                            let kept = xorshift(rng) % 4 != 0;
+                            filled.push_str(&if kept {
+                                "null".to_string()
+                            } else {
+                                scalar(rng)
+                            });
+                        }
+                        filled.push_str(part);
+                    }
+                    // Keys change now and then too, keeping their length.
+                    for (from, to) in [("\"ab\":", "\"ba\":"), ("sixteen\":", "sixteeN\":")] {
+                        if xorshift(rng) % 4 == 0 {
+                            filled = filled.replacen(from, to, 1);
+                        }
+                    }
+                    filled
+                }
+            };
+            out.extend_from_slice(line.as_bytes());
+            out.push(b'\n');
+        }
+        out
+    }
+
+    fn read(opts: Options, data: &[u8], mut skeletons: Skeletons) -> (Accumulator, Outcome, u64) {
+        let mut acc = Accumulator::new(opts);
+        let out = read_chunk(
+            &mut acc,
+            &mut Tape::default(),
+            &mut skeletons,
+            data,
+            ErrorMode::Skip,
+        );
+        let hits = skeletons.hits;
+        skeletons.flush(&mut acc);
+        (acc, out, hits)
+    }
+
+    #[test]
+    fn a_counted_repeat_leaves_the_state_of_adding_every_line() {
+        let mut rng = 0x2545_F491_4F6C_DD1D;
+        let options = [
+            Options::default(),
+            Options {
+                merge: true,
+                ..Options::default()
+            },
+            Options {
+                closed: false,
+                ..Options::default()
+            },
+            Options {
+                max_properties: 2,
+                ..Options::default()
+            },
+            Options {
+                max_depth: 1,
+                ..Options::default()
+            },
+            Options {
+                enums: true,
+                format: true,
+                ..Options::default()
+            },
+        ];
+        let mut hits = 0;
+        for round in 0..60 {
+            let data = lines(&mut rng, 50 + round * 10);
+            for opts in options {
+                let (want, want_out, _) = read(opts, &data, Skeletons::off());
+                let (got, got_out, hit) = read(opts, &data, Skeletons::new(opts));
+                hits += hit;
+                assert_eq!(
+                    dump(&got),
+                    dump(&want),
+                    "{}",
+                    String::from_utf8_lossy(&data)
+                );
+                assert_eq!(
+                    got.schema().unwrap().to_text(),
+                    want.schema().unwrap().to_text()
+                );
+                assert_eq!(
+                    (got_out.lines, got_out.samples, got_out.skipped),
+                    (want_out.lines, want_out.samples, want_out.skipped)
+                );
+            }
+        }
+        assert!(hits > 10_000, "too few repeats to test anything: {hits}");
+    }
+}
