@@ -61,7 +61,12 @@ pub(crate) fn read_chunk(
         let parsed = tape.parse_line_any(line);
         match parsed {
             Ok(end) => {
-                if !tape.read_by_shape() && skeletons.repeats(&tape.toks, &line[..end]) {
+                let line = &line[..end];
+                let shaped = tape.shaped_kinds(line);
+                // A line read by a shape with too many scalars to pack is added: the key-order
+                // hints make it cheap.
+                let checked = shaped.is_some() || !tape.read_by_shape();
+                if checked && skeletons.repeats(&tape.toks, line, shaped) {
                     added = false;
                 } else {
                     acc.add_line(Parsed::root(tape, line), added && tape.repeats_keys());

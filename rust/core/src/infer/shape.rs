@@ -11,6 +11,7 @@
 //! the tests hold it to the scalar parser.
 
 use super::error::SyntaxError;
+use super::skeleton::scalar_kind;
 use super::tape::{number_end, scan, Tape, Tok, FALSE, KEY, NULL, NUMBER, OBJECT, STRING, TRUE};
 
 /// The longest line, and the most tokens, kept as a shape: larger lines are not worth a copy.
@@ -89,6 +90,8 @@ struct Shape {
     tail: Gap,
     /// Each key's token index and offset in its gap, in order.
     keys: Vec<(u32, u32)>,
+    /// Unique among the shapes one tape kept.
+    stamp: u64,
 }
 
 /// The recent shapes, the last one matched first.
@@ -112,6 +115,8 @@ pub(crate) struct Shapes {
     repeat: bool,
     /// Whether the line just parsed was read by a kept shape.
     shaped: bool,
+    /// The last stamp given to a shape.
+    stamps: u64,
 }
 
 /// The most credit kept, and what a miss costs.
@@ -272,8 +277,23 @@ impl Tape {
         self.shapes.repeat
     }
 
-    /// Whether the line just parsed was read by a kept shape: a line like the last few, whose
-    /// records the accumulator's own key-order hints already add cheaply.
+    /// For a line just read by a kept shape (`line` holding its bytes), that shape's stamp and
+    /// its scalars' kinds, four bits each: two lines with both equal have one skeleton, their
+    /// keys and nesting being the shape's. `None` for another line or more than sixteen scalars.
+    #[inline]
+    pub(crate) fn shaped_kinds(&self, line: &[u8]) -> Option<(u64, u64)> {
+        let shape = self.shapes.kept.first().filter(|_| self.shapes.shaped)?;
+        if shape.scalars.len() > 16 {
+            return None;
+        }
+        let mut kinds = 0u64;
+        for &(at, _, _) in &shape.scalars {
+            kinds = (kinds << 4) | scalar_kind(self.toks.get(at as usize)?, line);
+        }
+        Some((shape.stamp, kinds))
+    }
+
+    /// Whether the line just parsed was read by a kept shape.
     #[inline]
     pub(crate) fn read_by_shape(&self) -> bool {
         self.shapes.shaped
@@ -285,12 +305,15 @@ impl Tape {
         if end > MAX_LINE || self.toks.len() > MAX_TOKS {
             return false;
         }
+        self.shapes.stamps += 1;
+        let stamp = self.shapes.stamps;
         let kept = &mut self.shapes.kept;
         if kept.len() < SHAPES {
             kept.push(Shape::default());
         }
         kept.rotate_right(1);
         let shape = &mut kept[0];
+        shape.stamp = stamp;
         shape.line.clear();
         shape.toks.clear();
         shape.scalars.clear();

@@ -11,7 +11,7 @@ use super::fields::pack;
 use super::options::Options;
 use super::parsed::{classify, Parsed, HEAD_MASKS};
 use super::source::NumberClass;
-use super::tape::{Tape, Tok, EXPONENT, FALSE, FRACTION, KEY, NUMBER, TRUE};
+use super::tape::{Tape, Tok, EXPONENT, FALSE, FRACTION, KEY, NULL, NUMBER, TRUE};
 
 /// Skeletons kept per reader, per hash, and the bytes their words and lines may hold together.
 const KEPT_LIMIT: usize = 1024;
@@ -41,6 +41,9 @@ pub(crate) struct Skeletons {
     /// A [`rough`] hash to the first of its skeletons in `kept`, and how many it has.
     index: HashMap<u64, (u32, u32)>,
     kept: Vec<Kept>,
+    /// A kept shape's stamp and its scalars' kinds ([`Tape::shaped_kinds`]) to the skeleton
+    /// a line with both was found to have.
+    shaped: HashMap<(u64, u64), u32>,
     scratch: (Vec<u64>, Vec<[u64; 2]>, Vec<u64>),
     bytes: usize,
     looked: u64,
@@ -53,6 +56,7 @@ impl Skeletons {
             on: !opts.enums && !opts.format,
             index: HashMap::new(),
             kept: Vec::new(),
+            shaped: HashMap::new(),
             scratch: (Vec::new(), Vec::new(), Vec::new()),
             bytes: 0,
             looked: 0,
@@ -71,41 +75,60 @@ impl Skeletons {
 
     /// Whether the line whose tokens are `toks` (`line` holding exactly its bytes) repeats a
     /// kept skeleton, in which case it is counted and must not be added; otherwise it is kept,
-    /// room allowing, and the caller adds it.
+    /// room allowing, and the caller adds it. `shaped` is [`Tape::shaped_kinds`] of the line.
     #[inline]
-    pub fn repeats(&mut self, toks: &[Tok], line: &[u8]) -> bool {
+    pub fn repeats(&mut self, toks: &[Tok], line: &[u8], shaped: Option<(u64, u64)>) -> bool {
         if !self.on {
             return false;
         }
         self.looked += 1;
+        if let Some(&at) = shaped.and_then(|key| self.shaped.get(&key)) {
+            self.kept[at as usize].pending += 1;
+            self.hits += 1;
+            return true;
+        }
         let hash = toks.iter().fold(0, |hash, t| mix(hash, rough(t)));
         let (mut at, chain) = self.index.get(&hash).copied().unwrap_or((NONE, 0));
         while let Some(kept) = self.kept.get_mut(at as usize) {
             if same(kept, toks, line) {
                 kept.pending += 1;
                 self.hits += 1;
+                self.learn(shaped, at);
                 return true;
             }
             at = kept.next;
         }
         if chain < CHAIN_LIMIT {
-            self.keep(hash, toks, line);
+            if let Some(at) = self.keep(hash, toks, line) {
+                self.learn(shaped, at);
+            }
         }
         false
     }
 
+    /// Remembers that lines read by a kept shape with these scalar kinds have skeleton `at`.
+    #[cold]
+    fn learn(&mut self, shaped: Option<(u64, u64)>, at: u32) {
+        if let Some(key) = shaped {
+            if self.shaped.len() >= KEPT_LIMIT {
+                self.shaped.clear();
+            }
+            self.shaped.insert(key, at);
+        }
+    }
+
     #[cold]
     #[inline(never)]
-    fn keep(&mut self, hash: u64, toks: &[Tok], line: &[u8]) {
+    fn keep(&mut self, hash: u64, toks: &[Tok], line: &[u8]) -> Option<u32> {
         if self.looked >= TRIAL && self.hits * MIN_HITS_PER < self.looked {
             self.on = false;
-            return;
+            return None;
         }
         let (words, heads, tails) = &mut self.scratch;
         write(words, heads, tails, toks, line);
         let size = (words.len() + heads.len() * 2 + tails.len()) * 8 + line.len();
         if self.kept.len() >= KEPT_LIMIT || self.bytes + size > BYTES_LIMIT {
-            return;
+            return None;
         }
         self.bytes += size;
         let id = self.kept.len() as u32;
@@ -119,6 +142,7 @@ impl Skeletons {
             next: *first,
         });
         (*first, *chain) = (id, *chain + 1);
+        Some(id)
     }
 
     /// Adds each counted repeat to `acc`, its kept line once with the count as weight.
@@ -179,6 +203,21 @@ fn kind(t: &Tok, line: &[u8]) -> u64 {
             NumberClass::Fraction => 1 << 8,
             NumberClass::NonFinite => 2 << 8,
         }
+}
+
+/// A scalar token's kind in four bits: null, boolean, string, or a number by class.
+#[inline(always)]
+pub(crate) fn scalar_kind(t: &Tok, line: &[u8]) -> u64 {
+    match t.tag {
+        NULL => 0,
+        TRUE | FALSE => 1,
+        NUMBER => match kind(t, line) >> 8 {
+            0 => 3,
+            1 => 4,
+            _ => 5,
+        },
+        _ => 2,
+    }
 }
 
 /// Whether the tokens `toks` of `line` have the skeleton `kept`.
@@ -322,34 +361,27 @@ mod tests {
         }
     }
 
-    fn pick<'a>(rng: &mut u64, from: &[&'a str]) -> &'a str {
-        from[(xorshift(rng) % from.len() as u64) as usize]
-    }
-
-    /// A scalar from a small pool, so that lines repeat skeletons but not bytes; numbers of
-    /// every class in their several spellings.
-    fn scalar(rng: &mut u64) -> String {
-        let pool = [
-            "null",
-            "true",
-            "false",
-            "1",
-            "-0",
-            "1.0",
-            "1.5",
-            "2e3",
-            "1e400",
-            "-1E-400",
-            "0.25",
+    /// Scalars by kind, each kind in several spellings (numbers by class).
+    const KINDS: [&[&str]; 6] = [
+        &["null"],
+        &["true", "false"],
+        &["1", "-0", "1.0", "2e3", "-1E-400", "12345678901234567890"],
+        &["1.5", "0.25", "-1.5e-3"],
+        &["1e400", "-1E400"],
+        &[
             "\"a\"",
             "\"b\\\"c\"",
             "\"\\ud800\"",
             "\"\u{e9}t\u{e9}\"",
-            "12345678901234567890",
-        ];
-        pick(rng, &pool).to_string()
+            "\"\"",
+        ],
+    ];
+
+    fn pick<'a>(rng: &mut u64, from: &[&'a str]) -> &'a str {
+        from[(xorshift(rng) % from.len() as u64) as usize]
     }
 
+    /// A value whose scalars are holes, `@` and the kind they were drawn with.
     fn value(rng: &mut u64, depth: u32) -> String {
         let keys = [
             "id",
@@ -364,7 +396,7 @@ mod tests {
             "",
         ];
         match xorshift(rng) % if depth == 0 { 2 } else { 8 } {
-            0 | 1 => scalar(rng),
+            0 | 1 => format!("@{}", xorshift(rng) % KINDS.len() as u64),
             2..=4 => {
                 let n = xorshift(rng) % 4;
                 let entries: Vec<String> = (0..n)
@@ -380,47 +412,51 @@ mod tests {
         }
     }
 
-    /// JSON Lines from a few record templates, each filled with pooled values, with now and
-    /// then a line of another kind, a blank line or a bad one.
+    /// A template with each hole filled by another spelling of its kind, or now and then by
+    /// a scalar of any kind; now and then a key changes too, keeping its length.
+    fn fill(rng: &mut u64, template: &str) -> String {
+        let mut filled = String::new();
+        let mut parts = template.split('@');
+        filled.push_str(parts.next().unwrap_or_default());
+        for part in parts {
+            let (kind, rest) = part.split_at(1);
+            let kind = if xorshift(rng) % 4 == 0 {
+                (xorshift(rng) % KINDS.len() as u64) as usize
+            } else {
+                kind.parse().unwrap_or(0)
+            };
+            filled.push_str(pick(rng, KINDS[kind]));
+            filled.push_str(rest);
+        }
+        for (from, to) in [("\"ab\":", "\"ba\":"), ("sixteen\":", "sixteeN\":")] {
+            if xorshift(rng) % 4 == 0 {
+                filled = filled.replacen(from, to, 1);
+            }
+        }
+        filled
+    }
+
+    /// JSON Lines from a few record templates, mostly in runs of one, with now and then a line
+    /// of another kind, a blank line or a bad one.
     fn lines(rng: &mut u64, count: usize) -> Vec<u8> {
-        let templates: Vec<String> = (0..6)
-            .map(|_| {
-                let mut r = xorshift(rng);
-                format!("{{\"t\": 1, \"v\": {}}}", value(&mut r, 3))
-            })
+        let templates: Vec<String> = (0..1 + xorshift(rng) % 6)
+            .map(|_| format!("{{\"t\": @2, \"v\": {}}}", value(rng, 3)))
             .collect();
         let mut out = Vec::new();
+        let mut current = 0;
         for _ in 0..count {
             let line = match xorshift(rng) % 20 {
-                0 => value(rng, 3),
+                0 => {
+                    let template = value(rng, 3);
+                    fill(rng, &template)
+                }
                 1 => String::new(),
                 2 => "{\"bad\": ".to_string(),
                 _ => {
-                    let template = pick(
-                        rng,
-                        &templates.iter().map(String::as_str).collect::<Vec<_>>(),
-                    )
-                    .to_string();
-                    // Scalars change kind now and then, the keys never.
-                    let mut filled = String::new();
-                    for (i, part) in template.split("null").enumerate() {
-                        if i > 0 {
-                            let kept = xorshift(rng) % 4 != 0;
-                            filled.push_str(&if kept {
-                                "null".to_string()
-                            } else {
-                                scalar(rng)
-                            });
-                        }
-                        filled.push_str(part);
+                    if xorshift(rng) % 4 == 0 {
+                        current = (xorshift(rng) % templates.len() as u64) as usize;
                     }
-                    // Keys change now and then too, keeping their length.
-                    for (from, to) in [("\"ab\":", "\"ba\":"), ("sixteen\":", "sixteeN\":")] {
-                        if xorshift(rng) % 4 == 0 {
-                            filled = filled.replacen(from, to, 1);
-                        }
-                    }
-                    filled
+                    fill(rng, &templates[current])
                 }
             };
             out.extend_from_slice(line.as_bytes());
