@@ -451,6 +451,25 @@ impl Tape {
         self.walk::<false>(buf)
     }
 
+    /// One JSON Lines line read as [`Tape::parse_line_any`] reads a line no recent shape
+    /// repeats: the structural scan, else the scalar parser. Public only for the tokenizer
+    /// comparison in `examples/tokenizers.rs`.
+    #[doc(hidden)]
+    pub fn parse_line_scanned(&mut self, buf: &[u8]) -> Result<usize, SyntaxError> {
+        match self.parse_line_fast(buf) {
+            Some(end) => Ok(end),
+            None => self.parse_line(buf),
+        }
+    }
+
+    /// [`Tape::parse_line_any`], as the JSON Lines reader calls it (kept shapes first). Public
+    /// only for `examples/tokenizers.rs`.
+    #[doc(hidden)]
+    pub fn parse_line_shaped(&mut self, buf: &[u8]) -> Result<usize, SyntaxError> {
+        self.parse_line_any(buf)
+    }
+
+    // Kept over simd-json, sonic-rs and simdjson: fewer instructions a byte (examples/tokenizers).
     /// [`Tape::parse_line_fast`] compiled for AVX2, BMI1 and PCLMULQDQ, so the classifier
     /// inlines into the walk, `tzcnt`/`blsr` pick the events and one `pclmulqdq` finds the
     /// string bodies.
