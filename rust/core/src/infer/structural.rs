@@ -22,7 +22,9 @@
 //! (part of every x86_64 CPU), else byte by byte; the tests hold each to the byte-by-byte one.
 
 use super::error::SyntaxError;
-use super::tape::{Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, NUMBER, OBJECT, STRING, TRUE};
+use super::tape::{
+    is_utf8, Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, NUMBER, OBJECT, STRING, TRUE,
+};
 
 /// The byte classes of one 64-byte block, one bit per byte.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -557,7 +559,7 @@ impl Tape {
                     }
                     let end = scan.blocks.end?;
                     let short = end < u32::MAX as usize;
-                    let valid = !scan.blocks.high || std::str::from_utf8(&buf[..end]).is_ok();
+                    let valid = !scan.blocks.high || is_utf8(&buf[..end]);
                     return (short && valid).then_some(end);
                 };
                 match scan.event()?.1 {
