@@ -471,7 +471,7 @@ impl Tape {
         self.parse_line_any(buf)
     }
 
-    // Kept over simd-json, sonic-rs and simdjson: fewer instructions a byte (examples/tokenizers).
+    // Kept over simd-json, sonic-rs (examples/tokenizers) and simdjson: fewer instructions a byte.
     /// [`Tape::parse_line_fast`] compiled for AVX2, BMI1 and PCLMULQDQ, so the classifier
     /// inlines into the walk, `tzcnt`/`blsr` pick the events and one `pclmulqdq` finds the
     /// string bodies.
