@@ -445,6 +445,7 @@ fn main() {
     if tool == "probe" {
         let cases: &[&[u8]] = &[
             br#""\ud800""#,
+            br#"{"a": "\ud800x"}"#,
             br#"{"\udc00x": 1}"#,
             br#""\ud83d\ude00""#,
             b"1e400",
