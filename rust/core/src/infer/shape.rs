@@ -12,7 +12,9 @@
 
 use super::error::SyntaxError;
 use super::skeleton::scalar_kind;
-use super::tape::{number_end, scan, Tape, Tok, FALSE, KEY, NULL, NUMBER, OBJECT, STRING, TRUE};
+use super::tape::{
+    is_utf8, number_end, scan, Tape, Tok, FALSE, KEY, NULL, NUMBER, OBJECT, STRING, TRUE,
+};
 
 /// The longest line, and the most tokens, kept as a shape: larger lines are not worth a copy.
 const MAX_LINE: usize = 1 << 14;
@@ -213,7 +215,7 @@ impl Shape {
         if !matches!(buf.get(new), None | Some(b'\n')) || new >= u32::MAX as usize {
             return None;
         }
-        if high && std::str::from_utf8(&buf[..new]).is_err() {
+        if high && !is_utf8(&buf[..new]) {
             return None;
         }
         Some(new)

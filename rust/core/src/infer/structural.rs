@@ -22,7 +22,9 @@
 //! (part of every x86_64 CPU), else byte by byte; the tests hold each to the byte-by-byte one.
 
 use super::error::SyntaxError;
-use super::tape::{Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, NUMBER, OBJECT, STRING, TRUE};
+use super::tape::{
+    is_utf8, Frame, Tape, Tok, ARRAY, FALSE, KEY, NULL, NUMBER, OBJECT, STRING, TRUE,
+};
 
 /// The byte classes of one 64-byte block, one bit per byte.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
@@ -451,6 +453,25 @@ impl Tape {
         self.walk::<false>(buf)
     }
 
+    /// One JSON Lines line read as [`Tape::parse_line_any`] reads a line no recent shape
+    /// repeats: the structural scan, else the scalar parser. Public only for the tokenizer
+    /// comparison in `examples/tokenizers.rs`.
+    #[doc(hidden)]
+    pub fn parse_line_scanned(&mut self, buf: &[u8]) -> Result<usize, SyntaxError> {
+        match self.parse_line_fast(buf) {
+            Some(end) => Ok(end),
+            None => self.parse_line(buf),
+        }
+    }
+
+    /// [`Tape::parse_line_any`], as the JSON Lines reader calls it (kept shapes first). Public
+    /// only for `examples/tokenizers.rs`.
+    #[doc(hidden)]
+    pub fn parse_line_shaped(&mut self, buf: &[u8]) -> Result<usize, SyntaxError> {
+        self.parse_line_any(buf)
+    }
+
+    // Kept over simd-json, sonic-rs (examples/tokenizers) and simdjson: fewer instructions a byte.
     /// [`Tape::parse_line_fast`] compiled for AVX2, BMI1 and PCLMULQDQ, so the classifier
     /// inlines into the walk, `tzcnt`/`blsr` pick the events and one `pclmulqdq` finds the
     /// string bodies.
@@ -538,7 +559,7 @@ impl Tape {
                     }
                     let end = scan.blocks.end?;
                     let short = end < u32::MAX as usize;
-                    let valid = !scan.blocks.high || std::str::from_utf8(&buf[..end]).is_ok();
+                    let valid = !scan.blocks.high || is_utf8(&buf[..end]);
                     return (short && valid).then_some(end);
                 };
                 match scan.event()?.1 {
