@@ -23,12 +23,27 @@ const TRIAL: u64 = 4096;
 const MIN_HITS_PER: u64 = 8;
 const NONE: u32 = u32::MAX;
 
+/// A line's skeleton, in the pieces [`same`] checks in turn.
+#[derive(Clone, Default)]
+struct Skeleton {
+    /// Each token's [`rough`] word.
+    words: Vec<u64>,
+    /// Each number's token index and [`kind`].
+    numbers: Vec<(u32, u64)>,
+    /// Each key's token index and first sixteen bytes.
+    keys: Vec<(u32, [u64; 2])>,
+    /// The bytes of long keys past their first sixteen, eight to a word.
+    tails: Vec<u64>,
+}
+
+impl Skeleton {
+    fn bytes(&self) -> usize {
+        self.words.len() * 8 + self.numbers.len() * 16 + self.keys.len() * 24 + self.tails.len() * 8
+    }
+}
+
 struct Kept {
-    /// Each token's [`kind`].
-    words: Box<[u64]>,
-    /// Each key's first sixteen bytes, and the words of the bytes past them in long keys.
-    heads: Box<[[u64; 2]]>,
-    tails: Box<[u64]>,
+    skeleton: Skeleton,
     line: Box<[u8]>,
     pending: u64,
     /// The next skeleton with the same hash.
@@ -44,7 +59,7 @@ pub(crate) struct Skeletons {
     /// A kept shape's stamp and its scalars' kinds ([`Tape::shaped_kinds`]) to the skeleton
     /// a line with both was found to have.
     shaped: HashMap<(u64, u64), u32>,
-    scratch: (Vec<u64>, Vec<[u64; 2]>, Vec<u64>),
+    scratch: Skeleton,
     bytes: usize,
     looked: u64,
     hits: u64,
@@ -57,7 +72,7 @@ impl Skeletons {
             index: HashMap::new(),
             kept: Vec::new(),
             shaped: HashMap::new(),
-            scratch: (Vec::new(), Vec::new(), Vec::new()),
+            scratch: Skeleton::default(),
             bytes: 0,
             looked: 0,
             hits: 0,
@@ -90,7 +105,7 @@ impl Skeletons {
         let hash = toks.iter().fold(0, |hash, t| mix(hash, rough(t)));
         let (mut at, chain) = self.index.get(&hash).copied().unwrap_or((NONE, 0));
         while let Some(kept) = self.kept.get_mut(at as usize) {
-            if same(kept, toks, line) {
+            if same(&kept.skeleton, toks, line) {
                 kept.pending += 1;
                 self.hits += 1;
                 self.learn(shaped, at);
@@ -124,9 +139,8 @@ impl Skeletons {
             self.on = false;
             return None;
         }
-        let (words, heads, tails) = &mut self.scratch;
-        write(words, heads, tails, toks, line);
-        let size = (words.len() + heads.len() * 2 + tails.len()) * 8 + line.len();
+        write(&mut self.scratch, toks, line);
+        let size = self.scratch.bytes() + line.len();
         if self.kept.len() >= KEPT_LIMIT || self.bytes + size > BYTES_LIMIT {
             return None;
         }
@@ -134,9 +148,7 @@ impl Skeletons {
         let id = self.kept.len() as u32;
         let (first, chain) = self.index.entry(hash).or_insert((NONE, 0));
         self.kept.push(Kept {
-            words: words.as_slice().into(),
-            heads: heads.as_slice().into(),
-            tails: tails.as_slice().into(),
+            skeleton: self.scratch.clone(),
             line: line.into(),
             pending: 0,
             next: *first,
@@ -220,33 +232,34 @@ pub(crate) fn scalar_kind(t: &Tok, line: &[u8]) -> u64 {
     }
 }
 
-/// Whether the tokens `toks` of `line` have the skeleton `kept`.
+/// Whether the tokens `toks` of `line` have the skeleton `kept`: every token's rough word,
+/// then each number's class, then each key's bytes.
 #[inline(never)]
-fn same(kept: &Kept, toks: &[Tok], line: &[u8]) -> bool {
-    if toks.len() != kept.words.len() {
+fn same(kept: &Skeleton, toks: &[Tok], line: &[u8]) -> bool {
+    if toks.len() != kept.words.len() || !toks.iter().zip(&kept.words).all(|(t, &w)| rough(t) == w)
+    {
         return false;
     }
-    let mut heads = kept.heads.iter();
+    let numbers = kept
+        .numbers
+        .iter()
+        .all(|&(at, word)| toks.get(at as usize).is_some_and(|t| kind(t, line) == word));
+    if !numbers {
+        return false;
+    }
     let mut tails = &kept.tails[..];
-    for (t, &word) in toks.iter().zip(kept.words.iter()) {
-        let matched = if t.tag == NUMBER {
-            kind(t, line) == word
-        } else {
-            rough(t) == word
+    for &(at, head) in &kept.keys {
+        let Some(&t) = toks.get(at as usize) else {
+            return false;
         };
-        if !matched {
+        if key_words(line, t) != head {
             return false;
         }
-        if t.tag == KEY {
-            if heads.next() != Some(&key_words(line, *t)) {
-                return false;
-            }
-            if t.b > 16 {
-                let long = long_words(line, *t);
-                match tails.split_at_checked(long.len()) {
-                    Some((these, rest)) if *these == long[..] => tails = rest,
-                    _ => return false,
-                }
+        if t.b > 16 {
+            let long = long_words(line, t);
+            match tails.split_at_checked(long.len()) {
+                Some((these, rest)) if *these == long[..] => tails = rest,
+                _ => return false,
             }
         }
     }
@@ -266,24 +279,22 @@ fn long_words(line: &[u8], t: Tok) -> Vec<u64> {
         .collect()
 }
 
-/// Writes the skeleton of a line: each token's [`kind`], each key's first sixteen bytes, and
-/// the bytes of long keys past them, eight to a word.
-fn write(
-    words: &mut Vec<u64>,
-    heads: &mut Vec<[u64; 2]>,
-    tails: &mut Vec<u64>,
-    toks: &[Tok],
-    line: &[u8],
-) {
-    words.clear();
-    heads.clear();
-    tails.clear();
-    for t in toks {
-        words.push(kind(t, line));
+/// Writes the skeleton of a line: each token's [`rough`] word, each number's [`kind`], each
+/// key's first sixteen bytes, and the bytes of long keys past them, eight to a word.
+fn write(out: &mut Skeleton, toks: &[Tok], line: &[u8]) {
+    out.words.clear();
+    out.numbers.clear();
+    out.keys.clear();
+    out.tails.clear();
+    for (at, t) in toks.iter().enumerate() {
+        out.words.push(rough(t));
+        if t.tag == NUMBER {
+            out.numbers.push((at as u32, kind(t, line)));
+        }
         if t.tag == KEY {
-            heads.push(key_words(line, *t));
+            out.keys.push((at as u32, key_words(line, *t)));
             if t.b > 16 {
-                tails.extend(long_words(line, *t));
+                out.tails.extend(long_words(line, *t));
             }
         }
     }
