@@ -15,7 +15,7 @@ use super::tape::{Tape, Tok, EXPONENT, FALSE, FRACTION, KEY, NULL, NUMBER, TRUE}
 
 /// Skeletons kept per reader, per hash, and the bytes their words and lines may hold together.
 const KEPT_LIMIT: usize = 1024;
-const CHAIN_LIMIT: u32 = 4;
+const CHAIN_LIMIT: u32 = 8;
 const BYTES_LIMIT: usize = 512 * 1024;
 /// Lines looked up before the hit rate is judged, and the rate below which a reader stops
 /// looking (a miss costs about a tenth of what a hit saves).
@@ -102,16 +102,26 @@ impl Skeletons {
             self.hits += 1;
             return true;
         }
-        let hash = toks.iter().fold(0, |hash, t| mix(hash, rough(t)));
-        let (mut at, chain) = self.index.get(&hash).copied().unwrap_or((NONE, 0));
+        // Sixteen tokens spread over the line and their count pick the bucket; `same` checks
+        // every token.
+        let step = (toks.len() / 16).max(1);
+        let hash = toks
+            .iter()
+            .step_by(step)
+            .fold(toks.len() as u64, |hash, t| mix(hash, rough(t)));
+        let (first, chain) = self.index.get(&hash).copied().unwrap_or((NONE, 0));
+        let (mut at, mut before) = (first, NONE);
         while let Some(kept) = self.kept.get_mut(at as usize) {
             if same(&kept.skeleton, toks, line) {
                 kept.pending += 1;
                 self.hits += 1;
+                if before != NONE {
+                    self.bring_forward(hash, at, before);
+                }
                 self.learn(shaped, at);
                 return true;
             }
-            at = kept.next;
+            (before, at) = (at, kept.next);
         }
         if chain < CHAIN_LIMIT {
             if let Some(at) = self.keep(hash, toks, line) {
@@ -119,6 +129,17 @@ impl Skeletons {
             }
         }
         false
+    }
+
+    /// Moves skeleton `at`, found after `before` in its hash's chain, to the chain's front.
+    #[cold]
+    fn bring_forward(&mut self, hash: u64, at: u32, before: u32) {
+        let next = self.kept[at as usize].next;
+        self.kept[before as usize].next = next;
+        if let Some((first, _)) = self.index.get_mut(&hash) {
+            self.kept[at as usize].next = *first;
+            *first = at;
+        }
     }
 
     /// Remembers that lines read by a kept shape with these scalar kinds have skeleton `at`.
