@@ -123,7 +123,9 @@ impl Skeletons {
             }
             (before, at) = (at, kept.next);
         }
-        if chain < CHAIN_LIMIT {
+        if self.looked >= TRIAL && self.hits * MIN_HITS_PER < self.looked {
+            self.on = false;
+        } else if chain < CHAIN_LIMIT {
             if let Some(at) = self.keep(hash, toks, line) {
                 self.learn(shaped, at);
             }
@@ -156,10 +158,6 @@ impl Skeletons {
     #[cold]
     #[inline(never)]
     fn keep(&mut self, hash: u64, toks: &[Tok], line: &[u8]) -> Option<u32> {
-        if self.looked >= TRIAL && self.hits * MIN_HITS_PER < self.looked {
-            self.on = false;
-            return None;
-        }
         write(&mut self.scratch, toks, line);
         let size = self.scratch.bytes() + line.len();
         if self.kept.len() >= KEPT_LIMIT || self.bytes + size > BYTES_LIMIT {
@@ -509,6 +507,38 @@ mod tests {
         let hits = skeletons.hits;
         skeletons.flush(&mut acc);
         (acc, out, hits)
+    }
+
+    #[test]
+    fn a_reader_whose_lines_rarely_repeat_stops_looking_and_keeps_its_counts() {
+        let mut data = Vec::new();
+        for i in 0..6000 {
+            let line = if i < 100 || i >= 5900 {
+                format!("{{\"a\": {i}, \"b\": [true]}}\n")
+            } else {
+                format!("{{\"k{i}\": {i}}}\n")
+            };
+            data.extend_from_slice(line.as_bytes());
+        }
+        let opts = Options::default();
+        let (want, _, _) = read(opts, &data, Skeletons::off());
+        let mut skeletons = Skeletons::new(opts);
+        let mut acc = Accumulator::new(opts);
+        read_chunk(
+            &mut acc,
+            &mut Tape::default(),
+            &mut skeletons,
+            &data,
+            ErrorMode::Skip,
+        );
+        assert!(
+            !skeletons.on,
+            "still looking after {} lines",
+            skeletons.looked
+        );
+        assert_eq!(skeletons.hits, 99);
+        skeletons.flush(&mut acc);
+        assert_eq!(dump(&acc), dump(&want));
     }
 
     #[test]
