@@ -513,7 +513,7 @@ mod tests {
     fn a_reader_whose_lines_rarely_repeat_stops_looking_and_keeps_its_counts() {
         let mut data = Vec::new();
         for i in 0..6000 {
-            let line = if i < 100 || i >= 5900 {
+            let line = if !(100..5900).contains(&i) {
                 format!("{{\"a\": {i}, \"b\": [true]}}\n")
             } else {
                 format!("{{\"k{i}\": {i}}}\n")
