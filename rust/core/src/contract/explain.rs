@@ -4,7 +4,7 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use super::fault::{Fault, FaultLimit, Reason, Received, Segment};
+use super::fault::{Fault, FaultLimit, Path, Reason, Received, Segment};
 use super::jsonvalue::is_json_value;
 use super::parse::{coerce_boolean, coerce_number, coerce_string, js_sort};
 use super::{find_near, Compiled, Contract, Slots, Tail};
@@ -46,28 +46,33 @@ fn down<'a>(step: Step<'a>, up: At<'a>) -> Link<'a> {
 struct Report<'c> {
     contract: &'c Contract,
     prefix: Vec<Segment>,
+    /// Every path on the heap, for the law that holds the inline paths to them.
+    long_paths: bool,
 }
 
 impl<'c> Report<'c> {
-    fn here(&self, at: At<'_>) -> Vec<Segment> {
+    fn here(&self, at: At<'_>) -> Path {
         let mut depth = 0;
         let mut link = at;
         while let Some(Link { up, .. }) = link {
             depth += 1;
             link = *up;
         }
-        let mut path = Vec::with_capacity(self.prefix.len() + depth);
-        path.extend(self.prefix.iter().cloned());
-        let mut link = at;
-        while let Some(Link { step, up }) = link {
-            path.push(match step {
-                Step::Key(key) => Segment::Key(Arc::clone(key)),
-                Step::Index(index) => Segment::Index(*index),
-            });
-            link = *up;
-        }
-        path[self.prefix.len()..].reverse();
-        path
+        let prefix = self.prefix.len();
+        Path::build(prefix + depth, self.long_paths, |path| {
+            path[..prefix].clone_from_slice(&self.prefix);
+            // Written from the node up, so from the end.
+            let mut link = at;
+            let mut end = path.len();
+            while let Some(Link { step, up }) = link {
+                end -= 1;
+                path[end] = match step {
+                    Step::Key(key) => Segment::Key(Arc::clone(key)),
+                    Step::Index(index) => Segment::Index(*index),
+                };
+                link = *up;
+            }
+        })
     }
 
     fn fault(&self, reason: Reason, expected: &'static str, at: At<'_>) -> Fault {
@@ -371,12 +376,27 @@ impl<'c> Report<'c> {
 impl Contract {
     /// The faults of `value` under the coercive reading; empty exactly when `parse` succeeds.
     pub fn explain<N: Node>(&self, value: &N, prefix: Vec<Segment>) -> Vec<Fault> {
+        self.report(value, prefix, false)
+    }
+
+    fn report<N: Node>(&self, value: &N, prefix: Vec<Segment>, long_paths: bool) -> Vec<Fault> {
         let report = Report {
             contract: self,
             prefix,
+            long_paths,
         };
         let mut out = Vec::with_capacity(4);
         report.explain(0, value, 0, &mut out, None);
         out
+    }
+
+    /// [`Contract::explain`] with every fault path on the heap.
+    #[cfg(test)]
+    pub(crate) fn explain_long_paths<N: Node>(
+        &self,
+        value: &N,
+        prefix: Vec<Segment>,
+    ) -> Vec<Fault> {
+        self.report(value, prefix, true)
     }
 }
