@@ -214,9 +214,15 @@ impl<'c> Report<'c> {
                 }
             }
             Compiled::Literal(values) => {
-                let trimmed_member =
-                    || matches!(&view, View::Str(text) if values.contains_text(trim(text)));
-                if !values.contains(&view) && !trimmed_member() {
+                let member = match &view {
+                    View::Str(text) => {
+                        let trimmed = trim(text);
+                        values.contains_text(text)
+                            || trimmed.len() != text.len() && values.contains_text(trimmed)
+                    }
+                    _ => values.contains(&view),
+                };
+                if !member {
                     self.type_fault(out, kind, &view, at);
                 }
             }
