@@ -4,10 +4,10 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
-use super::fault::{Fault, FaultLimit, Reason, Received, Segment};
+use super::fault::{Fault, FaultLimit, Path, Reason, Received, Segment};
 use super::jsonvalue::is_json_value;
 use super::parse::{coerce_boolean, coerce_number, coerce_string, js_sort};
-use super::{find_near, Compiled, Contract, Slots, Tail};
+use super::{find_near, Compiled, Contract, Extras, Slots, Tail};
 use crate::constants::FAULT_LIMIT;
 use crate::json::Num;
 use crate::shape::Id;
@@ -46,34 +46,64 @@ fn down<'a>(step: Step<'a>, up: At<'a>) -> Link<'a> {
 struct Report<'c> {
     contract: &'c Contract,
     prefix: Vec<Segment>,
+    /// Every path on the heap, for the law that holds the inline paths to them.
+    long_paths: bool,
 }
 
 impl<'c> Report<'c> {
-    fn here(&self, at: At<'_>) -> Vec<Segment> {
+    fn here(&self, at: At<'_>) -> Path {
         let mut depth = 0;
         let mut link = at;
         while let Some(Link { up, .. }) = link {
             depth += 1;
             link = *up;
         }
-        let mut path = Vec::with_capacity(self.prefix.len() + depth);
-        path.extend(self.prefix.iter().cloned());
-        let mut link = at;
-        while let Some(Link { step, up }) = link {
-            path.push(match step {
-                Step::Key(key) => Segment::Key(Arc::clone(key)),
-                Step::Index(index) => Segment::Index(*index),
-            });
-            link = *up;
-        }
-        path[self.prefix.len()..].reverse();
-        path
+        let prefix = self.prefix.len();
+        Path::build(prefix + depth, self.long_paths, |path| {
+            path[..prefix].clone_from_slice(&self.prefix);
+            // Written from the node up, so from the end.
+            let mut link = at;
+            let mut end = path.len();
+            while let Some(Link { step, up }) = link {
+                end -= 1;
+                path[end] = match step {
+                    Step::Key(key) => Segment::Key(Arc::clone(key)),
+                    Step::Index(index) => Segment::Index(*index),
+                };
+                link = *up;
+            }
+        })
     }
 
     fn fault(&self, reason: Reason, expected: &'static str, at: At<'_>) -> Fault {
         let mut fault = Fault::at(reason, self.here(at));
         fault.expected = Some(expected);
         fault
+    }
+
+    /// Appends a fault written in place: a fault is too large to be moved without a copy.
+    #[inline(always)]
+    fn push(
+        &self,
+        out: &mut Vec<Fault>,
+        (reason, expected, constraint): (Reason, &'static str, Option<&'static str>),
+        limit: Option<FaultLimit>,
+        received: Received,
+        at: At<'_>,
+    ) {
+        out.reserve(1);
+        let slot = &mut out.spare_capacity_mut()[0];
+        slot.write(Fault {
+            reason,
+            path: self.here(at),
+            expected: Some(expected),
+            constraint,
+            limit,
+            received: Some(received),
+            count: None,
+        });
+        // SAFETY: the slot past the length was written just above.
+        unsafe { out.set_len(out.len() + 1) };
     }
 
     fn type_fault(
@@ -83,24 +113,20 @@ impl<'c> Report<'c> {
         view: &View<'_>,
         at: At<'_>,
     ) {
-        let mut fault = self.fault(Reason::Type, expected, at);
-        fault.received = Some(Received::of(view));
-        out.push(fault);
+        let received = Received::of(view);
+        self.push(out, (Reason::Type, expected, None), None, received, at);
     }
 
     fn constraint(
         &self,
-        expected: &'static str,
-        constraint: &'static str,
+        out: &mut Vec<Fault>,
+        (expected, constraint): (&'static str, &'static str),
         limit: Option<FaultLimit>,
         received: Received,
         at: At<'_>,
-    ) -> Fault {
-        let mut fault = self.fault(Reason::Constraint, expected, at);
-        fault.constraint = Some(constraint);
-        fault.limit = limit;
-        fault.received = Some(received);
-        fault
+    ) {
+        let kinds = (Reason::Constraint, expected, Some(constraint));
+        self.push(out, kinds, limit, received, at);
     }
 
     fn length_faults(
@@ -117,10 +143,10 @@ impl<'c> Report<'c> {
             )))
         };
         if let Some(min) = min.filter(|m| len < *m) {
-            out.push(self.constraint(expected, "min", limit(min), received(), at));
+            self.constraint(out, (expected, "min"), limit(min), received(), at);
         }
         if let Some(max) = max.filter(|m| len > *m) {
-            out.push(self.constraint(expected, "max", limit(max), received(), at));
+            self.constraint(out, (expected, "max"), limit(max), received(), at);
         }
     }
 
@@ -157,7 +183,7 @@ impl<'c> Report<'c> {
                 self.length_faults(out, kind, (units as u64, *min, *max), received, at);
                 if let Some(pattern) = pattern.as_ref().filter(|p| !p.is_match(&text)) {
                     let limit = Some(FaultLimit::Text(pattern.source.clone()));
-                    out.push(self.constraint(kind, "pattern", limit, received(), at));
+                    self.constraint(out, (kind, "pattern"), limit, received(), at);
                 }
             }
             Compiled::Number { min, max, integer } => {
@@ -166,15 +192,15 @@ impl<'c> Report<'c> {
                 };
                 let received = || Received::Number(n);
                 if *integer && !is_integer(n) {
-                    out.push(self.constraint(kind, "integer", None, received(), at));
+                    self.constraint(out, (kind, "integer"), None, received(), at);
                 }
                 if let Some(min) = min.filter(|m| n < m.value()) {
                     let limit = Some(FaultLimit::Number(min));
-                    out.push(self.constraint(kind, "min", limit, received(), at));
+                    self.constraint(out, (kind, "min"), limit, received(), at);
                 }
                 if let Some(max) = max.filter(|m| n > m.value()) {
                     let limit = Some(FaultLimit::Number(max));
-                    out.push(self.constraint(kind, "max", limit, received(), at));
+                    self.constraint(out, (kind, "max"), limit, received(), at);
                 }
             }
             Compiled::Boolean => {
@@ -188,9 +214,15 @@ impl<'c> Report<'c> {
                 }
             }
             Compiled::Literal(values) => {
-                let trimmed_member =
-                    || matches!(&view, View::Str(text) if values.contains_text(trim(text)));
-                if !values.contains(&view) && !trimmed_member() {
+                let member = match &view {
+                    View::Str(text) => {
+                        let trimmed = trim(text);
+                        values.contains_text(text)
+                            || trimmed.len() != text.len() && values.contains_text(trimmed)
+                    }
+                    _ => values.contains(&view),
+                };
+                if !member {
                     self.type_fault(out, kind, &view, at);
                 }
             }
@@ -304,7 +336,7 @@ impl<'c> Report<'c> {
     ) {
         let mut slots = Slots::new(props.len());
         let slots_mut = slots.as_mut();
-        let mut extras: Vec<Extra<N>> = Vec::new();
+        let mut extras: Extras<Extra<N>> = Extras::new();
         let contract = self.contract;
         // A value a leaf shape accepts as is has no faults (the coercive reading accepts what
         // the strict one does): such an extra is not kept, such a property or item not
@@ -323,8 +355,8 @@ impl<'c> Report<'c> {
                     slots_mut[index] = Some((!clean).then(|| entry.value.clone()));
                 }
                 None => {
-                    let clean =
-                        leaf_tail.is_some_and(|shape| contract.guard(shape, entry.value, depth));
+                    let clean = leaf_tail
+                        .is_some_and(|shape| contract.guard_child(shape, entry.value, depth));
                     if matches!(tail, Tail::Shape(_)) && !clean {
                         let text = entry.text();
                         extras.push((array_index(&text), (Arc::from(&*text), entry.value.clone())));
@@ -355,8 +387,8 @@ impl<'c> Report<'c> {
             }
         }
         if let Tail::Shape(shape) = tail {
-            js_sort(&mut extras);
-            for (_, (key, child)) in &extras {
+            js_sort(extras.as_mut_slice());
+            for (_, (key, child)) in extras.as_mut_slice().iter() {
                 if out.len() - start >= FAULT_LIMIT {
                     break;
                 }
@@ -371,12 +403,27 @@ impl<'c> Report<'c> {
 impl Contract {
     /// The faults of `value` under the coercive reading; empty exactly when `parse` succeeds.
     pub fn explain<N: Node>(&self, value: &N, prefix: Vec<Segment>) -> Vec<Fault> {
+        self.report(value, prefix, false)
+    }
+
+    fn report<N: Node>(&self, value: &N, prefix: Vec<Segment>, long_paths: bool) -> Vec<Fault> {
         let report = Report {
             contract: self,
             prefix,
+            long_paths,
         };
         let mut out = Vec::with_capacity(4);
         report.explain(0, value, 0, &mut out, None);
         out
+    }
+
+    /// [`Contract::explain`] with every fault path on the heap.
+    #[cfg(test)]
+    pub(crate) fn explain_long_paths<N: Node>(
+        &self,
+        value: &N,
+        prefix: Vec<Segment>,
+    ) -> Vec<Fault> {
+        self.report(value, prefix, true)
     }
 }

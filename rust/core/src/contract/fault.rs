@@ -23,6 +23,65 @@ impl Segment {
     }
 }
 
+/// Paths at most this deep are held in the fault itself.
+const SHORT: usize = 4;
+
+/// A fault path: up to [`SHORT`] segments held inline, so that the usual fault allocates
+/// nothing for its path; read as a slice of segments.
+#[derive(Clone)]
+pub enum Path {
+    /// The first `len` segments; the rest are `Index(0)` fillers, never read.
+    Short(u8, [Segment; SHORT]),
+    Long(Vec<Segment>),
+}
+
+impl Path {
+    /// A path of `len` segments, each written by `fill` into the slots it is given in order:
+    /// held inline when it fits, unless `long` asks for the heap.
+    #[inline]
+    pub(crate) fn build(len: usize, long: bool, fill: impl FnOnce(&mut [Segment])) -> Path {
+        if len <= SHORT && !long {
+            let mut segments = [const { Segment::Index(0) }; SHORT];
+            fill(&mut segments[..len]);
+            Path::Short(len as u8, segments)
+        } else {
+            let mut segments = vec![Segment::Index(0); len];
+            fill(&mut segments);
+            Path::Long(segments)
+        }
+    }
+}
+
+impl std::ops::Deref for Path {
+    type Target = [Segment];
+
+    #[inline]
+    fn deref(&self) -> &[Segment] {
+        match self {
+            Path::Short(len, segments) => &segments[..usize::from(*len)],
+            Path::Long(segments) => segments,
+        }
+    }
+}
+
+impl From<Vec<Segment>> for Path {
+    fn from(segments: Vec<Segment>) -> Path {
+        Path::Long(segments)
+    }
+}
+
+impl PartialEq for Path {
+    fn eq(&self, other: &Path) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
 /// Why a value failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reason {
@@ -57,7 +116,7 @@ pub enum FaultLimit {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fault {
     pub reason: Reason,
-    pub path: Vec<Segment>,
+    pub path: Path,
     pub expected: Option<&'static str>,
     pub constraint: Option<&'static str>,
     pub limit: Option<FaultLimit>,
@@ -68,7 +127,7 @@ pub struct Fault {
 
 impl Fault {
     /// A fault with only a reason and a path.
-    pub fn at(reason: Reason, path: Vec<Segment>) -> Fault {
+    pub fn at(reason: Reason, path: Path) -> Fault {
         Fault {
             reason,
             path,

@@ -10,7 +10,7 @@ mod parse;
 mod schema;
 mod slots;
 
-pub use fault::{Fault, FaultLimit, Reason, Segment};
+pub use fault::{Fault, FaultLimit, Path, Reason, Segment};
 pub use parse::{coerce_boolean, coerce_number, coerce_string, Sink};
 use slots::{Extras, Filled, Slots};
 

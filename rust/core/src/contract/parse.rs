@@ -262,8 +262,10 @@ impl Contract {
                 if values.contains(&view) {
                     Some(sink.keep(value))
                 } else if let View::Str(text) = &view {
+                    // A string with no space to trim was just looked up.
                     let trimmed = trim(text);
-                    values.contains_text(trimmed).then(|| sink.string(trimmed))
+                    (trimmed.len() != text.len() && values.contains_text(trimmed))
+                        .then(|| sink.string(trimmed))
                 } else {
                     None
                 }

@@ -6,7 +6,7 @@ mod text;
 
 use serde_json::{json, Value};
 
-use crate::contract::Contract;
+use crate::contract::{Contract, Path, Segment};
 use crate::errors::Code;
 use crate::shape::builder::check_builder;
 use crate::shape::from_schema::schema_to_shape;
@@ -226,4 +226,109 @@ fn key_lookup_handles_shared_prefixes_and_many_keys() {
     assert!(!members.is_valid(&&json!("abcdefgh_3")));
     assert!(members.is_valid(&&json!(1.0)));
     assert!(!members.is_valid(&&json!(false)));
+}
+
+/// A random shape at most `depth` containers deep, for the laws.
+fn random_shape(state: &mut u64, depth: u32) -> Value {
+    let pick = crate::testing::xorshift(state) % if depth == 0 { 5 } else { 9 };
+    match pick {
+        0 => json!({"type": "string", "min": 2}),
+        1 => json!({"type": "number", "integer": true, "min": 0}),
+        2 => json!({"type": "boolean"}),
+        3 => json!({"type": "literal", "values": ["a", "b"]}),
+        4 => json!({"type": "null"}),
+        5 | 6 => {
+            let mut properties = serde_json::Map::new();
+            for name in ["k", "m", "n"] {
+                let mut inner = random_shape(state, depth - 1);
+                if crate::testing::xorshift(state) % 4 == 0 {
+                    inner = json!({"type": "optional", "inner": inner});
+                }
+                properties.insert(name.into(), inner);
+            }
+            let mut shape = json!({"type": "object", "properties": properties});
+            if crate::testing::xorshift(state) % 2 == 0 {
+                shape["additionalProperties"] = random_shape(state, 0);
+            }
+            shape
+        }
+        7 => json!({"type": "array", "items": random_shape(state, depth - 1)}),
+        _ => json!({"type": "nullable", "inner": random_shape(state, depth - 1)}),
+    }
+}
+
+/// A random value for `shape`: mostly of its structure, with scalars, missing keys and
+/// extra keys at random, so that faults turn up at every depth.
+fn random_value(state: &mut u64, shape: &Value) -> Value {
+    let roll = crate::testing::xorshift(state) % 16;
+    let scalars = [
+        json!("x"),
+        json!("abc"),
+        json!(-1),
+        json!(2.5),
+        json!("7"),
+        json!(null),
+    ];
+    if roll < 3 {
+        return scalars[(crate::testing::xorshift(state) % 6) as usize].clone();
+    }
+    match shape["type"].as_str() {
+        Some("object") => {
+            let mut out = serde_json::Map::new();
+            for (name, inner) in shape["properties"].as_object().into_iter().flatten() {
+                if crate::testing::xorshift(state) % 6 != 0 {
+                    out.insert(name.clone(), random_value(state, inner));
+                }
+            }
+            for extra in ["x", "0", "12"] {
+                if crate::testing::xorshift(state) % 4 == 0 {
+                    out.insert(
+                        extra.into(),
+                        random_value(state, &json!({"type": "string"})),
+                    );
+                }
+            }
+            Value::Object(out)
+        }
+        Some("array") => {
+            let len = crate::testing::xorshift(state) % 4;
+            Value::Array(
+                (0..len)
+                    .map(|_| random_value(state, &shape["items"]))
+                    .collect(),
+            )
+        }
+        Some("nullable" | "optional") => random_value(state, &shape["inner"]),
+        Some("literal") => json!(["a", "b", "c"][(crate::testing::xorshift(state) % 3) as usize]),
+        _ => scalars[(crate::testing::xorshift(state) % 6) as usize].clone(),
+    }
+}
+
+#[test]
+fn inline_fault_paths_equal_heap_paths() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let (mut short, mut long) = (0usize, 0usize);
+    for _ in 0..400 {
+        let shape = random_shape(&mut state, 6);
+        let compiled = contract(&shape);
+        for _ in 0..20 {
+            let value = random_value(&mut state, &shape);
+            let prefix: Vec<Segment> = (0..crate::testing::xorshift(&mut state) % 3)
+                .map(|i| Segment::Key(format!("p{i}").into_bytes().into()))
+                .collect();
+            let inline = compiled.explain(&&value, prefix.clone());
+            let heap = compiled.explain_long_paths(&&value, prefix);
+            assert_eq!(inline, heap, "{shape} {value}");
+            for fault in &inline {
+                match fault.path {
+                    Path::Short(..) => short += 1,
+                    Path::Long(_) => long += 1,
+                }
+            }
+        }
+    }
+    assert!(
+        short > 1000 && long > 1000,
+        "{short} inline, {long} on the heap"
+    );
 }
