@@ -13,7 +13,7 @@ use super::parsed::{classify, Parsed, HEAD_MASKS};
 use super::source::NumberClass;
 use super::tape::{Tape, Tok, EXPONENT, FALSE, FRACTION, KEY, NULL, NUMBER, TRUE};
 
-/// Skeletons kept per reader, per hash, and the bytes their words and lines may hold together.
+/// Skeletons kept per reader, per bucket, and the bytes their words and lines may hold together.
 const KEPT_LIMIT: usize = 1024;
 const CHAIN_LIMIT: u32 = 8;
 const BYTES_LIMIT: usize = 512 * 1024;
@@ -46,14 +46,15 @@ struct Kept {
     skeleton: Skeleton,
     line: Box<[u8]>,
     pending: u64,
-    /// The next skeleton with the same hash.
+    /// The next skeleton in the same bucket.
     next: u32,
 }
 
 /// The skeletons one reader has met, and how many lines repeated each since the last flush.
 pub(crate) struct Skeletons {
     on: bool,
-    /// A [`rough`] hash to the first of its skeletons in `kept`, and how many it has.
+    /// A line's bucket (the hash of its token count and sixteen of its tokens' [`rough`] words)
+    /// to the first of its skeletons in `kept`, and how many it has.
     index: HashMap<u64, (u32, u32)>,
     kept: Vec<Kept>,
     /// A kept shape's stamp and its scalars' kinds ([`Tape::shaped_kinds`]) to the skeleton
@@ -133,7 +134,7 @@ impl Skeletons {
         false
     }
 
-    /// Moves skeleton `at`, found after `before` in its hash's chain, to the chain's front.
+    /// Moves skeleton `at`, found after `before` in its bucket's chain, to the chain's front.
     #[cold]
     fn bring_forward(&mut self, hash: u64, at: u32, before: u32) {
         let next = self.kept[at as usize].next;
