@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,9 @@ class Statements:
         self._sqlite: list[str] = []
         self._postgres: list[tuple[Any, int, list[int]]] = []
         self._parsed: dict[tuple[int, str], str] = {}
+        self._opening = threading.Lock()
+        self._opened = 0
+        self._closed = False
 
     def watch(self, monkeypatch: pytest.MonkeyPatch) -> None:
         """Wraps `sqlite3.connect` and psycopg's `connect` (a pool's too) to trace what each
@@ -47,11 +51,16 @@ class Statements:
 
         def postgres_connect(*args: Any, **kwargs: Any) -> Any:
             connection = opened(*args, **kwargs)
-            sink = os.open(
-                self._folder / f"libpq-{len(self._postgres)}.trace",
-                os.O_RDWR | os.O_CREAT | os.O_APPEND,
-            )
-            self._postgres.append((connection, sink, [0]))
+            if self._closed:
+                return connection
+            # A pool opens its connections on worker threads at once: each must get a file of
+            # its own, or two would write one file and `take` would read it twice.
+            with self._opening:
+                name, self._opened = f"libpq-{self._opened}.trace", self._opened + 1
+                sink = os.open(
+                    self._folder / name, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND
+                )
+                self._postgres.append((connection, sink, [0]))
             _trace(connection, sink)
             return connection
 
@@ -86,7 +95,8 @@ class Statements:
         return texts
 
     def close(self) -> None:
-        """Stops tracing and closes the trace files."""
+        """Stops tracing and closes the trace files; connections opened later go untraced."""
+        self._closed = True
         for connection, sink, _ in self._postgres:
             if not connection.closed:
                 connection.pgconn.untrace()
