@@ -616,6 +616,11 @@ impl Tape {
             old = stop;
         }
         shape.tail = Gap::new(&shape.line, old, end);
+        // Kept for long, and at most once per line a shape reads: no room to spare.
+        shape.line.shrink_to_fit();
+        shape.toks.shrink_to_fit();
+        shape.scalars.shrink_to_fit();
+        shape.keys.shrink_to_fit();
         shapes.bytes += shape.bytes();
         Some(at)
     }
