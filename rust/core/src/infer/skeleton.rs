@@ -10,6 +10,7 @@ use super::builder::Accumulator;
 use super::fields::pack;
 use super::options::Options;
 use super::parsed::{classify, Parsed, HEAD_MASKS};
+use super::shape::ShapedKinds;
 use super::source::NumberClass;
 use super::tape::{Tape, Tok, EXPONENT, FALSE, FRACTION, KEY, NULL, NUMBER, TRUE};
 
@@ -60,6 +61,8 @@ pub(crate) struct Skeletons {
     /// A kept shape's stamp and its scalars' kinds ([`Tape::shaped_kinds`]) to the skeleton
     /// a line with both was found to have.
     shaped: HashMap<(u64, u64), u32>,
+    /// The same for shapes of more than sixteen scalars.
+    shaped_long: HashMap<ShapedKinds, u32>,
     scratch: Skeleton,
     bytes: usize,
     looked: u64,
@@ -73,6 +76,7 @@ impl Skeletons {
             index: HashMap::new(),
             kept: Vec::new(),
             shaped: HashMap::new(),
+            shaped_long: HashMap::new(),
             scratch: Skeleton::default(),
             bytes: 0,
             looked: 0,
@@ -93,12 +97,16 @@ impl Skeletons {
     /// kept skeleton, in which case it is counted and must not be added; otherwise it is kept,
     /// room allowing, and the caller adds it. `shaped` is [`Tape::shaped_kinds`] of the line.
     #[inline]
-    pub fn repeats(&mut self, toks: &[Tok], line: &[u8], shaped: Option<(u64, u64)>) -> bool {
+    pub fn repeats(&mut self, toks: &[Tok], line: &[u8], shaped: Option<ShapedKinds>) -> bool {
         if !self.on {
             return false;
         }
         self.looked += 1;
-        if let Some(&at) = shaped.and_then(|key| self.shaped.get(&key)) {
+        let found = shaped.and_then(|key| match key.short() {
+            Some(short) => self.shaped.get(&short),
+            None => self.shaped_long.get(&key),
+        });
+        if let Some(&at) = found {
             self.kept[at as usize].pending += 1;
             self.hits += 1;
             return true;
@@ -147,12 +155,16 @@ impl Skeletons {
 
     /// Remembers that lines read by a kept shape with these scalar kinds have skeleton `at`.
     #[cold]
-    fn learn(&mut self, shaped: Option<(u64, u64)>, at: u32) {
+    fn learn(&mut self, shaped: Option<ShapedKinds>, at: u32) {
         if let Some(key) = shaped {
-            if self.shaped.len() >= KEPT_LIMIT {
+            if self.shaped.len() + self.shaped_long.len() >= KEPT_LIMIT {
                 self.shaped.clear();
+                self.shaped_long.clear();
             }
-            self.shaped.insert(key, at);
+            match key.short() {
+                Some(short) => self.shaped.insert(short, at),
+                None => self.shaped_long.insert(key, at),
+            };
         }
     }
 
@@ -554,6 +566,77 @@ mod tests {
         assert_eq!(skeletons.hits, 99);
         skeletons.flush(&mut acc);
         assert_eq!(dump(&acc), dump(&want));
+    }
+
+    #[test]
+    fn wide_records_are_counted_by_all_their_scalar_kinds_as_if_each_were_added() {
+        // Records of 20 to 60 scalars, their kinds changing from line to line: lines read by a
+        // kept shape are looked up by the kinds of every scalar, past the first sixteen.
+        let mut rng = 0x77_1de5;
+        let (mut long, mut hits) = (0, 0);
+        for _ in 0..20 {
+            let templates: Vec<String> = (0..3)
+                .map(|_| {
+                    let width = 20 + xorshift(&mut rng) % 41;
+                    let items: Vec<String> = (0..width)
+                        .map(|i| format!("\"k{i}\": @{}", xorshift(&mut rng) % 6))
+                        .collect();
+                    format!("{{{}}}", items.join(", "))
+                })
+                .collect();
+            let mut data = Vec::new();
+            for _ in 0..600 {
+                let mut template = templates[(xorshift(&mut rng) % 3) as usize].clone();
+                // Values of the template's kinds, and one line in eight with a kind changed.
+                if xorshift(&mut rng) % 8 == 0 {
+                    let at = template.match_indices('@').count() as u64;
+                    if let Some((i, _)) = template
+                        .match_indices('@')
+                        .nth((xorshift(&mut rng) % at) as usize)
+                    {
+                        let kind = (xorshift(&mut rng) % 6).to_string();
+                        template.replace_range(i + 1..i + 2, &kind);
+                    }
+                }
+                let mut line = String::new();
+                let mut parts = template.split('@');
+                line.push_str(parts.next().unwrap_or_default());
+                for part in parts {
+                    let (kind, rest) = part.split_at(1);
+                    // No escapes: a kept shape reads only strings without them.
+                    let plain = [
+                        &["null"][..],
+                        &["true", "false"],
+                        &["1", "-0", "2e3"],
+                        &["1.5"],
+                        &["1e400"],
+                        &["\"a\"", "\"\"", "\"\u{e9}t\u{e9}\""],
+                    ];
+                    line.push_str(pick(&mut rng, plain[kind.parse::<usize>().unwrap_or(0)]));
+                    line.push_str(rest);
+                }
+                data.extend_from_slice(line.as_bytes());
+                data.push(b'\n');
+            }
+            let opts = Options::default();
+            let (want, _, _) = read(opts, &data, Skeletons::off());
+            let mut skeletons = Skeletons::new(opts);
+            let mut got = Accumulator::new(opts);
+            let mut tape = Tape::default();
+            read_chunk(&mut got, &mut tape, &mut skeletons, &data, ErrorMode::Skip);
+            (long, hits) = (long + skeletons.shaped_long.len(), hits + skeletons.hits);
+            skeletons.flush(&mut got);
+            assert_eq!(
+                dump(&got),
+                dump(&want),
+                "{}",
+                String::from_utf8_lossy(&data)
+            );
+        }
+        assert!(
+            long > 200 && hits > 6_000,
+            "too few wide repeats: {long} kinds, {hits} hits"
+        );
     }
 
     #[test]

@@ -453,7 +453,7 @@ impl Tape {
         self.walk::<false>(buf)
     }
 
-    /// One JSON Lines line read as [`Tape::parse_line_any`] reads a line no recent shape
+    /// One JSON Lines line read as [`Tape::parse_line_any`] reads a line no kept shape
     /// repeats: the structural scan, else the scalar parser. Public only for the tokenizer
     /// comparison in `examples/tokenizers.rs`.
     #[doc(hidden)]
