@@ -454,7 +454,7 @@ impl Tape {
                 let laid = shapes.laid == Some(at);
                 let read = shapes.kept[at].read(buf, &mut self.toks, laid, from);
                 shapes.laid = Some(at);
-                let miss = match read {
+                let (miss, here) = match read {
                     Ok(end) => {
                         shapes.shaped = true;
                         shapes.repeat = shapes.described == Some(at);
@@ -467,9 +467,8 @@ impl Tape {
                         }
                         return Ok(end);
                     }
-                    Err(miss) => miss,
+                    Err(declined) => declined,
                 };
-                let (miss, here) = miss;
                 if miss == Miss::NONE {
                     break;
                 }
@@ -507,17 +506,16 @@ impl Tape {
                 shapes.pause = shapes.backoff.max(PAUSE);
                 shapes.backoff = (shapes.pause * 2).min(MAX_PAUSE);
             }
-            let links = shapes.links.len();
             let kept = self.remember(buf, end);
             let shapes = &mut self.shapes;
             (shapes.laid, shapes.described) = (kept, kept);
             // The line was read by the shape that declined it up to there, so the shape kept
-            // from it shares all before: checked all the same, as a read relies on it.
+            // from it shares all before: checked all the same, as a read relies on it. Making
+            // room replaces only the place `remember` returns, so `from` is still that shape
+            // unless it is `new`.
             if let (Some(new), Some((from, miss, here))) = (kept, shapes.missed) {
                 let (declined, taken) = (&shapes.kept[from as usize], &shapes.kept[new]);
-                let evicted = shapes.links.len() < links;
-                if !evicted && from as usize != new && declined.shares(taken, here.index, here.next)
-                {
+                if from as usize != new && declined.shares(taken, here.index, here.next) {
                     shapes.links.entry((from, miss)).or_insert(new as u32);
                 }
             }
