@@ -214,14 +214,14 @@ impl Shape {
     }
 }
 
-/// The shapes kept, the last one matched tried first.
+/// The shapes kept, tried from the first one kept and along the links.
 #[derive(Default)]
 pub(crate) struct Shapes {
     kept: Vec<Shape>,
     /// The shape that read the last line, if one did.
     reader: Option<usize>,
-    /// A shape that declined a line and where, to the shape tried next: the one that read
-    /// (or was kept from) the last line declined there.
+    /// A shape that declined a line and where, to the shape tried next: the one kept from the
+    /// first line declined there.
     links: hashbrown::HashMap<(u32, Miss), u32>,
     /// Where the last shape tried for the line being parsed declined it.
     missed: Option<(u32, Miss, Resume)>,
@@ -395,13 +395,10 @@ impl Shape {
         else {
             return false;
         };
-        let text = |shape: &Shape, gap: &Gap| {
+        fn text<'s>(shape: &'s Shape, gap: &Gap) -> Option<&'s [u8]> {
             let start = gap.start as usize;
-            shape
-                .line
-                .get(start..start + gap.len as usize)
-                .map(<[u8]>::to_vec)
-        };
+            shape.line.get(start..start + gap.len as usize)
+        }
         let same = mine.iter().zip(theirs).all(|(a, b)| {
             (a.0, a.2) == (b.0, b.2)
                 && text(self, &a.1).is_some()
