@@ -188,12 +188,20 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["required"] == ["n", "payload"]
 
 
+def _default_interrupt() -> None:
+    """Gives the child SIGINT's default action, as a terminal does: a job started in the
+    background (`cmd &` without job control) passes SIGINT on ignored, and Python then leaves
+    it ignored, so the command would read on."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_interrupt_exits_130() -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "orkestrel", "infer", "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_default_interrupt,
     )
     try:
         # Interrupt only once the command is blocked reading its input (read(2) on fd 0), so a
@@ -206,7 +214,7 @@ def test_interrupt_exits_130() -> None:
         _, err = process.communicate(timeout=60)
     finally:
         process.kill()
-    assert process.returncode == 130
+    assert process.returncode == 130, err.decode(errors="replace")
     assert b"interrupted" in err
 
 
