@@ -410,3 +410,51 @@ def test_a_dict_another_thread_changes_during_parse_gives_one_state_or_a_contrac
         sys.setswitchinterval(interval)
     assert [state for state in seen if state not in [*states, ("refused", True)]] == []
     assert len({repr(state) for state in seen}) > 1, "the other thread never ran"
+
+
+def fixed_last(record: dict[str, Any]) -> None:
+    record["e"] = [5]
+
+
+@collecting
+@pytest.mark.parametrize("make", [five, holed_five], ids=["drafted", "built"])
+@pytest.mark.parametrize("contract", [RECORD, OBJECT], ids=["record", "object"])
+def test_a_failed_parse_whose_input_a_collection_fixes_reports_one_state(
+    contract: Any, make: Callable[[], dict[str, Any]]
+) -> None:
+    """`parse`'s report is a second walk, after the parse: a change landing between the two
+    would leave a `ParseError` naming no fault (a free-threaded build, where another thread
+    can make it, parses such a value again; `test_a_dict_another_thread_changes_...` covers
+    it). With a GIL no collection can start between them: a hook that fixes the one bad value
+    at every collection point of the call gives a `ContractError` (inside the walk) or the
+    unchanged value's whole report (after it), never a report of the fixed value."""
+
+    def broken() -> dict[str, Any]:
+        record = make()
+        record["e"] = ["x"]
+        return record
+
+    report = contract.explain(broken())
+    assert report
+    seen_kinds: list[Any] = []
+    for k in range(1, MAX_COLLECTIONS):
+        record = broken()
+        with collecting_at(k, partial(fixed_last, record)) as seen:
+            seen_kinds.append(outcome_of(contract, record))
+        if seen[0] < k:
+            break
+    assert "refused" in seen_kinds
+    assert ("invalid", report) in seen_kinds
+    assert [kind for kind in seen_kinds if kind not in ["refused", ("invalid", report)]] == []
+
+
+def outcome_of(contract: Any, record: dict[str, Any]) -> Any:
+    """`"parsed"`, `("invalid", faults)`, or `"refused"` for a `ContractError` of a value that
+    could not be read."""
+    try:
+        contract.parse(record)
+    except ParseError as error:
+        return ("invalid", error.faults)
+    except ContractError as error:
+        return "refused" if "could not be read" in str(error) else str(error)
+    return "parsed"

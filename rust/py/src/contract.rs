@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use orkestrel_core::contract::{Contract, Fault, Segment};
+use orkestrel_core::errors::ContractError;
 use orkestrel_core::json::JsonRef;
 use orkestrel_core::shape::gate::validate;
 use orkestrel_core::shape::render::render;
@@ -40,6 +41,10 @@ fn prefix(path: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Segment>> {
     }
     Ok(segments)
 }
+
+/// Parses of one call: a value that fails a parse and then shows no fault changed between the
+/// two walks, and is parsed again.
+const PARSE_TRIES: usize = 3;
 
 /// The faults of a failed parse, kept in Rust until Python reads them.
 #[pyclass(frozen, module = "orkestrel._core", name = "FaultReport")]
@@ -119,26 +124,40 @@ impl PyContract {
     ) -> PyResult<Bound<'py, PyAny>> {
         shielded(py, "parse", || {
             let node = PyNode(value.clone());
-            let mut sink = PySink { py, error: None };
-            match self.inner.parse(&node, &mut sink) {
-                Ok(Some(out)) => match sink.error {
-                    Some(error) => Err(error),
-                    None => Ok(out),
-                },
-                Ok(None) => {
-                    // The report reads the input as `is_valid` does, through borrowed
-                    // pointers (sound with the GIL, see `PyView`): the walk runs no Python
-                    // code and keeps only Rust data. The free-threaded build holds references.
-                    // `explain` keeps the held walk; a law checks both give the same report.
-                    #[cfg(not(Py_GIL_DISABLED))]
-                    let faults = self.inner.explain(&PyView::new(value), Vec::new());
-                    #[cfg(Py_GIL_DISABLED)]
-                    let faults = self.inner.explain(&node, Vec::new());
-                    let report = Bound::new(py, PyFaultReport { faults })?;
-                    Err(parse_error(py, report.into_any()))
+            // The report is a second walk: a value that another thread (or a finalizer run by
+            // the parse's allocations) changes in between can fail the parse and leave no
+            // fault. It is then parsed again, and refused as unreadable if it keeps changing.
+            for _ in 0..PARSE_TRIES {
+                let mut sink = PySink { py, error: None };
+                match self.inner.parse(&node, &mut sink) {
+                    Ok(Some(out)) => {
+                        return match sink.error {
+                            Some(error) => Err(error),
+                            None => Ok(out),
+                        };
+                    }
+                    Ok(None) => {
+                        // The report reads the input as `is_valid` does, through borrowed
+                        // pointers (sound with the GIL, see `PyView`): the walk runs no Python
+                        // code and keeps only Rust data. The free-threaded build holds
+                        // references. `explain` keeps the held walk; a law checks both give the
+                        // same report.
+                        #[cfg(not(Py_GIL_DISABLED))]
+                        let faults = self.inner.explain(&PyView::new(value), Vec::new());
+                        #[cfg(Py_GIL_DISABLED)]
+                        let faults = self.inner.explain(&node, Vec::new());
+                        if !faults.is_empty() {
+                            let report = Bound::new(py, PyFaultReport { faults })?;
+                            return Err(parse_error(py, report.into_any()));
+                        }
+                    }
+                    Err(error) => return Err(contract_error(py, &error)),
                 }
-                Err(error) => Err(contract_error(py, &error)),
             }
+            Err(contract_error(
+                py,
+                &ContractError::unreadable("parse", "value", None),
+            ))
         })
     }
 
