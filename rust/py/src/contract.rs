@@ -124,9 +124,10 @@ impl PyContract {
     ) -> PyResult<Bound<'py, PyAny>> {
         shielded(py, "parse", || {
             let node = PyNode(value.clone());
-            // The report is a second walk: a value that another thread (or a finalizer run by
-            // the parse's allocations) changes in between can fail the parse and leave no
-            // fault. It is then parsed again, and refused as unreadable if it keeps changing.
+            // The report is a second walk: a value that another thread changes in between (on
+            // a free-threaded build; with a GIL no collection starts there, see
+            // `test_changed_input.py`) can fail the parse and leave no fault. It is then parsed
+            // again, and refused as unreadable if it keeps changing.
             for _ in 0..PARSE_TRIES {
                 let mut sink = PySink { py, error: None };
                 match self.inner.parse(&node, &mut sink) {
