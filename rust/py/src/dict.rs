@@ -276,12 +276,6 @@ impl Table {
     }
 }
 
-/// How many entries past the next one [`Cursor::far`] prefetches the value of: lead enough to
-/// hide some of the memory latency of values that Python code allocated far apart (about 6%
-/// less time on the events built by Python code, 2% more on those from `orjson.loads`, whose
-/// objects lie in order; eight ahead cost those 5%: `benches/ab_builds.py`).
-const AHEAD: usize = 4;
-
 /// A table's entries as a pointer range, for a walk that reads each entry once: the same
 /// entries as [`Table::next`] without an index to keep (the inference walk holds no position).
 #[derive(Clone, Copy)]
@@ -289,8 +283,6 @@ pub struct Cursor {
     at: *const u8,
     end: *const u8,
     stride: usize,
-    /// How far past the next entry the entry whose value is prefetched lies, in bytes.
-    lead: usize,
 }
 
 impl Cursor {
@@ -300,38 +292,16 @@ impl Cursor {
             at: std::ptr::null(),
             end: std::ptr::null(),
             stride: 16,
-            lead: 0,
         }
     }
 
-    /// The entries of `table`, from the first, each read prefetching the next one's value:
-    /// for a walk that reads the same values again and again (a contract's), whose values are
-    /// mostly in the cache already.
+    /// The entries of `table`, from the first.
     pub fn of(table: Table) -> Cursor {
         let slots = usize::try_from(table.end).unwrap_or(0);
         Cursor {
             at: table.entries,
             end: table.entries.wrapping_add(slots * table.stride),
             stride: table.stride,
-            lead: 0,
-        }
-    }
-
-    /// The entries of `table`, from the first, prefetching values [`AHEAD`] entries ahead: for
-    /// a walk over many values read once (inference), whose values are mostly not in the cache.
-    pub fn far(table: Table) -> Cursor {
-        let slots = usize::try_from(table.end).unwrap_or(0);
-        for index in 0..slots.min(AHEAD + 1) {
-            // SAFETY: `index` is below the table's entry count, so the entry's value word is
-            // in the table (null for a deleted entry); a prefetch never faults.
-            unsafe {
-                let word = table.entries.add(index * table.stride + table.stride - 8);
-                prefetch(*word.cast::<*mut ffi::PyObject>());
-            }
-        }
-        Cursor {
-            lead: AHEAD * table.stride,
-            ..Cursor::of(table)
         }
     }
 
@@ -354,16 +324,14 @@ impl Cursor {
         while self.at < self.end {
             // SAFETY: `at` is an entry of the table (below `end`, on an entry boundary); its
             // key and value are its last two words, a deleted entry's value is null (as in
-            // `Table::next`). The entry `lead` bytes past the next one (a whole number of
-            // entries), when below `end`, is in the table too.
+            // `Table::next`). The next entry, when below `end`, is in the table too.
             unsafe {
                 let words = self.at.add(stride - 16).cast::<*mut ffi::PyObject>();
                 self.at = self.at.add(stride);
                 let value = *words.add(1);
                 if !value.is_null() {
-                    let ahead = self.at.wrapping_add(self.lead);
-                    if ahead < self.end {
-                        prefetch(*ahead.add(stride - 8).cast::<*mut ffi::PyObject>());
+                    if self.at < self.end {
+                        prefetch(*self.at.add(stride - 8).cast::<*mut ffi::PyObject>());
                     }
                     return Some((*words, value));
                 }
@@ -379,10 +347,10 @@ impl Cursor {
 pub struct UnicodeCursor(Cursor);
 
 impl UnicodeCursor {
-    /// The entries of `table` when it is a unicode-kind one, as [`Cursor::far`] reads them.
+    /// The entries of `table` when it is a unicode-kind one.
     #[inline]
-    pub fn far(table: Table) -> Option<UnicodeCursor> {
-        table.unicode().then(|| UnicodeCursor(Cursor::far(table)))
+    pub fn of(table: Table) -> Option<UnicodeCursor> {
+        table.unicode().then(|| UnicodeCursor(Cursor::of(table)))
     }
 
     /// The next stored entry, as [`Cursor::next`] gives it.

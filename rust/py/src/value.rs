@@ -256,8 +256,7 @@ pub struct Entries {
     count: ffi::Py_ssize_t,
 }
 
-/// The entries of a live dict as one state (see [`Entries`]), for a walk that reads each value
-/// once: a table is read with values prefetched far ahead ([`Cursor::far`]).
+/// The entries of a live dict as one state (see [`Entries`]).
 ///
 /// # Safety
 /// `dict` is a live dict (or subclass), kept alive by the caller or the walk's scope for as
@@ -278,12 +277,10 @@ pub unsafe fn entries(py: Python<'_>, dict: *mut ffi::PyObject) -> Entries {
     #[cfg(not(Py_GIL_DISABLED))]
     {
         let _ = py;
-        // SAFETY: as the caller promises (a table is only read on CPython 3.11 to 3.15 built
-        // with a GIL; see dict.rs).
-        let table = unsafe { Table::of(dict) };
         Entries {
             read_ahead: true,
-            ..of_table(dict, table, Cursor::far)
+            // SAFETY: as the caller promises.
+            ..unsafe { in_place(dict) }
         }
     }
 }
@@ -298,7 +295,7 @@ pub unsafe fn entries(py: Python<'_>, dict: *mut ffi::PyObject) -> Entries {
 pub unsafe fn unicode_entries(dict: *mut ffi::PyObject) -> Option<UnicodeCursor> {
     // SAFETY: as the caller promises (a table is only read on CPython 3.11 to 3.15 built with
     // a GIL; see dict.rs).
-    unsafe { Table::of(dict) }.and_then(UnicodeCursor::far)
+    unsafe { Table::of(dict) }.and_then(UnicodeCursor::of)
 }
 
 /// The entries of a live dict (or subclass) read in place, from its table on CPython 3.11 to 3.15
@@ -314,7 +311,7 @@ pub unsafe fn in_place(dict: *mut ffi::PyObject) -> Entries {
     // SAFETY: a live dict, unchanged while its entries are read (a table is only read on
     // CPython 3.11 to 3.15 built with a GIL; see dict.rs).
     let table = unsafe { Table::of(dict) };
-    of_table(dict, table, Cursor::of)
+    of_table(dict, table)
 }
 
 /// The entries of a live dict (or subclass) through `PyDict_Next` alone, never its table: for a
@@ -327,16 +324,15 @@ pub unsafe fn in_place(dict: *mut ffi::PyObject) -> Entries {
 /// `dict` is a live dict (or subclass), inside its critical section on a free-threaded build.
 #[inline(always)]
 pub unsafe fn stepwise(dict: *mut ffi::PyObject) -> Entries {
-    of_table(dict, None, Cursor::of)
+    of_table(dict, None)
 }
 
-/// The entries of `dict` from `table` read by the cursor `read` makes, or from `PyDict_Next`
-/// without a table.
+/// The entries of `dict` from `table`, or from `PyDict_Next` without one.
 #[inline(always)]
-fn of_table(dict: *mut ffi::PyObject, table: Option<Table>, read: fn(Table) -> Cursor) -> Entries {
+fn of_table(dict: *mut ffi::PyObject, table: Option<Table>) -> Entries {
     Entries {
         dict,
-        cursor: table.map_or_else(Cursor::empty, read),
+        cursor: table.map_or_else(Cursor::empty, Cursor::of),
         unicode: table.is_some_and(Table::unicode),
         fallback: table.is_none(),
         pos: 0,
