@@ -33,9 +33,8 @@ const QUEUED: usize = 2;
 pub const MAX_LINE: usize = 256 << 20;
 /// Inputs smaller than this are read by one thread (the calling one, for bytes).
 const PARALLEL_MIN: usize = 1 << 20;
-/// About the most bytes of in-memory input a worker takes at a time: small enough that the
-/// workers finish within half a millisecond of each other (a few per cent of a 16-thread read of
-/// 1 GB with eight pieces a worker), large enough that taking one costs nothing measurable.
+/// The most bytes of in-memory input a worker takes at a time ([`plan`]): small enough that the
+/// workers finish close together, large enough that taking a piece costs nothing measurable.
 const CHUNK: usize = 1 << 20;
 const TICK: Duration = Duration::from_millis(100);
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -148,7 +147,7 @@ fn gather(
     tick: &mut dyn FnMut(u64) -> bool,
     mut cancelled: bool,
 ) -> Result<(Accumulator, Report), LinesError> {
-    let mut acc = Accumulator::new(lines.options);
+    let mut acc: Option<Accumulator> = None;
     let mut outcomes = Vec::new();
     let mut received = 0;
     while received < count {
@@ -156,8 +155,12 @@ fn gather(
             Ok((part, done)) => {
                 received += 1;
                 outcomes.extend(done);
-                if !cancelled {
-                    let _ = acc.merge(&part);
+                match &mut acc {
+                    _ if cancelled => {}
+                    Some(acc) => {
+                        let _ = acc.merge(&part);
+                    }
+                    None => acc = Some(part),
                 }
             }
             Err(RecvTimeoutError::Timeout) => {
@@ -188,24 +191,45 @@ fn gather(
         return Err(first.map_or(LinesError::Cancelled, LinesError::Bad));
     }
     let list: Vec<Outcome> = outcomes.into_iter().map(|(_, o)| o).collect();
+    let acc = acc.unwrap_or_else(|| Accumulator::new(lines.options));
     Ok((acc, Report::from_outcomes(&list)))
 }
 
-/// Splits `data` into about `pieces` chunks that end on line boundaries.
-fn split(data: &[u8], pieces: usize) -> Vec<&[u8]> {
-    let target = (data.len() / pieces.max(1)).max(1);
-    let mut chunks = Vec::with_capacity(pieces + 1);
-    let mut rest = data;
-    while !rest.is_empty() {
-        let cut = if rest.len() <= target {
-            rest.len()
-        } else {
-            memchr::memchr(b'\n', &rest[target..]).map_or(rest.len(), |p| target + p + 1)
-        };
-        chunks.push(&rest[..cut]);
-        rest = &rest[cut..];
+/// Where the pieces that workers take from `len` bytes nominally end: `most` bytes at a time at
+/// first, then less as the input runs out (a quarter of each worker's share of what is left,
+/// down to `most / 16`), so that the workers finish close together. A piece really ends with
+/// the line its nominal end falls in ([`line_end`]), found by the worker that takes it.
+fn plan(len: usize, workers: usize, most: usize) -> Vec<usize> {
+    if workers == 1 {
+        return vec![len];
     }
-    chunks
+    let most = most.max(1);
+    let least = (most / 16).max(1);
+    let mut ends = Vec::with_capacity(len / most + workers * 12);
+    let mut at = 0;
+    while at < len {
+        at += ((len - at) / (workers * 4))
+            .clamp(least, most)
+            .min(len - at);
+        ends.push(at);
+    }
+    ends
+}
+
+/// The end of the line byte `at` falls in (just past its newline), or of `data`.
+fn line_end(data: &[u8], at: usize) -> usize {
+    match data.get(at..) {
+        Some(rest) => memchr::memchr(b'\n', rest).map_or(data.len(), |p| at + p + 1),
+        None => data.len(),
+    }
+}
+
+/// Piece `index` of `data` as [`plan`]ned in `ends`: whole lines, empty where one long line
+/// spans more than the piece.
+fn piece<'d>(data: &'d [u8], ends: &[usize], index: usize) -> Option<&'d [u8]> {
+    let end = line_end(data, *ends.get(index)?);
+    let start = index.checked_sub(1).map_or(0, |i| line_end(data, ends[i]));
+    Some(&data[start..end])
 }
 
 /// Infers the schema of in-memory JSON Lines.
@@ -229,12 +253,7 @@ fn read_bytes_in(
     if workers == 1 && data.len() < PARALLEL_MIN {
         return read_small(lines, data, tick);
     }
-    let pieces = if workers == 1 {
-        1
-    } else {
-        (workers * 8).max(data.len() / most.max(1))
-    };
-    let chunks = split(data, pieces);
+    let ends = plan(data.len(), workers, most);
     let shared = Shared {
         stop: AtomicUsize::new(usize::MAX),
         done: AtomicU64::new(0),
@@ -244,11 +263,11 @@ fn read_bytes_in(
     thread::scope(|scope| {
         for _ in 0..workers {
             let send = send.clone();
-            let (shared, cursor, chunks) = (&shared, &cursor, &chunks);
+            let (shared, cursor, ends) = (&shared, &cursor, &ends);
             scope.spawn(move || {
                 let next = || {
                     let index = cursor.fetch_add(1, Ordering::Relaxed);
-                    chunks.get(index).map(|c| (index, Chunk::Borrowed(c)))
+                    piece(data, ends, index).map(|c| (index, Chunk::Borrowed(c)))
                 };
                 let _ = send.send(work(lines, shared, next, None));
             });
@@ -719,6 +738,41 @@ mod tests {
                     &mut |_| true,
                 ));
                 assert_eq!(got, want, "{threads} threads, pieces of {most}, {mode:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_cover_the_input_in_whole_lines() {
+        let data: Vec<u8> = (0..5000u32)
+            .flat_map(|i| {
+                let mut line = vec![b'x'; (i as usize * 7919) % 300];
+                line.push(b'\n');
+                line
+            })
+            .chain(*b"last line without a newline")
+            .collect();
+        for (workers, most) in [(1, CHUNK), (2, 1), (2, 4096), (3, 700), (16, 65536)] {
+            let ends = plan(data.len(), workers, most);
+            assert_eq!(ends.last(), Some(&data.len()));
+            assert!(ends.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= most));
+            let sizes: Vec<usize> = ends
+                .iter()
+                .scan(0, |at, &e| Some(e - std::mem::replace(at, e)))
+                .collect();
+            if workers > 1 && sizes.len() > 2 {
+                assert!(
+                    sizes[sizes.len() - 2] < sizes[0].max(2),
+                    "the last pieces are smaller"
+                );
+            }
+            let pieces: Vec<&[u8]> = (0..).map_while(|i| piece(&data, &ends, i)).collect();
+            assert_eq!(pieces.len(), ends.len());
+            assert_eq!(pieces.concat(), data, "{workers} workers, pieces of {most}");
+            let mut at = 0;
+            for p in pieces {
+                at += p.len();
+                assert!(p.is_empty() || p.ends_with(b"\n") || at == data.len());
             }
         }
     }
