@@ -197,12 +197,9 @@ fn gather(
 
 /// Where the pieces that workers take from `len` bytes nominally end: `most` bytes at a time at
 /// first, then less as the input runs out (a quarter of each worker's share of what is left,
-/// down to `most / 16`), so that the workers finish close together. A piece really ends with
-/// the line its nominal end falls in ([`line_end`]), found by the worker that takes it.
+/// down to `most / 16`), so that the workers finish close together. The worker that takes a
+/// piece moves its ends to line boundaries ([`piece`] in memory, [`Pieces::read`] in a file).
 fn plan(len: usize, workers: usize, most: usize) -> Vec<usize> {
-    if workers == 1 {
-        return vec![len];
-    }
     let most = most.max(1);
     let least = (most / 16).max(1);
     let mut ends = Vec::with_capacity(len / most + workers * 12);
@@ -212,6 +209,9 @@ fn plan(len: usize, workers: usize, most: usize) -> Vec<usize> {
             .clamp(least, most)
             .min(len - at);
         ends.push(at);
+    }
+    if ends.is_empty() {
+        ends.push(len);
     }
     ends
 }
@@ -253,7 +253,11 @@ fn read_bytes_in(
     if workers == 1 && data.len() < PARALLEL_MIN {
         return read_small(lines, data, tick);
     }
-    let ends = plan(data.len(), workers, most);
+    let ends = if workers == 1 {
+        vec![data.len()]
+    } else {
+        plan(data.len(), workers, most)
+    };
     let shared = Shared {
         stop: AtomicUsize::new(usize::MAX),
         done: AtomicU64::new(0),
@@ -499,19 +503,32 @@ fn read_regular(
 ) -> Result<(Accumulator, Report), LinesError> {
     let len = usize::try_from(len).unwrap_or(usize::MAX);
     let workers = lines.workers(len);
+    let size = (IN_FLIGHT / (workers + 1)).clamp(MIN_BLOCK, BLOCK);
+    read_regular_in(lines, file, len, size, tick)
+}
+
+/// [`read_regular`] with pieces of at most `size` bytes.
+#[cfg(unix)]
+fn read_regular_in(
+    lines: Lines,
+    file: &std::fs::File,
+    len: usize,
+    size: usize,
+    tick: &mut dyn FnMut(u64) -> bool,
+) -> Result<(Accumulator, Report), LinesError> {
+    let workers = lines.workers(len);
     let mut head = [0u8; 3];
     let base = match read_at(file, &mut head, 0) {
         Ok(3) if head == BOM[..] => 3,
         Ok(_) => 0,
         Err(error) => return Err(LinesError::Io(error)),
     };
-    let size = (IN_FLIGHT / (workers + 1)).clamp(MIN_BLOCK, BLOCK);
     let pieces = Pieces {
         file,
         base,
         len,
         size,
-        count: (len.saturating_sub(base)).div_ceil(size).max(1),
+        ends: plan(len.saturating_sub(base), workers, size),
         max_line: lines.max_line,
     };
     let shared = Shared {
@@ -533,7 +550,8 @@ fn read_regular(
                         return Some((index, Chunk::TooLong));
                     }
                     let index = cursor.fetch_add(1, Ordering::Relaxed);
-                    if index >= pieces.count || 2 * index > shared.stop.load(Ordering::Relaxed) {
+                    if index >= pieces.ends.len() || 2 * index > shared.stop.load(Ordering::Relaxed)
+                    {
                         return None;
                     }
                     let mut buf = spare
@@ -573,15 +591,16 @@ fn read_regular(
 #[cfg(unix)]
 const STEP: usize = 16 << 10;
 
-/// A regular file cut into pieces of `size` bytes. Piece `i` holds the lines that start in
-/// `[base + i·size, base + (i+1)·size)`, each to its end, so the pieces hold every line once.
+/// A regular file cut into pieces of at most `size` bytes, as [`plan`]ned in `ends` (offsets
+/// from `base`). Piece `i` holds the lines that start in `[base + ends[i-1], base + ends[i])`,
+/// each to its end, so the pieces hold every line once.
 #[cfg(unix)]
 struct Pieces<'f> {
     file: &'f std::fs::File,
     base: usize,
     len: usize,
     size: usize,
-    count: usize,
+    ends: Vec<usize>,
     max_line: usize,
 }
 
@@ -591,9 +610,13 @@ impl Pieces<'_> {
     /// `max_line` (then `buf` holds the lines before it). `buf` keeps its length from piece to
     /// piece, so its bytes are zeroed once rather than before every read.
     fn read(&self, index: usize, buf: &mut Vec<u8>) -> std::io::Result<bool> {
-        let from = self.base + index * self.size;
-        let last = index + 1 == self.count;
-        let to = if last { usize::MAX } else { from + self.size };
+        let from = self.base + index.checked_sub(1).map_or(0, |i| self.ends[i]);
+        let last = index + 1 == self.ends.len();
+        let to = if last {
+            usize::MAX
+        } else {
+            self.base + self.ends[index]
+        };
         let start = if index == 0 {
             from
         } else {
@@ -752,10 +775,21 @@ mod tests {
             })
             .chain(*b"last line without a newline")
             .collect();
-        for (workers, most) in [(1, CHUNK), (2, 1), (2, 4096), (3, 700), (16, 65536)] {
+        for (workers, most) in [
+            (1, CHUNK),
+            (1, 4096),
+            (2, 1),
+            (2, 4096),
+            (3, 700),
+            (16, 65536),
+        ] {
             let ends = plan(data.len(), workers, most);
             assert_eq!(ends.last(), Some(&data.len()));
-            assert!(ends.windows(2).all(|w| w[0] < w[1] && w[1] - w[0] <= most));
+            let starts = std::iter::once(0).chain(ends.iter().copied());
+            assert!(
+                starts.zip(&ends).all(|(s, &e)| s < e && e - s <= most),
+                "bounded pieces"
+            );
             let sizes: Vec<usize> = ends
                 .iter()
                 .scan(0, |at, &e| Some(e - std::mem::replace(at, e)))
@@ -775,5 +809,40 @@ mod tests {
                 assert!(p.is_empty() || p.ends_with(b"\n") || at == data.len());
             }
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn small_file_pieces_give_what_one_thread_gives() {
+        let mut data = b"\xEF\xBB\xBF".to_vec();
+        for i in 0..2000 {
+            let line = match i % 7 {
+                _ if i == 1500 => "{\"a\": nul}".to_owned(),
+                0 => format!("{{\"a\": {i}, \"b\": [\"{}\"]}}", "x".repeat(i % 300)),
+                4 => String::new(),
+                _ => format!("{{\"a\": {i}.5, \"c\": {{\"d\": {}}}}}", i % 2 == 0),
+            };
+            data.extend_from_slice(line.as_bytes());
+            data.push(b'\n');
+        }
+        data.extend_from_slice(b"{\"last\": true}");
+        let path = std::env::temp_dir().join(format!("orkestrel-pieces-{}", std::process::id()));
+        std::fs::write(&path, &data).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        for mode in [ErrorMode::Raise, ErrorMode::Skip] {
+            let want = answer(read_bytes(lines(1, mode), &data, &mut |_| true));
+            for (threads, size) in [(1, 1), (2, 1), (2, 64), (3, 700), (5, 4096), (16, 97)] {
+                let got = answer(read_regular_in(
+                    lines(threads, mode),
+                    &file,
+                    data.len(),
+                    size,
+                    &mut |_| true,
+                ));
+                assert_eq!(got, want, "{threads} threads, pieces of {size}, {mode:?}");
+            }
+        }
+        drop(file);
+        std::fs::remove_file(&path).unwrap();
     }
 }
