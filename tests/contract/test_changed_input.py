@@ -54,6 +54,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+from orkestrel import _core
 from orkestrel.contract import (
     ContractError,
     ParseError,
@@ -410,6 +411,55 @@ def test_a_dict_another_thread_changes_during_parse_gives_one_state_or_a_contrac
         sys.setswitchinterval(interval)
     assert [state for state in seen if state not in [*states, ("refused", True)]] == []
     assert len({repr(state) for state in seen}) > 1, "the other thread never ran"
+
+
+@pytest.mark.skipif(not hasattr(_core, "_debug_parses"), reason="debug builds alone count parses")
+@pytest.mark.skipif(
+    getattr(sys, "_is_gil_enabled", lambda: True)(),
+    reason="only another thread running during the call (no GIL) can change a value between "
+    "a parse and its report",
+)
+@pytest.mark.parametrize("contract", [RECORD, OBJECT], ids=["record", "object"])
+def test_a_value_another_thread_keeps_changing_is_parsed_three_times_at_most(
+    contract: Any,
+) -> None:
+    """The contract guide's bound: a failed parse whose report finds no fault is parsed again,
+    three parses at most, and a call that used all three without an answer is refused as
+    unreadable."""
+    count: Callable[[], int] = vars(_core)["_debug_parses"]
+    record = five()
+    stop = threading.Event()
+
+    def churn() -> None:
+        while not stop.is_set():
+            for step in steps():
+                step(record)
+
+    calls: list[tuple[int, str]] = []
+    worker = threading.Thread(target=churn)
+    worker.start()
+    # On until some call was parsed again (20 s at most), and at least 3,000 calls.
+    deadline = time.monotonic() + 20
+    try:
+        while len(calls) < 3000 or (
+            max(used for used, _ in calls) < 2 and time.monotonic() < deadline
+        ):
+            before = count()
+            try:
+                contract.parse(record)
+                kind = "parsed"
+            except ParseError:
+                kind = "invalid"
+            except ContractError as error:
+                kind = "unreadable" if "value could not be read" in str(error) else str(error)
+            calls.append((count() - before, kind))
+    finally:
+        stop.set()
+        worker.join()
+    assert {used for used, _ in calls} <= {1, 2, 3}
+    assert max(used for used, _ in calls) >= 2, "no parse met a change before its report"
+    assert {kind for _, kind in calls} <= {"parsed", "invalid", "unreadable"}
+    assert all(used == 3 for used, kind in calls if kind == "unreadable")
 
 
 def fixed_last(record: dict[str, Any]) -> None:

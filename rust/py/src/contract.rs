@@ -46,6 +46,20 @@ fn prefix(path: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Segment>> {
 /// two walks, and is parsed again.
 const PARSE_TRIES: usize = 3;
 
+// Parses begun on this thread, counted in debug builds only: the free-threaded tests read it to
+// check the bound above, which no GIL build can reach.
+#[cfg(debug_assertions)]
+thread_local! {
+    static PARSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Parses begun on the calling thread (debug builds only).
+#[cfg(debug_assertions)]
+#[pyfunction]
+pub fn _debug_parses() -> u64 {
+    PARSES.with(std::cell::Cell::get)
+}
+
 /// The faults of a failed parse, kept in Rust until Python reads them.
 #[pyclass(frozen, module = "orkestrel._core", name = "FaultReport")]
 pub struct PyFaultReport {
@@ -129,6 +143,8 @@ impl PyContract {
             // `test_changed_input.py`) can fail the parse and leave no fault. It is then parsed
             // again, and refused as unreadable if it keeps changing.
             for _ in 0..PARSE_TRIES {
+                #[cfg(debug_assertions)]
+                PARSES.with(|count| count.set(count.get() + 1));
                 let mut sink = PySink { py, error: None };
                 match self.inner.parse(&node, &mut sink) {
                     Ok(Some(out)) => {

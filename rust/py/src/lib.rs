@@ -52,6 +52,8 @@ mod _core {
 
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        #[cfg(debug_assertions)]
+        m.add_function(wrap_pyfunction!(crate::contract::_debug_parses, m)?)?;
         m.add("__version__", orkestrel_core::VERSION)?;
         m.add("FAULT_LIMIT", limits::FAULT_LIMIT)?;
         m.add("PREVIEW_LIMIT", limits::PREVIEW_LIMIT)?;
