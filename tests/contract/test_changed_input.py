@@ -419,13 +419,11 @@ def test_a_dict_another_thread_changes_during_parse_gives_one_state_or_a_contrac
     reason="only another thread running during the call (no GIL) can change a value between "
     "a parse and its report",
 )
-@pytest.mark.parametrize("contract", [RECORD, OBJECT], ids=["record", "object"])
-def test_a_value_another_thread_keeps_changing_is_parsed_three_times_at_most(
-    contract: Any,
-) -> None:
+def test_a_value_another_thread_keeps_changing_is_parsed_three_times_at_most() -> None:
     """The contract guide's bound: a failed parse whose report finds no fault is parsed again,
     three parses at most, and a call that used all three without an answer is refused as
-    unreadable."""
+    unreadable. The object contract, since some states of the cycle miss its required `a`."""
+    contract = OBJECT
     count: Callable[[], int] = vars(_core)["_debug_parses"]
     record = five()
     stop = threading.Event()
