@@ -45,7 +45,6 @@ from __future__ import annotations
 import gc
 import random
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -67,6 +66,7 @@ from orkestrel.contract import (
     record_shape,
     string_shape,
 )
+from support.threads import churning
 
 RECORD = create_contract(record_shape(array_shape(integer_shape())))
 OBJECT = create_contract(
@@ -362,6 +362,12 @@ def steps() -> list[Callable[[dict[str, Any]], None]]:
     ]
 
 
+def cycle(record: dict[str, Any]) -> None:
+    """Takes `record` once round the `steps()` cycle."""
+    for step in steps():
+        step(record)
+
+
 @pytest.mark.parametrize("contract", [RECORD, OBJECT], ids=["record", "object"])
 def test_a_dict_another_thread_changes_during_parse_gives_one_state_or_a_contract_error(
     contract: Any,
@@ -381,34 +387,19 @@ def test_a_dict_another_thread_changes_during_parse_gives_one_state_or_a_contrac
             step(record)
             states.append(outcome(record))
     record = five()
-    stop = threading.Event()
-
-    def churn() -> None:
-        while not stop.is_set():
-            for step in steps():
-                step(record)
-
     seen: list[tuple[str, Any]] = []
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    worker = threading.Thread(target=churn)
-    worker.start()
     # At least 3,000 parses, and on until two states were seen (10 s at most): a parse that
     # always meets the churn at the same point of its cycle proves nothing. Random pauses keep
     # the two threads from falling into step.
     pauses = random.Random(3)
     deadline = time.monotonic() + 10
-    try:
+    with churning(partial(cycle, record)):
         while len(seen) < 3000 or (
             len({repr(state) for state in seen}) < 2 and time.monotonic() < deadline
         ):
             for _ in range(pauses.randrange(64)):
                 pass
             seen.append(outcome(record))
-    finally:
-        stop.set()
-        worker.join()
-        sys.setswitchinterval(interval)
     assert [state for state in seen if state not in [*states, ("refused", True)]] == []
     assert len({repr(state) for state in seen}) > 1, "the other thread never ran"
 
@@ -426,19 +417,10 @@ def test_a_value_another_thread_keeps_changing_is_parsed_three_times_at_most() -
     contract = OBJECT
     count: Callable[[], int] = vars(_core)["_debug_parses"]
     record = five()
-    stop = threading.Event()
-
-    def churn() -> None:
-        while not stop.is_set():
-            for step in steps():
-                step(record)
-
     calls: list[tuple[int, str]] = []
-    worker = threading.Thread(target=churn)
-    worker.start()
     # On until some call was parsed again (20 s at most), and at least 3,000 calls.
     deadline = time.monotonic() + 20
-    try:
+    with churning(partial(cycle, record)):
         while len(calls) < 3000 or (
             max(used for used, _ in calls) < 2 and time.monotonic() < deadline
         ):
@@ -451,9 +433,6 @@ def test_a_value_another_thread_keeps_changing_is_parsed_three_times_at_most() -
             except ContractError as error:
                 kind = "unreadable" if "value could not be read" in str(error) else str(error)
             calls.append((count() - before, kind))
-    finally:
-        stop.set()
-        worker.join()
     assert {used for used, _ in calls} <= {1, 2, 3}
     assert max(used for used, _ in calls) >= 2, "no parse met a change before its report"
     assert {kind for _, kind in calls} <= {"parsed", "invalid", "unreadable"}

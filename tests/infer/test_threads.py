@@ -10,17 +10,15 @@ neither crash it nor show it half a change.
 from __future__ import annotations
 
 import random
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from orkestrel import _core
 from orkestrel.contract import SchemaBuilder, samples_to_schema, value_to_schema
+from support.threads import churning
 
 json_size = _core.json_size
 
@@ -32,27 +30,6 @@ def rows() -> list[Any]:
 
 
 EXTRA = {"id": "x", "name": None, "extra": [1.5]}
-
-
-@contextmanager
-def churning(step: Callable[[], None]) -> Iterator[None]:
-    """Runs `step` over and over on another thread, switching threads as often as it can."""
-    stop = threading.Event()
-
-    def churn() -> None:
-        while not stop.is_set():
-            step()
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    worker = threading.Thread(target=churn)
-    worker.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        worker.join()
-        sys.setswitchinterval(interval)
 
 
 def observe(call: Callable[[], Any], expected: list[Any]) -> None:
