@@ -22,6 +22,7 @@ from agent.conftest import backend, loopback
 from agent.servers import Backend, Reply, openai_stream, stream_reply
 from orkestrel.mcp.requirements import installed_major
 from support.napper import TASK_ROWS, napper_env, naps, shared_store, steps, stored, stored_rows
+from support.postgres import fresh_database
 from support.serve_http import served
 
 pytestmark = [
@@ -591,6 +592,49 @@ async def test_a_task_that_cannot_resume_reads_failed_once_its_runner_is_silent(
         "message": "the server running this task stopped",
     }
     assert adopted is None
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_beat_racing_the_finish_of_its_task_never_loses_the_result(
+    tmp_path: Path, backend: str
+) -> None:
+    """A runner's beat (progress to store) and the end of its run are two transactions on one
+    row, each reading it and writing it back; whichever commits second must not write back the
+    row as it read it before the other (the task completed with no result, or working again)."""
+    from orkestrel.database import (
+        create_database,
+        create_postgres_driver,
+        create_postgres_pool,
+        create_sqlite_driver,
+    )
+    from orkestrel.mcp.constants import TASKS_TABLE
+    from orkestrel.mcp.task_store import TASKS_COLUMNS, TaskStore
+
+    with ExitStack() as stack:
+        if backend == "sqlite":
+            driver = create_sqlite_driver(tmp_path / "workflows.sqlite3")
+        else:
+            # Pooled, as `serve --database` has it: each transaction on a connection of its own.
+            pool = create_postgres_pool(stack.enter_context(fresh_database("race")))
+            stack.callback(pool.close)
+            driver = create_postgres_driver(pool=pool)
+        store = TaskStore(create_database(tables={TASKS_TABLE: TASKS_COLUMNS}, driver=driver))
+        finished: list[Any] = []
+        try:
+            for n in range(150):
+                row = await store.create("me", {"name": "workflow"}, 60_000, 4, 1_000_000)
+                assert row is not None
+                async with anyio.create_task_group() as group:
+                    group.start_soon(store.beat, row["id"], 1_000_001, {"progress": {"n": n}})
+                    group.start_soon(
+                        store.finish, row["id"], "completed", {"result": {"n": n}}, 1_000_001
+                    )
+                finished.append(await store.get(row["id"], "me", 1_000_002))
+        finally:
+            await store.close()
+    assert [(row["status"], row["entry"].get("result")) for row in finished] == [
+        ("completed", {"n": n}) for n in range(150)
+    ]
 
 
 async def until_progress(session: Any, task_id: str, settled: int) -> None:

@@ -47,6 +47,17 @@ def _sweep(view: TransactionTable, now: int) -> None:
         view.remove([row["id"] for row in gone])
 
 
+def _held(transaction: Transaction, id: object) -> TransactionTable:
+    """The tasks table, with task `id`'s row held until the transaction ends against every
+    other transaction that holds it: each reads the row and writes it back, and two at once on
+    PostgreSQL would lose the change of the one that commits first (a runner's beat writing
+    back the row it read before its run's end stored the result). SQLite runs one writer at a
+    time already."""
+    if isinstance(id, str) and id:
+        transaction.exclusive(f"orkestrel.mcp.tasks.row:{id}")
+    return transaction.table(TASKS_TABLE)
+
+
 def _mine(view: TransactionTable, id: str, owner: str, now: int) -> dict[str, Any] | None:
     row = view.get(id) if isinstance(id, str) and id else None
     if row is None or row.get("owner") != owner:
@@ -117,7 +128,7 @@ class TaskStore:
         whose runner stopped beating is failed first."""
 
         def work(transaction: Transaction) -> dict[str, Any] | None:
-            view = transaction.table(TASKS_TABLE)
+            view = _held(transaction, id)
             row = _mine(view, id, owner, now)
             if row is None:
                 return None
@@ -144,7 +155,7 @@ class TaskStore:
         with; once none is left, an `input_required` task reads `working` again."""
 
         def work(transaction: Transaction) -> tuple[str | None, dict[str, Any]]:
-            view = transaction.table(TASKS_TABLE)
+            view = _held(transaction, id)
             row = view.get(id)
             if row is None:
                 return None, {}
@@ -173,7 +184,7 @@ class TaskStore:
         `False` when the task is settled or gone."""
 
         def work(transaction: Transaction) -> bool:
-            view = transaction.table(TASKS_TABLE)
+            view = _held(transaction, id)
             row = view.get(id)
             if row is None or row["status"] not in LIVE_TASK_STATUSES:
                 return False
@@ -191,7 +202,7 @@ class TaskStore:
         already) is ignored. `False` when `owner` has no task `id`."""
 
         def work(transaction: Transaction) -> bool:
-            view = transaction.table(TASKS_TABLE)
+            view = _held(transaction, id)
             row = _mine(view, id, owner, now)
             if row is None:
                 return False
@@ -210,7 +221,7 @@ class TaskStore:
         `False` when it was already settled (cancelled, say) or is gone."""
 
         def work(transaction: Transaction) -> bool:
-            view = transaction.table(TASKS_TABLE)
+            view = _held(transaction, id)
             row = view.get(id)
             if row is None or row["status"] not in LIVE_TASK_STATUSES:
                 return False
@@ -241,7 +252,13 @@ class TaskStore:
         def work(transaction: Transaction) -> dict[str, Any] | None:
             transaction.exclusive("orkestrel.mcp.tasks.adopt")
             view = transaction.table(TASKS_TABLE)
-            for row in stale(view):
+            for found in stale(view):
+                # Read again once held: its runner may have beaten or finished meanwhile.
+                row = _held(transaction, found["id"]).get(found["id"])
+                if row is None or row["status"] not in LIVE_TASK_STATUSES:
+                    continue
+                if int(row["beat"]) >= now - stale_ms:
+                    continue
                 # The resumed run asks its forms again: the dead run's requests are dropped.
                 entry = {**row["entry"], "inputRequests": {}, "inputResponses": {}}
                 view.update(row["id"], {"beat": now, "status": "working", "entry": entry})
@@ -259,7 +276,7 @@ class TaskStore:
         """Marks `owner`'s live task `id` cancelled; anything else is left as it is."""
 
         def work(transaction: Transaction) -> None:
-            view = transaction.table(TASKS_TABLE)
+            view = _held(transaction, id)
             row = _mine(view, id, owner, now)
             if row is None or row["status"] not in LIVE_TASK_STATUSES:
                 return
