@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import sqlite3
 import subprocess
 import sys
@@ -108,6 +109,63 @@ async def test_a_write_after_the_lease_was_taken_over_is_a_fault(tmp_path: Path)
         "task": "a",
         "attempt": 1,
     }
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_write_racing_a_takeover_of_its_expired_lease_lets_one_through(
+    tmp_path: Path, backend: str
+) -> None:
+    """A runner's checkpoint renews its lease in the same transaction; another runner taking
+    over the expired lease at that moment must either find it renewed (`LEASE`) or make the
+    checkpoint fail (`LEASE`), never both go through with two runners holding the run."""
+    from orkestrel.database import create_postgres_driver, create_postgres_pool
+    from support.postgres import fresh_database
+
+    ids = [f"job{n}" for n in range(30)]
+    runner = create_workflow_runner()
+    snapshots = {
+        id: (
+            await runner.execute(workflow(phase("p", *(task(f"t{k}") for k in range(100))), id=id))
+        ).workflow.snapshot()
+        for id in ids
+    }
+    through: dict[tuple[str, str], str] = {}
+    with contextlib.ExitStack() as stack:
+        if backend == "sqlite":
+            drivers = [create_sqlite_driver(tmp_path / "runs.sqlite3") for _ in range(2)]
+        else:
+            # Pooled, as `serve --database` has it: each transaction on a connection of its own.
+            pool = create_postgres_pool(stack.enter_context(fresh_database("lease")))
+            stack.callback(pool.close)
+            drivers = [create_postgres_driver(pool=pool) for _ in range(2)]
+        mine, theirs = (create_database_workflow_store(driver) for driver in drivers)
+
+        async def attempt(key: tuple[str, str], call: Any, delay: float) -> None:
+            await anyio.sleep(delay)
+            try:
+                await call
+                through[key] = "through"
+            except WorkflowError as error:
+                through[key] = error.code
+
+        try:
+            # Expired when the pairs start, and renewed by a checkpoint for as long again: longer
+            # than the pairs take, so a take after a checkpoint finds the lease held.
+            for id in ids:
+                await mine.acquire(id, "mine", 1500)
+            await anyio.sleep(1.6)
+            # Each pair a few milliseconds apart, either one first, so some overlap.
+            delays = random.Random(7)
+            async with anyio.create_task_group() as group:
+                for id in ids:
+                    write, take = mine.set(snapshots[id]), theirs.acquire(id, "theirs", 60_000)
+                    group.start_soon(attempt, (id, "write"), write, delays.uniform(0, 0.02))
+                    group.start_soon(attempt, (id, "take"), take, delays.uniform(0, 0.02))
+        finally:
+            await mine.close()
+            await theirs.close()
+    outcomes = {(through[id, "write"], through[id, "take"]) for id in ids}
+    assert outcomes <= {("through", "LEASE"), ("LEASE", "through")}
 
 
 def run_helper(store: str, counter: Path, name: str, rival: str) -> subprocess.Popen[str]:

@@ -175,11 +175,19 @@ def remove_entries(table: TransactionTable, workflow: str) -> None:
         table.remove(tuple(keys))
 
 
+def hold_lease(transaction: Transaction, id: str) -> None:
+    """Holds the lease row of `id` until the transaction ends, against every other transaction
+    that holds it: each reads the lease and writes it back (taking it, renewing it with a
+    checkpoint, giving it back), and two at once on PostgreSQL could both go through, leaving
+    two runners on one run. SQLite runs one writer at a time already."""
+    transaction.exclusive(f"orkestrel.workflow.lease:{id}")
+
+
 def take_lease(
     transaction: Transaction, table: str, id: str, owner: str, ttl: int, now: int
 ) -> None:
     """Takes or renews the lease on `id` for `owner`, or `LEASE` while another owner holds it."""
-    transaction.exclusive(f"orkestrel.workflow.lease:{id}")
+    hold_lease(transaction, id)
     view = transaction.table(table)
     key = entry_key(id, "lease")
     row = view.get(key)

@@ -13,6 +13,7 @@ from orkestrel.workflow.entries import (
     Written,
     check_lease,
     give_lease,
+    hold_lease,
     lease_error,
     read_entries,
     remove_entries,
@@ -128,6 +129,8 @@ class DatabaseWorkflowStore:
         written = self._written.pop(id, None)
 
         def write(transaction: Transaction) -> Written:
+            if lease is not None:
+                hold_lease(transaction, id)
             view = transaction.table(table)
             if lease is not None:
                 check_lease(view, id, lease[0], lease[1], now())
@@ -159,7 +162,12 @@ class DatabaseWorkflowStore:
         if self._leases.get(id, (None,))[0] == owner:
             del self._leases[id]
         table = self._table
-        await self._database.transaction(lambda t: give_lease(t.table(table), id, owner))
+
+        def give(transaction: Transaction) -> None:
+            hold_lease(transaction, id)
+            give_lease(transaction.table(table), id, owner)
+
+        await self._database.transaction(give)
 
     async def close(self) -> None:
         """Closes the database the store owns."""
